@@ -1,0 +1,129 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "scenario-run",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "scenario-run", targets: ["scenario-run"]),
+        .library(name: "ObjectManager", targets: ["ObjectManager"]),
+        .library(name: "StubServer", targets: ["StubServer"]),
+        .library(name: "Scenarios", targets: ["Scenarios"]),
+        .library(name: "Steps", targets: ["Steps"]),
+        .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "Diagnostics", swiftSettings: swiftSettings),
+        .target(
+            name: "ObjectManager",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StubServer",
+            dependencies: [
+                "ObjectManager",
+                "Diagnostics",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Scenarios",
+            dependencies: [
+                "ObjectManager",
+                "Diagnostics",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Steps",
+            dependencies: ["ObjectManager", "StubServer", "Scenarios"],
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CNCurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(
+            name: "TUIRunner",
+            dependencies: ["Scenarios", "CNCurses"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ExampleApp",
+            dependencies: ["ObjectManager", "Scenarios", "Steps"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ScenarioTesting",
+            dependencies: ["Scenarios", "Steps", "StubServer", "ObjectManager"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "scenario-run",
+            dependencies: [
+                "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "ExampleApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ObjectManagerTests",
+            dependencies: [
+                "ObjectManager", "StubServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: ["Scenarios", "Diagnostics"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "TUIRunnerTests",
+            dependencies: ["TUIRunner", "Scenarios"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StubServerTests",
+            dependencies: [
+                "StubServer", "Diagnostics",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,64 @@
+/// An error found in a user's file, rendered compiler-style:
+///
+/// ```
+/// Scenarios/reviews.yml:7:9: error: Unknown step 'stub rout'. Did you mean 'stub route'?
+///       - stub rout: { class: Review, method: POST, to: /422 }
+///         ^
+/// ```
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    public var location: SourceLocation
+    public var message: String
+    /// The text of the offending line, without its newline; `nil` when the file could not be read.
+    public var sourceLine: String?
+
+    public init(location: SourceLocation, message: String, sourceLine: String?) {
+        self.location = location
+        self.message = message
+        self.sourceLine = sourceLine
+    }
+
+    /// Builds a diagnostic, taking the offending line from the file's text.
+    public init(_ message: String, at location: SourceLocation, in text: String) {
+        self.init(location: location, message: message, sourceLine: Self.line(location.line, of: text))
+    }
+
+    /// `FILE:LINE:COL: error: MESSAGE`, the source line, and a caret under the column.
+    public var description: String {
+        var out = "\(location): error: \(message)"
+        if let sourceLine {
+            out += "\n" + sourceLine + "\n"
+            // Keep tabs so the caret lines up whatever the tab width.
+            let prefix = sourceLine.unicodeScalars.prefix(max(0, location.column - 1))
+            out += String(String.UnicodeScalarView(prefix.map { $0 == "\t" ? "\t" : " " })) + "^"
+        }
+        return out
+    }
+
+    static func line(_ number: Int, of text: String) -> String? {
+        guard number >= 1 else { return nil }
+        var current = 1
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == number {
+                return String(line.hasSuffix("\r") ? line.dropLast() : line)
+            }
+            current += 1
+        }
+        return nil
+    }
+}
+
+/// Every diagnostic of a load, in file and line order, so that all errors are shown at once.
+public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+
+    public init(_ diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics.sorted {
+            ($0.location.file, $0.location.line, $0.location.column)
+                < ($1.location.file, $1.location.line, $1.location.column)
+        }
+    }
+
+    public var description: String {
+        diagnostics.map(\.description).joined(separator: "\n")
+    }
+}

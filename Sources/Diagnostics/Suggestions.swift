@@ -1,0 +1,50 @@
+/// Nearest-name suggestions for "did you mean" messages.
+public enum Suggestions {
+    /// The candidates closest to `name` (case-insensitive edit distance), best first, at most `limit`.
+    ///
+    /// ```swift
+    /// Suggestions.nearest(to: "stub rout", in: ["stub route", "suspend queue"]) // ["stub route"]
+    /// ```
+    public static func nearest(to name: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
+        let needle = Array(name.lowercased().unicodeScalars)
+        let threshold = max(2, needle.count / 3)
+        var scored: [(distance: Int, name: String)] = []
+        for candidate in Set(candidates) {
+            let lowered = candidate.lowercased()
+            let distance = editDistance(needle, Array(lowered.unicodeScalars))
+            if distance <= threshold || (needle.count >= 3 && lowered.contains(name.lowercased())) {
+                scored.append((distance, candidate))
+            }
+        }
+        scored.sort { ($0.distance, $0.name) < ($1.distance, $1.name) }
+        return scored.prefix(limit).map(\.name)
+    }
+
+    /// "Did you mean 'a'?" / "Did you mean 'a' or 'b'?" / "" when nothing is near.
+    public static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
+        let near = nearest(to: name, in: candidates)
+        switch near.count {
+        case 0: return ""
+        case 1: return " Did you mean '\(near[0])'?"
+        default:
+            let quoted = near.map { "'\($0)'" }
+            return " Did you mean " + quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1] + "?"
+        }
+    }
+
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
