@@ -1,0 +1,107 @@
+public import Foundation
+import Synchronization
+
+/// A response stored in the cache.
+public struct CachedResponse: Sendable, Hashable {
+    public var method: HTTPMethod
+    public var url: URL
+    public var status: Int
+    public var headers: [HTTPHeader]
+    public var body: Data
+    public var storedAt: Date
+
+    public init(method: HTTPMethod, url: URL, status: Int, headers: [HTTPHeader], body: Data, storedAt: Date = Date()) {
+        self.method = method
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.storedAt = storedAt
+    }
+
+    /// The response as the object manager hands it on, marked as coming from the cache.
+    public var response: HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: body, url: url, isFromCache: true)
+    }
+
+    /// Whether `Cache-Control: max-age` says it may still be served without loading.
+    public func isFresh(at now: Date) -> Bool {
+        guard let control = headers[field: "Cache-Control"]?.lowercased() else { return false }
+        if control.contains("no-cache") { return false }
+        for directive in control.split(separator: ",") {
+            let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0] == "max-age", let seconds = Double(parts[1]) {
+                return now.timeIntervalSince(storedAt) < seconds
+            }
+        }
+        return false
+    }
+}
+
+/// Responses by method and URL (RestKit relied on NSURLCache; on Linux URLSession never writes the
+/// cache nor honours policies, so the store and the policy are ours).
+///
+/// ```swift
+/// cache.store(CachedResponse(method: .get, url: url, status: 200, headers: [], body: data))
+/// cache.cachedResponse(for: .get, url: url)?.body
+/// ```
+public final class ResponseCache: Sendable {
+    private struct Key: Hashable {
+        var method: HTTPMethod
+        var url: String
+    }
+
+    private let storage = Mutex<[Key: CachedResponse]>([:])
+    private let order = Mutex<[Key]>([])
+
+    public init() {}
+
+    public func store(_ response: CachedResponse) {
+        let key = Key(method: response.method, url: Self.normalize(response.url))
+        storage.withLock { $0[key] = response }
+        order.withLock { order in
+            order.removeAll { $0 == key }
+            order.append(key)
+        }
+    }
+
+    /// Stores a network response when it may be cached: GET, 2xx, not `no-store`.
+    public func storeIfCacheable(_ response: HTTPResponse, method: HTTPMethod) {
+        guard method == .get, response.isSuccess, !response.isFromCache,
+            response.headers[field: "Cache-Control"]?.lowercased().contains("no-store") != true
+        else { return }
+        store(CachedResponse(method: method, url: response.url, status: response.status, headers: response.headers, body: response.body))
+    }
+
+    public func cachedResponse(for method: HTTPMethod, url: URL) -> CachedResponse? {
+        storage.withLock { $0[Key(method: method, url: Self.normalize(url))] }
+    }
+
+    public func removeResponse(for method: HTTPMethod, url: URL) {
+        let key = Key(method: method, url: Self.normalize(url))
+        storage.withLock { _ = $0.removeValue(forKey: key) }
+        order.withLock { $0.removeAll { $0 == key } }
+    }
+
+    public func removeAll() {
+        storage.withLock { $0.removeAll() }
+        order.withLock { $0.removeAll() }
+    }
+
+    /// Every cached response, oldest first.
+    public var responses: [CachedResponse] {
+        let keys = order.withLock { $0 }
+        return storage.withLock { storage in keys.compactMap { storage[$0] } }
+    }
+
+    public var count: Int { storage.withLock { $0.count } }
+
+    /// Scheme, lower-cased host, port, path and query: `http://127.0.0.1:8080/restaurants?page=1`.
+    static func normalize(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        components.host = components.host?.lowercased()
+        components.fragment = nil
+        if components.path.isEmpty { components.path = "/" }
+        return components.string ?? url.absoluteString
+    }
+}

@@ -1,0 +1,93 @@
+import AsyncHTTPClient
+public import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The live transport: real sockets through AsyncHTTPClient, with a connection pool that keeps
+/// loopback connections alive across requests and scenarios.
+public final class AsyncHTTPTransport: HTTPTransport {
+    private let client: AsyncHTTPClient.HTTPClient
+    private let ownsClient: Bool
+
+    /// A transport on its own client; `connectTimeout` bounds connection set-up.
+    public init(connectTimeout: Duration = .seconds(5)) {
+        var configuration = AsyncHTTPClient.HTTPClient.Configuration()
+        configuration.timeout.connect = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000
+            + connectTimeout.components.attoseconds / 1_000_000_000)
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .disabled
+        self.client = AsyncHTTPClient.HTTPClient(
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            configuration: configuration
+        )
+        self.ownsClient = true
+    }
+
+    deinit {
+        if ownsClient {
+            try? client.syncShutdown()
+        }
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for header in request.headers {
+            outgoing.headers.add(name: header.name, value: header.value)
+        }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let timeout = TimeAmount.nanoseconds(
+            Int64(request.timeout.components.seconds) * 1_000_000_000
+                + request.timeout.components.attoseconds / 1_000_000_000
+        )
+        do {
+            let response = try await client.execute(outgoing, timeout: timeout)
+            let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
+            return HTTPResponse(
+                status: Int(response.status.code),
+                headers: response.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
+                body: Data(body.readableBytesView),
+                url: request.url
+            )
+        } catch let error as AsyncHTTPClient.HTTPClientError {
+            throw Self.translate(error, request: request)
+        } catch is CancellationError {
+            throw ObjectManagerError.cancelled(url: request.url)
+        } catch let error as IOError {
+            throw ObjectManagerError.connectionFailed(url: request.url, reason: Self.describe(error))
+        } catch let error as NIOConnectionError {
+            throw ObjectManagerError.connectionFailed(url: request.url, reason: "\(error)")
+        }
+    }
+
+    public func shutdown() async {
+        if ownsClient {
+            try? await client.shutdown()
+        }
+    }
+
+    static func translate(_ error: AsyncHTTPClient.HTTPClientError, request: HTTPRequest) -> ObjectManagerError {
+        switch error {
+        case .cancelled:
+            if Task.isCancelled { return .cancelled(url: request.url) }
+            return .cancelled(url: request.url)
+        case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout:
+            return .timedOut(url: request.url, after: request.timeout)
+        case .remoteConnectionClosed:
+            return .connectionFailed(url: request.url, reason: "The server closed the connection without a response.")
+        default:
+            return .connectionFailed(url: request.url, reason: error.description)
+        }
+    }
+
+    static func describe(_ error: IOError) -> String {
+        switch error.errnoCode {
+        case ECONNRESET: "The connection was reset by the server."
+        case ECONNREFUSED: "The connection was refused."
+        default: error.description
+        }
+    }
+}

@@ -1,0 +1,144 @@
+public import Foundation
+import Synchronization
+
+/// The object manager's HTTP client (RKClient): base URL, default headers, timeout, a transport,
+/// and the network reachability of the base URL's host.
+///
+/// ```swift
+/// let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
+/// client.setDefaultHeader("Accept", to: "application/json")
+/// await client.startMonitoringReachability()   // live: posts .reachabilityDidChange on changes
+/// client.stubReachability(.notReachable)       // stops monitoring, posts the notification
+/// ```
+public final class HTTPClient: Sendable {
+    public let baseURL: URL
+    public let transport: any HTTPTransport
+    private let probe: any ReachabilityProbe
+    private let notificationCenter: NotificationCenter
+    private let state: Mutex<State>
+
+    struct State {
+        var defaultHeaders: [HTTPHeader]
+        var timeout: Duration
+        var reachability: ReachabilityStatus = .unknown
+        var monitor: Task<Void, Never>?
+        var isStubbed = false
+    }
+
+    public init(
+        baseURL: URL,
+        transport: any HTTPTransport = AsyncHTTPTransport(),
+        reachabilityProbe: any ReachabilityProbe = InterfaceReachabilityProbe(),
+        notificationCenter: NotificationCenter = .default,
+        timeout: Duration = .seconds(10)
+    ) {
+        self.baseURL = baseURL
+        self.transport = transport
+        self.probe = reachabilityProbe
+        self.notificationCenter = notificationCenter
+        self.state = Mutex(State(defaultHeaders: [HTTPHeader(name: "Accept", value: "application/json")], timeout: timeout))
+    }
+
+    deinit {
+        state.withLock { $0.monitor?.cancel() }
+    }
+
+    // MARK: Headers and timeout
+
+    /// Headers sent with every request (a request's own headers win).
+    public var defaultHeaders: [HTTPHeader] { state.withLock { $0.defaultHeaders } }
+
+    public func setDefaultHeader(_ name: String, to value: String) {
+        state.withLock { $0.defaultHeaders.set(name, to: value) }
+    }
+
+    /// How long a request may take before it fails with `.timedOut`.
+    public var timeout: Duration {
+        get { state.withLock { $0.timeout } }
+        set { state.withLock { $0.timeout = newValue } }
+    }
+
+    /// A request for a path relative to the base URL, with the default headers and timeout.
+    public func request(_ method: HTTPMethod, url: URL, body: Data? = nil, headers: [HTTPHeader] = []) -> HTTPRequest {
+        var merged = defaultHeaders
+        for header in headers { merged.set(header.name, to: header.value) }
+        if body != nil, merged[field: "Content-Type"] == nil {
+            merged.set("Content-Type", to: "application/json")
+        }
+        return HTTPRequest(method: method, url: url, headers: merged, body: body, timeout: timeout)
+    }
+
+    /// Sends a request through the transport.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await transport.send(request)
+    }
+
+    // MARK: Reachability
+
+    /// The current reachability status of the base URL's host.
+    public var reachabilityStatus: ReachabilityStatus { state.withLock { $0.reachability } }
+
+    /// Whether reachability is being monitored live (as opposed to stubbed or not started).
+    public var isMonitoringReachability: Bool { state.withLock { $0.monitor != nil } }
+
+    /// Probes the host once, then keeps probing every `interval`, posting `.reachabilityDidChange`
+    /// whenever the status changes. Returns after the first probe, so the status is known.
+    public func startMonitoringReachability(every interval: Duration = .seconds(2)) async {
+        let host = baseURL.host ?? "localhost"
+        let first = await probe.status(ofHost: host)
+        guard state.withLock({ !$0.isStubbed }) else { return }
+        update(to: first, stubbed: false)
+        let task = Task { [weak self, probe] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { return }
+                let status = await probe.status(ofHost: host)
+                guard let self, !Task.isCancelled else { return }
+                self.update(to: status, stubbed: false)
+            }
+        }
+        let previous = state.withLock { state in
+            defer { state.monitor = task }
+            return state.monitor
+        }
+        previous?.cancel()
+    }
+
+    /// Stops live monitoring, sets the status and posts the reachability-changed notification
+    /// (always, even when the status does not change — a stub is an event the app should see).
+    public func stubReachability(_ status: ReachabilityStatus) {
+        let monitor = state.withLock { state in
+            defer { state.monitor = nil; state.isStubbed = true }
+            return state.monitor
+        }
+        monitor?.cancel()
+        state.withLock { $0.reachability = status }
+        post(status)
+    }
+
+    /// Stops live monitoring and forgets a stub; the status stays as it is.
+    public func stopMonitoringReachability() {
+        let monitor = state.withLock { state in
+            defer { state.monitor = nil; state.isStubbed = false }
+            return state.monitor
+        }
+        monitor?.cancel()
+    }
+
+    private func update(to status: ReachabilityStatus, stubbed: Bool) {
+        let changed = state.withLock { state -> Bool in
+            guard !state.isStubbed || stubbed, state.reachability != status else { return false }
+            state.reachability = status
+            return true
+        }
+        if changed { post(status) }
+    }
+
+    private func post(_ status: ReachabilityStatus) {
+        notificationCenter.post(
+            name: .reachabilityDidChange,
+            object: self,
+            userInfo: [ReachabilityStatus.userInfoKey: status]
+        )
+    }
+}

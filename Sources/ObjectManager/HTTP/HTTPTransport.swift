@@ -1,0 +1,24 @@
+/// Sends one request and returns the complete response: the seam between the object manager
+/// and the network. `AsyncHTTPTransport` is the live one; `InMemoryTransport` answers in-process.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    /// Releases connections; the transport is unusable afterwards.
+    func shutdown() async
+}
+
+extension HTTPTransport {
+    public func shutdown() async {}
+}
+
+/// A transport that answers from a closure, for unit tests that need no sockets.
+public struct InMemoryTransport: HTTPTransport {
+    private let handler: @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    public init(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+        self.handler = handler
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await handler(request)
+    }
+}

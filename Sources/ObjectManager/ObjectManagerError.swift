@@ -1,0 +1,67 @@
+public import Foundation
+
+/// Why an object request failed. Rendered to text in one place, `description`.
+public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
+    /// The request was cancelled (cancel-all, or its task was cancelled) before it completed.
+    case cancelled(url: URL)
+    /// Reachability says not reachable and the response cache has nothing for the request.
+    case offline(method: HTTPMethod, url: URL)
+    /// No response within the request's timeout.
+    case timedOut(url: URL, after: Duration)
+    /// The connection could not be made or broke before a response.
+    case connectionFailed(url: URL, reason: String)
+    /// The server answered with an error status; `message` is what error mapping found in the body.
+    case server(status: Int, message: String?, response: HTTPResponse)
+    /// A successful response could not be mapped.
+    case mapping(reason: String, response: HTTPResponse?)
+    /// No URL could be built for the request.
+    case routing(RoutingError)
+    /// The request needs an object manager that is not there, or misses configuration.
+    case misconfigured(String)
+
+    public var description: String {
+        switch self {
+        case .cancelled(let url):
+            "The request to \(url.path) was cancelled."
+        case .offline(let method, let url):
+            "The network is not reachable and no cached response exists for \(method) \(url.path)."
+        case .timedOut(let url, let timeout):
+            "The request to \(url.path) timed out after \(timeout.secondsText) s."
+        case .connectionFailed(let url, let reason):
+            "The request to \(url.path) failed: \(reason)"
+        case .server(let status, let message, _):
+            message ?? "The server answered \(status)."
+        case .mapping(let reason, _):
+            "The response could not be mapped: \(reason)"
+        case .routing(let error):
+            error.description
+        case .misconfigured(let reason):
+            reason
+        }
+    }
+
+    /// The HTTP response, for errors that have one.
+    public var response: HTTPResponse? {
+        switch self {
+        case .server(_, _, let response): response
+        case .mapping(_, let response): response
+        default: nil
+        }
+    }
+
+    /// Whether this is a cancellation.
+    public var isCancellation: Bool {
+        if case .cancelled = self { true } else { false }
+    }
+}
+
+extension Duration {
+    /// Seconds with up to three decimals and no trailing zeros beyond one (`0.25`, `10.0`).
+    package var secondsText: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        let text = String(format: "%.3f", seconds)
+        var trimmed = Substring(text)
+        while trimmed.hasSuffix("0"), !trimmed.hasSuffix(".0") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+}

@@ -1,0 +1,165 @@
+/// A path with `:name` and `:relationship.attribute` placeholders, such as
+/// `/restaurants/:restaurantID/reviews`.
+///
+/// ```swift
+/// let pattern = PathPattern("/restaurants/:restaurantID/reviews")
+/// try pattern.interpolate { $0 == "restaurantID" ? "12345" : nil } // "/restaurants/12345/reviews"
+/// ```
+public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+    enum Component: Sendable, Hashable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    /// The pattern as written.
+    public let rawValue: String
+    let components: [Component]
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+        self.components = Self.parse(rawValue)
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    /// The placeholder names, in order (`["restaurantID"]`).
+    public var parameterNames: [String] {
+        components.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
+    }
+
+    /// Fills every placeholder from `lookup`, percent-encoding each value as a path segment.
+    /// Throws `RoutingError.missingValue` naming the pattern and the first placeholder with no value.
+    public func interpolate(_ lookup: (String) -> String?) throws(RoutingError) -> String {
+        var path = ""
+        for component in components {
+            switch component {
+            case .literal(let text):
+                path += text
+            case .parameter(let name):
+                guard let value = lookup(name) else {
+                    throw RoutingError.missingValue(pattern: rawValue, parameter: name)
+                }
+                path += Self.percentEncodeSegment(value)
+            }
+        }
+        return path
+    }
+
+    /// Matches a concrete path (without query) and returns the placeholder values, or `nil`.
+    public func match(_ path: String) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        var rest = Substring(path)
+        for (index, component) in components.enumerated() {
+            switch component {
+            case .literal(let text):
+                guard rest.hasPrefix(text) else { return nil }
+                rest = rest.dropFirst(text.count)
+            case .parameter(let name):
+                // A parameter runs to the next literal's first character (or to the end of the segment).
+                let stop: Character? =
+                    if index + 1 < components.count, case .literal(let next) = components[index + 1] {
+                        next.first
+                    } else {
+                        nil
+                    }
+                let end = rest.firstIndex { $0 == "/" || $0 == stop } ?? rest.endIndex
+                let value = rest[rest.startIndex..<end]
+                guard !value.isEmpty else { return nil }
+                parameters[name] = String(value).removingPercentEncoding ?? String(value)
+                rest = rest[end...]
+            }
+        }
+        return rest.isEmpty ? parameters : nil
+    }
+
+    static func parse(_ pattern: String) -> [Component] {
+        var components: [Component] = []
+        var literal = ""
+        let scalars = Array(pattern.unicodeScalars)
+        var index = 0
+        func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        }
+        func isNameBody(_ scalar: Unicode.Scalar) -> Bool {
+            isNameStart(scalar) || ("0"..."9").contains(scalar)
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == ":", index + 1 < scalars.count, isNameStart(scalars[index + 1]) {
+                var name = ""
+                index += 1
+                while index < scalars.count {
+                    if isNameBody(scalars[index]) {
+                        name.unicodeScalars.append(scalars[index])
+                        index += 1
+                    } else if scalars[index] == ".", index + 1 < scalars.count, isNameStart(scalars[index + 1]) {
+                        // `:restaurant.restaurantID` — a key path through a relationship.
+                        name.unicodeScalars.append(".")
+                        index += 1
+                    } else {
+                        break
+                    }
+                }
+                if !literal.isEmpty {
+                    components.append(.literal(literal))
+                    literal = ""
+                }
+                components.append(.parameter(name))
+            } else {
+                literal.unicodeScalars.append(scalar)
+                index += 1
+            }
+        }
+        if !literal.isEmpty { components.append(.literal(literal)) }
+        return components
+    }
+
+    static func percentEncodeSegment(_ value: String) -> String {
+        var out = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return out
+    }
+}
+
+extension String {
+    fileprivate var removingPercentEncoding: String? {
+        var bytes: [UInt8] = []
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next(), let low = iterator.next(),
+                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                else { return nil }
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,68 @@
+/// The routes of an object manager's router (RKRouteSet): class, relationship and named routes.
+///
+/// ```swift
+/// var routes = RouteSet()
+/// try routes.add(Route(entity: "Review", method: .post, pathPattern: "/restaurants/:restaurantID/reviews"))
+/// try routes.replacePathPattern(of: .class(entity: "Review", method: .post), with: "/422")
+/// ```
+public struct RouteSet: Sendable, Hashable {
+    private var routesByKey: [Route.Key: Route] = [:]
+    private var order: [Route.Key] = []
+    private var originalPatterns: [Route.Key: PathPattern] = [:]
+
+    public init(_ routes: [Route] = []) {
+        for route in routes where routesByKey[route.key] == nil {
+            routesByKey[route.key] = route
+            order.append(route.key)
+        }
+    }
+
+    /// Every route, in the order added.
+    public var routes: [Route] { order.compactMap { routesByKey[$0] } }
+
+    /// Adds a route; a second route with the same key is an error.
+    public mutating func add(_ route: Route) throws(RoutingError) {
+        guard routesByKey[route.key] == nil else { throw .duplicateRoute(route.key) }
+        routesByKey[route.key] = route
+        order.append(route.key)
+    }
+
+    /// The route for a key, if any.
+    public func route(for key: Route.Key) -> Route? {
+        routesByKey[key]
+    }
+
+    /// The class route of an entity for a method.
+    public func route(forEntity entity: String, method: HTTPMethod) -> Route? {
+        routesByKey[.class(entity: entity, method: method)]
+    }
+
+    /// A relationship route.
+    public func route(forRelationship name: String, ofEntity entity: String, method: HTTPMethod) -> Route? {
+        routesByKey[.relationship(name: name, entity: entity, method: method)]
+    }
+
+    /// A named route.
+    public func route(named name: String) -> Route? {
+        routesByKey[.named(name)]
+    }
+
+    /// Re-points a route to a new path pattern — the primitive of the `stub route` step.
+    /// Returns the route as it was.
+    @discardableResult
+    public mutating func replacePathPattern(of key: Route.Key, with pattern: PathPattern) throws(RoutingError) -> Route {
+        guard var route = routesByKey[key] else {
+            throw .noRoute(key, suggestions: routes.map { $0.key.description })
+        }
+        let previous = route
+        if originalPatterns[key] == nil { originalPatterns[key] = route.pathPattern }
+        route.pathPattern = pattern
+        routesByKey[key] = route
+        return previous
+    }
+
+    /// The keys of routes whose path pattern was replaced, with the pattern they had.
+    public var stubbedRoutes: [Route.Key: PathPattern] {
+        originalPatterns.filter { routesByKey[$0.key]?.pathPattern != $0.value }
+    }
+}

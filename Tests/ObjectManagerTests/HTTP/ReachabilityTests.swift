@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import ObjectManager
+
+struct ReachabilityTests {
+    @Test func parsesTheStepVocabulary() {
+        #expect(ReachabilityStatus(name: "Not  Reachable") == .notReachable)
+        #expect(ReachabilityStatus(name: "reachable via wifi") == .reachableViaWiFi)
+        #expect(ReachabilityStatus(name: "reachable via WWAN") == .reachableViaWWAN)
+        #expect(ReachabilityStatus(name: "unknown") == .unknown)
+        #expect(ReachabilityStatus(name: "offline") == nil)
+    }
+
+    @Test func liveProbeFindsLoopbackReachable() async {
+        let status = await InterfaceReachabilityProbe().status(ofHost: "127.0.0.1")
+        #expect(status == .reachableViaWiFi)
+        #expect(await InterfaceReachabilityProbe().status(ofHost: "no-such-host.invalid") == .notReachable)
+    }
+
+    @Test func monitoringThenStubbingPostsNotificationsWithStatus() async throws {
+        let center = NotificationCenter()
+        let received = Recorder()
+        let observer = center.addObserver(forName: .reachabilityDidChange, object: nil, queue: nil) { note in
+            let status = note.userInfo?[ReachabilityStatus.userInfoKey] as? ReachabilityStatus
+            received.record(status?.rawValue ?? "nil")
+        }
+        defer { center.removeObserver(observer) }
+        let client = HTTPClient(
+            baseURL: URL(string: "http://127.0.0.1:1")!,
+            transport: InMemoryTransport { _ in throw CancellationError() },
+            reachabilityProbe: FixedReachabilityProbe(.reachableViaWiFi),
+            notificationCenter: center
+        )
+        #expect(client.reachabilityStatus == .unknown)
+        await client.startMonitoringReachability(every: .seconds(60))
+        #expect(client.reachabilityStatus == .reachableViaWiFi)
+        #expect(client.isMonitoringReachability)
+        client.stubReachability(.notReachable)
+        #expect(!client.isMonitoringReachability)
+        #expect(client.reachabilityStatus == .notReachable)
+        #expect(received.all == ["reachable via wifi", "not reachable"])
+    }
+
+    @Test func requestsCarryDefaultHeadersAndTimeout() {
+        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:1")!, transport: InMemoryTransport { _ in throw CancellationError() })
+        client.setDefaultHeader("X-API-Key", to: "secret")
+        client.timeout = .seconds(3)
+        let request = client.request(.post, url: client.baseURL, body: Data("{}".utf8), headers: [HTTPHeader(name: "Accept", value: "text/html")])
+        #expect(request.headers[field: "x-api-key"] == "secret")
+        #expect(request.headers[field: "Accept"] == "text/html")
+        #expect(request.headers[field: "Content-Type"] == "application/json")
+        #expect(request.timeout == .seconds(3))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ObjectManager
+
+/// Collects what happened, in order, across tasks.
+final class Recorder: Sendable {
+    private let items = Mutex<[String]>([])
+    func record(_ item: String) { items.withLock { $0.append(item) } }
+    var all: [String] { items.withLock { $0 } }
+}
+
+/// Waits for a condition with a deadline instead of sleeping a fixed time.
+func eventually(
+    timeout: Duration = .seconds(5),
+    _ condition: @Sendable () async -> Bool
+) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if await condition() { return true }
+        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return await condition()
+}
+
+struct RequestQueueTests {
+    @Test func suspendedQueueHoldsRequestsAndReleasesThemInOrder() async throws {
+        let queue = RequestQueue(maxConcurrentRequests: 1)
+        let recorder = Recorder()
+        queue.isSuspended = true
+        let tasks = (1...3).map { index in
+            Task { try await queue.perform("r\(index)") { recorder.record("r\(index)"); return index } }
+        }
+        #expect(await eventually { queue.pendingCount == 3 })
+        #expect(recorder.all.isEmpty)
+        #expect(queue.inFlightCount == 0)
+        queue.isSuspended = false
+        var results: [Int] = []
+        for task in tasks { results.append(try await task.value) }
+        #expect(results == [1, 2, 3])
+        #expect(recorder.all == ["r1", "r2", "r3"])
+        await queue.drained()
+        #expect(queue.count == 0)
+    }
+
+    @Test func cancelAllEndsQueuedAndInFlightRequestsWithCancellation() async throws {
+        let queue = RequestQueue(maxConcurrentRequests: 1)
+        let started = Recorder()
+        let inFlight = Task {
+            try await queue.perform("slow") {
+                started.record("slow")
+                try await Task.sleep(for: .seconds(60))
+                return 1
+            }
+        }
+        #expect(await eventually { started.all == ["slow"] })
+        let queued = Task { try await queue.perform("queued") { started.record("queued"); return 2 } }
+        #expect(await eventually { queue.pendingCount == 1 })
+        queue.cancelAll()
+        await #expect(throws: CancellationError.self) { try await inFlight.value }
+        await #expect(throws: CancellationError.self) { try await queued.value }
+        #expect(started.all == ["slow"])
+        await queue.drained()
+        #expect(queue.count == 0)
+    }
+
+    @Test func cancellingTheCallerCancelsTheRequest() async throws {
+        let queue = RequestQueue()
+        queue.isSuspended = true
+        let task = Task { try await queue.perform("held") { 1 } }
+        #expect(await eventually { queue.pendingCount == 1 })
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(queue.pendingCount == 0)
+    }
+
+    @Test func observersHearEveryChange() async throws {
+        let queue = RequestQueue()
+        let changes = Recorder()
+        let observation = queue.observe { changes.record("change") }
+        _ = try await queue.perform("one") { 1 }
+        #expect(changes.all.count >= 2)  // started, finished
+        withExtendedLifetime(observation) {}
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import ObjectManager
+
+struct PathPatternTests {
+    @Test func interpolatesAttributesAndKeyPaths() throws {
+        let pattern = PathPattern("/restaurants/:restaurant.restaurantID/reviews/:reviewID")
+        #expect(pattern.parameterNames == ["restaurant.restaurantID", "reviewID"])
+        let values = ["restaurant.restaurantID": "12345", "reviewID": "7"]
+        #expect(try pattern.interpolate { values[$0] } == "/restaurants/12345/reviews/7")
+    }
+
+    @Test func percentEncodesValues() throws {
+        let pattern = PathPattern("/articles/:category/:id")
+        let values = ["category": "news & views/2012", "id": "ü 1"]
+        #expect(try pattern.interpolate { values[$0] } == "/articles/news%20%26%20views%2F2012/%C3%BC%201")
+    }
+
+    @Test func missingValueNamesPatternAndParameter() {
+        let pattern = PathPattern("/restaurants/:restaurantID/reviews")
+        #expect(throws: RoutingError.missingValue(pattern: "/restaurants/:restaurantID/reviews", parameter: "restaurantID")) {
+            try pattern.interpolate { _ in nil }
+        }
+        #expect(
+            RoutingError.missingValue(pattern: "/r/:id", parameter: "id").description
+                == "Cannot build a path from '/r/:id': no value for ':id'."
+        )
+    }
+
+    @Test func matchesConcretePaths() {
+        let pattern = PathPattern("/articles/:category/:id")
+        #expect(pattern.match("/articles/news/12") == ["category": "news", "id": "12"])
+        #expect(PathPattern("/files/:name-v2").match("/files/report-v2") == ["name": "report"])
+        #expect(pattern.match("/articles/news") == nil)
+        #expect(PathPattern("/review").match("/review") == [:])
+        #expect(PathPattern("/review").match("/reviews") == nil)
+    }
+
+    @Test func aColonNotFollowedByANameIsLiteral() throws {
+        #expect(try PathPattern("/time/12:30").interpolate { _ in nil } == "/time/12:30")
+    }
+}
+
+struct RouteSetTests {
+    static let reviewPOST = Route.Key.class(entity: "Review", method: .post)
+
+    func routes() throws -> RouteSet {
+        var set = RouteSet()
+        try set.add(Route(entity: "Review", method: .post, pathPattern: "/restaurants/:restaurantID/reviews"))
+        try set.add(Route(relationship: "reviews", ofEntity: "Restaurant", method: .get, pathPattern: "/restaurants/:restaurantID/reviews"))
+        try set.add(Route(name: "restaurants", method: .get, pathPattern: "/restaurants"))
+        return set
+    }
+
+    @Test func looksUpEachKindOfRoute() throws {
+        let set = try routes()
+        #expect(set.route(forEntity: "Review", method: .post)?.pathPattern == "/restaurants/:restaurantID/reviews")
+        #expect(set.route(forEntity: "Review", method: .get) == nil)
+        #expect(set.route(forRelationship: "reviews", ofEntity: "Restaurant", method: .get) != nil)
+        #expect(set.route(named: "restaurants")?.method == .get)
+    }
+
+    @Test func rejectsDuplicates() throws {
+        var set = try routes()
+        #expect(throws: RoutingError.duplicateRoute(Self.reviewPOST)) {
+            try set.add(Route(entity: "Review", method: .post, pathPattern: "/x"))
+        }
+    }
+
+    @Test func replacesAPathPatternAndRemembersTheOriginal() throws {
+        var set = try routes()
+        try set.replacePathPattern(of: Self.reviewPOST, with: "/422")
+        #expect(set.route(forEntity: "Review", method: .post)?.pathPattern == "/422")
+        #expect(set.stubbedRoutes == [Self.reviewPOST: "/restaurants/:restaurantID/reviews"])
+    }
+
+    @Test func replacingAnUnknownRouteIsAnError() throws {
+        var set = try routes()
+        #expect(throws: RoutingError.self) {
+            try set.replacePathPattern(of: .class(entity: "Reveiw", method: .post), with: "/422")
+        }
+        let error = RoutingError.noRoute(.class(entity: "Reveiw", method: .post), suggestions: [])
+        #expect(error.description == "The route set has no class route Reveiw POST.")
+    }
+
+    @Test func routerBuildsURLsFromObjectsAndParameters() throws {
+        let router = Router(baseURL: URL(string: "http://127.0.0.1:8080/")!, routes: try routes())
+        let route = try router.route(for: Self.reviewPOST)
+        let path = try router.path(for: route, values: { $0 == "restaurantID" ? "12345" : nil })
+        #expect(router.url(forPath: path).absoluteString == "http://127.0.0.1:8080/restaurants/12345/reviews")
+        #expect(
+            try router.url(forRouteNamed: "restaurants").absoluteString == "http://127.0.0.1:8080/restaurants"
+        )
+        #expect(
+            router.url(forPath: "/articles", query: ["q": "a b", "page": "2"]).absoluteString
+                == "http://127.0.0.1:8080/articles?page=2&q=a%20b"
+        )
+    }
+}
