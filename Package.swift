@@ -32,6 +32,7 @@ let package = Package(
         .target(
             name: "ObjectManager",
             dependencies: [
+                "Diagnostics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -102,6 +103,11 @@ let package = Package(
                 "ObjectManager", "StubServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FullStackTests",
+            dependencies: ["ObjectManager", "StubServer", "ExampleApp"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),

@@ -4,8 +4,10 @@ public import Foundation
 public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
     /// The request was cancelled (cancel-all, or its task was cancelled) before it completed.
     case cancelled(url: URL)
-    /// Reachability says not reachable and the response cache has nothing for the request.
-    case offline(method: HTTPMethod, url: URL)
+    /// Reachability says not reachable (and, for a GET, the response cache has nothing for it).
+    case offline(method: HTTPMethod, url: URL, cacheChecked: Bool)
+    /// The cache policy forbids loading and nothing is cached.
+    case notCached(method: HTTPMethod, url: URL)
     /// No response within the request's timeout.
     case timedOut(url: URL, after: Duration)
     /// The connection could not be made or broke before a response.
@@ -23,8 +25,12 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .cancelled(let url):
             "The request to \(url.path) was cancelled."
-        case .offline(let method, let url):
-            "The network is not reachable and no cached response exists for \(method) \(url.path)."
+        case .offline(let method, let url, let cacheChecked):
+            cacheChecked
+                ? "The network is not reachable and no cached response exists for \(method) \(url.path)."
+                : "The network is not reachable (\(method) \(url.path))."
+        case .notCached(let method, let url):
+            "No cached response for \(method) \(url.path), and the cache policy forbids loading."
         case .timedOut(let url, let timeout):
             "The request to \(url.path) timed out after \(timeout.secondsText) s."
         case .connectionFailed(let url, let reason):

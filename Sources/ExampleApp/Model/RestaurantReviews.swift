@@ -1,0 +1,105 @@
+public import ObjectManager
+
+/// A small restaurant-reviews client built on the object manager, written the way a real app
+/// would be: an entity model, routes, mappings, factories, and two screens (`ReviewComposer`,
+/// `RestaurantList`). The demo scenarios drive it.
+public enum RestaurantReviews {
+    /// Restaurant, Review and User.
+    public static let model: EntityModel = {
+        do {
+            return try EntityModel(entities: [
+                EntityDescription(
+                    name: "Restaurant",
+                    attributes: [.init("restaurantID", .integer), .init("name", .string), .init("cuisine", .string)],
+                    identificationAttribute: "restaurantID",
+                    relationships: [.init(name: "reviews", destination: "Review", isToMany: true, foreignKey: "restaurantID")]
+                ),
+                EntityDescription(
+                    name: "Review",
+                    attributes: [
+                        .init("reviewID", .integer), .init("title", .string), .init("body", .string),
+                        .init("rating", .integer), .init("restaurantID", .integer),
+                    ],
+                    identificationAttribute: "reviewID",
+                    relationships: [.init(name: "restaurant", destination: "Restaurant", foreignKey: "restaurantID")]
+                ),
+                EntityDescription(
+                    name: "User",
+                    attributes: [.init("userID", .integer), .init("name", .string)],
+                    identificationAttribute: "userID"
+                ),
+            ])
+        } catch {
+            fatalError("The example app's entity model is invalid: \(error)")
+        }
+    }()
+
+    /// `[{"id": 1, "name": "…", "cuisine": "…"}]` at the root.
+    public static let restaurantMapping = EntityMapping(
+        entity: "Restaurant",
+        attributes: ["id": "restaurantID", "name": "name", "cuisine": "cuisine"]
+    )
+
+    /// `{"id": 1, "title": "…", "body": "…", "rating": 5}`.
+    public static let reviewMapping = EntityMapping(
+        entity: "Review",
+        attributes: ["id": "reviewID", "title": "title", "body": "body", "rating": "rating"]
+    )
+
+    /// Reviews are sent as `{"review": {"title": …, "body": …, "rating": …}}`.
+    public static let reviewRequestMapping = RequestMapping(
+        attributes: ["title": "title", "body": "body", "rating": "rating"],
+        rootKey: "review"
+    )
+
+    /// The app's routes:
+    /// class routes Review POST, PUT and DELETE, class route Restaurant GET, named route `restaurants`,
+    /// relationship route `reviews` of Restaurant.
+    public static let routes = RouteSet([
+        Route(entity: "Review", method: .post, pathPattern: "/restaurants/:restaurantID/reviews"),
+        Route(entity: "Review", method: .put, pathPattern: "/reviews/:reviewID"),
+        Route(entity: "Review", method: .delete, pathPattern: "/reviews/:reviewID"),
+        Route(entity: "Restaurant", method: .get, pathPattern: "/restaurants/:restaurantID"),
+        Route(name: "restaurants", method: .get, pathPattern: "/restaurants"),
+        Route(relationship: "reviews", ofEntity: "Restaurant", method: .get, pathPattern: "/restaurants/:restaurantID/reviews"),
+    ])
+
+    /// Routes, descriptors and error mapping on a new object manager.
+    public static func configure(_ manager: ObjectManager) throws {
+        for route in routes.routes { try manager.router.addRoute(route) }
+        manager.addResponseDescriptor(ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants"))
+        manager.addResponseDescriptor(
+            ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants/:restaurantID")
+        )
+        manager.addResponseDescriptor(
+            ResponseDescriptor(mapping: reviewMapping, method: .get, pathPattern: "/restaurants/:restaurantID/reviews")
+        )
+        // A posted review's response is mapped back onto it, wherever its route points.
+        manager.addResponseDescriptor(ResponseDescriptor(mapping: reviewMapping, method: .post))
+        manager.addResponseDescriptor(ResponseDescriptor(mapping: reviewMapping, method: .put))
+        manager.addRequestDescriptor(RequestDescriptor(entity: "Review", mapping: reviewRequestMapping))
+        manager.errorMapping = ErrorMapping(keyPaths: ["errors.message", "error"])
+    }
+
+    /// The factories `restaurant`, `review` and `user`, and the reset of the app's screens.
+    public static func makeTestFactory(makeClient: (@Sendable (URL) -> HTTPClient)? = nil) -> TestFactory {
+        let factory =
+            if let makeClient {
+                TestFactory(model: model, makeClient: makeClient, configureManager: configure)
+            } else {
+                TestFactory(model: model, configureManager: configure)
+            }
+        factory.defineFactory("restaurant", entity: "Restaurant", attributes: ["restaurantID": 12345, "name": "Chez Swift", "cuisine": "French"])
+        factory.defineFactory(
+            "review",
+            entity: "Review",
+            attributes: ["title": "Whatever", "body": "Review ${sequence}", "rating": 4, "restaurantID": 12345]
+        )
+        factory.defineFactory("user", entity: "User", attributes: ["userID": 1, "name": "Blake Watters"])
+        factory.addSetUpHook { _ in Screens.reset() }
+        factory.addTearDownHook { _ in Screens.reset() }
+        return factory
+    }
+}
+
+public import Foundation

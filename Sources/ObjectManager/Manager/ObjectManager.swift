@@ -1,0 +1,322 @@
+public import Foundation
+import Synchronization
+
+/// The shared client of one REST API (RKObjectManager): base URL, router, HTTP client with
+/// reachability, request queue, response cache, mappings and the entity store they map into.
+///
+/// ```swift
+/// let manager = ObjectManager(baseURL: URL(string: "http://127.0.0.1:8080")!, store: store)
+/// try manager.router.addRoute(Route(name: "restaurants", method: .get, pathPattern: "/restaurants"))
+/// manager.addResponseDescriptor(ResponseDescriptor(mapping: restaurantMapping, pathPattern: "/restaurants"))
+/// ObjectManager.shared = manager
+/// let result = try await manager.getObjects(forRouteNamed: "restaurants")
+/// print(result.objects.count)   // 20, mapped and saved in the store
+/// ```
+public final class ObjectManager: Sendable {
+    public let baseURL: URL
+    public let client: HTTPClient
+    public let router: Router
+    public let queue: RequestQueue
+    public let cache: ResponseCache
+    private let state: Mutex<State>
+
+    struct State {
+        var store: EntityStore?
+        var responseDescriptors: [ResponseDescriptor] = []
+        var requestDescriptors: [RequestDescriptor] = []
+        var errorMapping = ErrorMapping(keyPaths: ["errors.message", "error.message", "errors", "error", "message"])
+        var history: [RequestRecord] = []
+        var observers: [Int: @Sendable (RequestRecord) -> Void] = [:]
+        var nextObserver = 0
+    }
+
+    private static let sharedInstance = Mutex<ObjectManager?>(nil)
+
+    /// The shared instance (`[RKObjectManager sharedManager]`); settable, and resettable to `nil`.
+    public static var shared: ObjectManager? {
+        get { sharedInstance.withLock { $0 } }
+        set { sharedInstance.withLock { $0 = newValue } }
+    }
+
+    public init(
+        baseURL: URL,
+        client: HTTPClient? = nil,
+        store: EntityStore? = nil,
+        routes: RouteSet = RouteSet(),
+        maxConcurrentRequests: Int = 5
+    ) {
+        self.baseURL = baseURL
+        self.client = client ?? HTTPClient(baseURL: baseURL)
+        self.router = Router(baseURL: baseURL, routes: routes)
+        self.queue = RequestQueue(maxConcurrentRequests: maxConcurrentRequests)
+        self.cache = ResponseCache()
+        self.state = Mutex(State(store: store))
+    }
+
+    // MARK: Configuration
+
+    /// The entity store responses are mapped into (`managedObjectStore`).
+    public var store: EntityStore? {
+        get { state.withLock { $0.store } }
+        set { state.withLock { $0.store = newValue } }
+    }
+
+    public func addResponseDescriptor(_ descriptor: ResponseDescriptor) {
+        state.withLock { $0.responseDescriptors.append(descriptor) }
+    }
+
+    public func addRequestDescriptor(_ descriptor: RequestDescriptor) {
+        state.withLock { $0.requestDescriptors.append(descriptor) }
+    }
+
+    /// Where error responses (4xx, 5xx) carry their message.
+    public var errorMapping: ErrorMapping {
+        get { state.withLock { $0.errorMapping } }
+        set { state.withLock { $0.errorMapping = newValue } }
+    }
+
+    public var responseDescriptors: [ResponseDescriptor] { state.withLock { $0.responseDescriptors } }
+
+    // MARK: History
+
+    /// Every request this manager finished (succeeded, failed or was cancelled), oldest first.
+    public var history: [RequestRecord] { state.withLock { $0.history } }
+
+    /// The last finished request.
+    public var lastRecord: RequestRecord? { state.withLock { $0.history.last } }
+
+    /// Calls `body` (on any thread) each time a request finishes; keep the token.
+    public func observeRequests(_ body: @escaping @Sendable (RequestRecord) -> Void) -> QueueObservation {
+        let token = state.withLock { state -> Int in
+            defer { state.nextObserver += 1 }
+            state.observers[state.nextObserver] = body
+            return state.nextObserver
+        }
+        return QueueObservation { [weak self] in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: token) }
+        }
+    }
+
+    // MARK: Requests
+
+    /// GETs a path relative to the base URL and maps the response.
+    public func getObjects(
+        atPath path: String,
+        parameters: [String: String] = [:],
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
+    ) async throws(ObjectManagerError) -> ObjectResult {
+        try await send(.get, url: router.url(forPath: path, query: parameters), cachePolicy: cachePolicy)
+    }
+
+    /// GETs the path of a named route.
+    public func getObjects(
+        forRouteNamed name: String,
+        object: ManagedObject? = nil,
+        parameters: [String: String] = [:],
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
+    ) async throws(ObjectManagerError) -> ObjectResult {
+        let path = try path(for: .named(name), object: object, parameters: parameters)
+        return try await send(.get, url: router.url(forPath: path), cachePolicy: cachePolicy)
+    }
+
+    /// GETs a relationship of an object through its relationship route and connects the results.
+    public func getObjects(
+        forRelationship name: String,
+        of object: ManagedObject,
+        parameters: [String: String] = [:],
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
+    ) async throws(ObjectManagerError) -> ObjectResult {
+        let key = Route.Key.relationship(name: name, entity: object.entity.name, method: .get)
+        let path = try path(for: key, object: object, parameters: parameters)
+        let result = try await send(.get, url: router.url(forPath: path), cachePolicy: cachePolicy)
+        if let relationship = object.entity.relationship(named: name), relationship.isToMany,
+            let identification = object.identification
+        {
+            // The children were fetched through the parent: point their foreign key at it.
+            for child in result.objects where child.entity.name == relationship.destination {
+                try? child.setValue(identification, forAttribute: relationship.foreignKey)
+            }
+            try saveStore()
+        }
+        return result
+    }
+
+    /// GETs an object through its class route and maps the response back onto it.
+    public func getObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError) -> ObjectResult {
+        try await send(object, method: .get, parameters: parameters)
+    }
+
+    /// POSTs an object through its class route; the response is mapped back onto the object,
+    /// which is then saved in the store. On an error response nothing is stored.
+    public func postObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError) -> ObjectResult {
+        try await send(object, method: .post, parameters: parameters)
+    }
+
+    public func putObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError) -> ObjectResult {
+        try await send(object, method: .put, parameters: parameters)
+    }
+
+    /// DELETEs an object through its class route; on success the object is deleted from the store.
+    public func deleteObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError) -> ObjectResult {
+        let result = try await send(object, method: .delete, parameters: parameters)
+        if let context = object.context ?? store?.mainContext {
+            context.delete(object)
+            try saveStore()
+        }
+        return result
+    }
+
+    /// Sends an object through its class route for `method`.
+    public func send(
+        _ object: ManagedObject,
+        method: HTTPMethod,
+        parameters: [String: String] = [:]
+    ) async throws(ObjectManagerError) -> ObjectResult {
+        let path = try path(for: .class(entity: object.entity.name, method: method), object: object, parameters: parameters)
+        var body: Data?
+        if method == .post || method == .put || method == .patch {
+            let descriptor = state.withLock { state in
+                state.requestDescriptors.first { $0.entity == object.entity.name && ($0.method == nil || $0.method == method) }
+            }
+            body = (descriptor?.mapping.body(for: object) ?? object.json).encoded(sortedKeys: true)
+        }
+        return try await send(method, url: router.url(forPath: path), body: body, object: object, cachePolicy: .reloadIgnoringCacheData)
+    }
+
+    /// The pipeline every request goes through: reachability and cache policy, the queue, HTTP,
+    /// error mapping, object mapping into the store, history.
+    public func send(
+        _ method: HTTPMethod,
+        url: URL,
+        body: Data? = nil,
+        object: ManagedObject? = nil,
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
+    ) async throws(ObjectManagerError) -> ObjectResult {
+        let started = ContinuousClock.now
+        do {
+            let response = try await load(method, url: url, body: body, cachePolicy: cachePolicy)
+            let objects = try map(response, method: method, object: object)
+            finish(RequestRecord(method: method, url: url, response: response, mappedObjectCount: objects.count, errorDescription: nil, duration: .now - started))
+            return ObjectResult(response: response, objects: objects)
+        } catch {
+            finish(RequestRecord(method: method, url: url, response: error.response, mappedObjectCount: 0, errorDescription: error.description, duration: .now - started))
+            throw error
+        }
+    }
+
+    // MARK: Pipeline
+
+    private func load(
+        _ method: HTTPMethod,
+        url: URL,
+        body: Data?,
+        cachePolicy: CachePolicy
+    ) async throws(ObjectManagerError) -> HTTPResponse {
+        let reachable = client.reachabilityStatus != .notReachable
+        if method == .get {
+            let cached = cache.cachedResponse(for: .get, url: url)
+            if !reachable {
+                // RestKit's offline pattern: serve GETs from the cache while not reachable.
+                guard let cached else { throw .offline(method: method, url: url, cacheChecked: true) }
+                return cached.response
+            }
+            switch cachePolicy {
+            case .returnCacheDataDontLoad:
+                guard let cached else { throw .notCached(method: method, url: url) }
+                return cached.response
+            case .returnCacheDataElseLoad:
+                if let cached { return cached.response }
+            case .useProtocolCachePolicy:
+                if let cached, cached.isFresh(at: Date()) { return cached.response }
+            case .reloadIgnoringCacheData:
+                break
+            }
+        } else if !reachable {
+            throw .offline(method: method, url: url, cacheChecked: false)
+        }
+        let request = client.request(method, url: url, body: body)
+        let client = self.client
+        let response: HTTPResponse
+        do {
+            response = try await queue.perform(
+                "\(method) \(url.path)",
+                cancellationError: { ObjectManagerError.cancelled(url: url) }
+            ) {
+                try await client.send(request)
+            }
+        } catch let error as ObjectManagerError {
+            throw error
+        } catch is CancellationError {
+            throw .cancelled(url: url)
+        } catch {
+            throw .connectionFailed(url: url, reason: "\(error)")
+        }
+        cache.storeIfCacheable(response, method: method)
+        return response
+    }
+
+    private func map(_ response: HTTPResponse, method: HTTPMethod, object: ManagedObject?) throws(ObjectManagerError) -> [ManagedObject] {
+        let json: JSONValue? =
+            response.body.isEmpty ? nil : (try? JSONValue(parsing: response.body))
+        guard response.isSuccess else {
+            let message = json.flatMap { errorMapping.message(in: $0) }
+            throw .server(status: response.status, message: message, response: response)
+        }
+        let descriptors = state.withLock { $0.responseDescriptors }.filter {
+            $0.matches(method: method, path: response.url.path, status: response.status)
+        }
+        guard !descriptors.isEmpty, let json else { return [] }
+        guard let store else {
+            throw .misconfigured("The object manager has no entity store to map responses into.")
+        }
+        var objects: [ManagedObject] = []
+        do {
+            for descriptor in descriptors {
+                let root = descriptor.keyPath.map { json[keyPath: $0] } ?? json
+                guard let root, root != .null else { continue }
+                let target = object.flatMap { $0.entity.name == descriptor.mapping.entity ? $0 : nil }
+                objects += try ObjectMapper.map(root, with: descriptor.mapping, in: store.mainContext, onto: target)
+            }
+            try store.mainContext.save()
+        } catch {
+            store.mainContext.rollback()
+            throw .mapping(reason: "\(error)", response: response)
+        }
+        return objects
+    }
+
+    private func path(for key: Route.Key, object: ManagedObject?, parameters: [String: String]) throws(ObjectManagerError) -> String {
+        do {
+            let route = try router.route(for: key)
+            return try router.path(for: route, parameters: parameters) { object?.value(forKeyPath: $0)?.stringValue }
+        } catch {
+            throw .routing(error)
+        }
+    }
+
+    private func saveStore() throws(ObjectManagerError) {
+        do {
+            try store?.mainContext.save()
+        } catch {
+            throw .mapping(reason: "\(error)", response: nil)
+        }
+    }
+
+    private func finish(_ record: RequestRecord) {
+        let observers = state.withLock { state in
+            state.history.append(record)
+            if state.history.count > 1000 { state.history.removeFirst(state.history.count - 1000) }
+            return Array(state.observers.values)
+        }
+        observers.forEach { $0(record) }
+    }
+
+    /// Cancels every request, clears the cache and stops reachability monitoring: what tear-down does
+    /// before dropping the shared instance.
+    public func shutDown() async {
+        queue.cancelAll()
+        await queue.drained()
+        cache.removeAll()
+        client.stopMonitoringReachability()
+    }
+}

@@ -1,0 +1,185 @@
+import Diagnostics
+public import Foundation
+import Synchronization
+
+/// Named object factories and the set-up / tear-down of every shared instance (RKTestFactory).
+///
+/// ```swift
+/// let factory = TestFactory(model: model) { manager in try App.configure(manager) }
+/// factory.defineFactory("restaurant", entity: "Restaurant", attributes: ["restaurantID": 12345, "name": "Chez Swift"])
+/// let manager = try await factory.setUp(baseURL: server.baseURL)   // new manager, new in-memory store
+/// let place = try factory.object(fromFactory: "restaurant", properties: ["name": "Bistro"])
+/// await factory.tearDown()                                         // shared instances back to nil
+/// ```
+public final class TestFactory: Sendable {
+    /// Builds an object; receives it with the factory's attributes and the caller's properties set.
+    public typealias Configure = @Sendable (ManagedObject) throws -> Void
+    /// Runs during set-up (after the manager and store exist) or tear-down: the app's own reset.
+    public typealias Hook = @Sendable (ObjectManager) async throws -> Void
+
+    struct Factory {
+        var entity: String
+        var attributes: [String: AttributeValue]
+        var configure: Configure?
+    }
+
+    struct State {
+        var factories: [String: Factory] = [:]
+        var sharedObjects: [String: ManagedObject] = [:]
+        var setUpHooks: [Hook] = []
+        var tearDownHooks: [Hook] = []
+        var sequence = 0
+    }
+
+    public let model: EntityModel
+    private let configureManager: @Sendable (ObjectManager) throws -> Void
+    private let makeClient: @Sendable (URL) -> HTTPClient
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - model: the entity model every new store is created from.
+    ///   - makeClient: the HTTP client for a base URL (live transport by default).
+    ///   - configureManager: the app's routes, mappings and descriptors, applied to every new manager.
+    public init(
+        model: EntityModel,
+        makeClient: @escaping @Sendable (URL) -> HTTPClient = { HTTPClient(baseURL: $0) },
+        configureManager: @escaping @Sendable (ObjectManager) throws -> Void = { _ in }
+    ) {
+        self.model = model
+        self.makeClient = makeClient
+        self.configureManager = configureManager
+    }
+
+    // MARK: Factories
+
+    /// Defines (or redefines) a named factory.
+    public func defineFactory(
+        _ name: String,
+        entity: String,
+        attributes: [String: AttributeValue] = [:],
+        configure: Configure? = nil
+    ) {
+        state.withLock { $0.factories[name] = Factory(entity: entity, attributes: attributes, configure: configure) }
+    }
+
+    public var factoryNames: [String] { state.withLock { $0.factories.keys.sorted() } }
+
+    /// The entity a factory builds.
+    public func entity(ofFactory name: String) -> String? { state.withLock { $0.factories[name]?.entity } }
+
+    /// A new object from a factory, inserted (unsaved) into the default store's main context.
+    /// `properties` override the factory's attributes. `${sequence}` in a string attribute is replaced by
+    /// a number unique until the next set-up.
+    public func object(
+        fromFactory name: String,
+        properties: [String: AttributeValue] = [:]
+    ) throws(TestFactoryError) -> ManagedObject {
+        let (factory, sequence) = try state.withLock { (state: inout State) throws(TestFactoryError) in
+            guard let factory = state.factories[name] else {
+                throw .unknownFactory(name, suggestions: Array(state.factories.keys))
+            }
+            state.sequence += 1
+            return (factory, state.sequence)
+        }
+        guard let store = EntityStore.defaultStore else { throw .noStore }
+        do {
+            var attributes = factory.attributes.mapValues { value -> AttributeValue in
+                if case .string(let text) = value, text.contains("${sequence}") {
+                    return .string(text.replacingOccurrences(of: "${sequence}", with: String(sequence)))
+                }
+                return value
+            }
+            attributes.merge(properties) { _, new in new }
+            let object = try store.mainContext.insert(entity: factory.entity, attributes: attributes)
+            try factory.configure?(object)
+            return object
+        } catch let error as TestFactoryError {
+            throw error
+        } catch {
+            throw .buildFailed(name, reason: "\(error)")
+        }
+    }
+
+    /// One object from each named factory.
+    public func objects(fromFactories names: [String]) throws(TestFactoryError) -> [ManagedObject] {
+        var objects: [ManagedObject] = []
+        for name in names { objects.append(try object(fromFactory: name)) }
+        return objects
+    }
+
+    /// The same object for a name until the next set-up (RKTestFactory sharedObjectFromFactory:).
+    public func sharedObject(fromFactory name: String) throws(TestFactoryError) -> ManagedObject {
+        if let existing = state.withLock({ $0.sharedObjects[name] }) { return existing }
+        let object = try object(fromFactory: name)
+        state.withLock { $0.sharedObjects[name] = object }
+        return object
+    }
+
+    // MARK: Set-up and tear-down
+
+    public func addSetUpHook(_ hook: @escaping Hook) {
+        state.withLock { $0.setUpHooks.append(hook) }
+    }
+
+    public func addTearDownHook(_ hook: @escaping Hook) {
+        state.withLock { $0.tearDownHooks.append(hook) }
+    }
+
+    /// Resets every shared instance: a new object manager on `baseURL` with the app's configuration,
+    /// a new empty in-memory store as the default store, an empty cache, live reachability, the queue
+    /// resumed, shared factory objects forgotten; then the app's set-up hooks.
+    @discardableResult
+    public func setUp(baseURL: URL, monitorReachability: Bool = true) async throws -> ObjectManager {
+        if let previous = ObjectManager.shared { await previous.shutDown() }
+        let store = try EntityStore(model: model)
+        let manager = ObjectManager(baseURL: baseURL, client: makeClient(baseURL), store: store)
+        try configureManager(manager)
+        EntityStore.defaultStore = store
+        ObjectManager.shared = manager
+        let hooks = state.withLock { state in
+            state.sharedObjects.removeAll()
+            state.sequence = 0
+            return state.setUpHooks
+        }
+        if monitorReachability { await manager.client.startMonitoringReachability() }
+        for hook in hooks { try await hook(manager) }
+        return manager
+    }
+
+    /// Cancels every queued or running request, deletes every object of every entity, clears the
+    /// cache, runs the app's tear-down hooks, and drops the shared instances.
+    public func tearDown() async throws {
+        let hooks = state.withLock { state in
+            state.sharedObjects.removeAll()
+            return state.tearDownHooks
+        }
+        if let manager = ObjectManager.shared {
+            await manager.shutDown()
+            for hook in hooks { try await hook(manager) }
+        }
+        if let store = EntityStore.defaultStore {
+            try store.mainContext.deleteAllEntities()
+            try store.mainContext.save()
+        }
+        ObjectManager.shared = nil
+        EntityStore.defaultStore = nil
+    }
+}
+
+/// Why a factory could not build.
+public enum TestFactoryError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownFactory(String, suggestions: [String])
+    case noStore
+    case buildFailed(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownFactory(let name, let known):
+            "Unknown factory '\(name)'." + Suggestions.didYouMean(name, in: known)
+        case .noStore:
+            "There is no default entity store to create objects in; run set-up first."
+        case .buildFailed(let name, let reason):
+            "Factory '\(name)' could not build: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+public import Scenarios
+
+extension Step {
+    /// The default set-up (KIF setDefaultStepsToSetUp): a fresh shared object manager on the stub
+    /// server with the app's routes and mappings, an empty in-memory default store, an empty cache,
+    /// live reachability, the queue resumed, factories reset, the app's own reset, an empty journal.
+    public static func setUpTestEnvironment() -> Step {
+        Step("set up the test environment") { context in
+            let environment = try context.testEnvironment
+            if let previous = context[ScenarioWorld.Key.self] { await previous.close() }
+            guard let baseURL = environment.server.baseURL else {
+                return .failure("The stub server is not running.")
+            }
+            environment.server.journal.clear()
+            let manager = try await environment.factory.setUp(baseURL: baseURL)
+            context[ScenarioWorld.Key.self] = ScenarioWorld(manager: manager, environment: environment, context: context)
+            return .success
+        }
+    }
+
+    /// The default tear-down: cancel every queued or running request, delete every object of every
+    /// entity, clear the cache, drop the shared instances.
+    public static func tearDownTestEnvironment() -> Step {
+        Step("tear down the test environment") { context in
+            if let world = context[ScenarioWorld.Key.self] {
+                await world.close()
+                context[ScenarioWorld.Key.self] = nil
+            }
+            try await context.testEnvironment.factory.tearDown()
+            return .success
+        }
+    }
+}

@@ -1,0 +1,186 @@
+public import Foundation
+public import ObjectManager
+public import Scenarios
+
+extension Step {
+    /// Passes when the last request has completed and matches every given expectation:
+    /// `status`, `json` (the body contains it), `bodyContains` (text), `error` (the error message contains it).
+    public static func expectResponse(
+        status: Int? = nil,
+        json: JSONValue? = nil,
+        bodyContains: String? = nil,
+        error: String? = nil
+    ) -> Step {
+        var parts: [String] = []
+        if let status { parts.append("status \(status)") }
+        if let json { parts.append("json \(json)") }
+        if let bodyContains { parts.append("body contains '\(bodyContains)'") }
+        if let error { parts.append("error '\(error)'") }
+        return Step("expect response " + parts.joined(separator: ", ")) { context in
+            let world = try context.world
+            if world.runningCount > 0 { return .wait("\(world.runningCount) request(s) still running") }
+            guard let record = world.manager.lastRecord else { return .wait("No request has completed yet") }
+            if let status, record.status != status {
+                return .wait("The last response (\(record)) has status \(record.status.map(String.init) ?? "none"), expected \(status)")
+            }
+            let body = record.response?.body ?? Data()
+            if let json {
+                let expected = try json.interpolated(in: context)
+                guard let actual = try? JSONValue(parsing: body) else {
+                    return .wait("The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'")
+                }
+                if !actual.contains(expected) { return .wait("The last response's JSON \(actual) does not contain \(expected)") }
+            }
+            if let bodyContains {
+                let text = try context.interpolate(bodyContains)
+                if !String(decoding: body, as: UTF8.self).contains(text) {
+                    return .wait("The last response's body does not contain '\(text)'")
+                }
+            }
+            if let error {
+                let text = try context.interpolate(error)
+                guard let message = record.errorDescription else { return .wait("The last request (\(record)) did not fail") }
+                if !message.contains(text) { return .wait("The last request failed with '\(message)', expected '\(text)'") }
+            }
+            return .success
+        }
+    }
+
+    /// Passes when the store holds `count` objects of `entity` matching `where` (any count ≥ 1 when nil).
+    public static func expectEntities(_ entity: String, count: Int?, where conditions: [String: AttributeValue] = [:]) -> Step {
+        let filter = conditions.isEmpty ? "" : " where " + conditions.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+        return Step("expect entities \(entity)" + (count.map { " count \($0)" } ?? "") + filter) { context in
+            guard let store = try context.objectManager.store else { throw StepError.noStore }
+            let conditions = try conditions.interpolated(in: context)
+            let description = try store.mainContext.entity(named: entity)
+            let matching = try store.mainContext.fetch(entity).filter { object in
+                conditions.allSatisfy { key, value in
+                    guard let attribute = description.attribute(named: key) else { return false }
+                    return object[key].matches(value, as: attribute.type)
+                }
+            }
+            if let unknown = conditions.keys.sorted().first(where: { description.attribute(named: $0) == nil }) {
+                return .failure("Entity '\(entity)' has no attribute '\(unknown)'.")
+            }
+            if let count {
+                return matching.count == count ? .success : .wait("\(matching.count) \(entity) object(s)\(filter), expected \(count)")
+            }
+            return matching.isEmpty ? .wait("No \(entity) object\(filter)") : .success
+        }
+    }
+
+    /// Passes when `count` requests are queued or in flight.
+    public static func expectPendingRequests(_ count: Int) -> Step {
+        Step("expect pending requests \(count)") { context in
+            let queue = try context.objectManager.queue
+            let pending = queue.count
+            return pending == count ? .success : .wait("\(pending) request(s) queued or in flight, expected \(count)")
+        }
+    }
+
+    /// Passes when the response cache holds a response for the URL of `path`.
+    public static func expectCachedResponse(path: String, method: HTTPMethod = .get) -> Step {
+        Step("expect cached response \(method) \(path)") { context in
+            let manager = try context.objectManager
+            let url = manager.router.url(forPath: try context.interpolate(path))
+            return manager.cache.cachedResponse(for: method, url: url) != nil
+                ? .success : .wait("No cached response for \(method) \(url.path) (\(manager.cache.count) cached)")
+        }
+    }
+
+    /// Passes when the stub server's journal holds matching requests (`count` exactly, or at least one).
+    public static func expectRequest(method: String? = nil, path: String? = nil, count: Int? = nil, json: JSONValue? = nil) -> Step {
+        var parts: [String] = []
+        if let method { parts.append(method.uppercased()) }
+        if let path { parts.append(path) }
+        if let count { parts.append("count \(count)") }
+        if let json { parts.append("json \(json)") }
+        return Step("expect request " + parts.joined(separator: " ")) { context in
+            let journal = try context.testEnvironment.server.journal
+            let path = try path.map { try context.interpolate($0) }
+            let expected = try json?.interpolated(in: context)
+            let matching = journal.entries.filter { entry in
+                (method == nil || entry.method.caseInsensitiveCompare(method ?? "") == .orderedSame)
+                    && (path == nil || entry.path == path)
+                    && (expected == nil || (try? JSONValue(parsing: entry.body)).map { $0.contains(expected ?? .null) } == true)
+            }
+            let seen = journal.entries.map { "\($0.method) \($0.path)" }.joined(separator: ", ")
+            if let count {
+                return matching.count == count
+                    ? .success : .wait("\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]")
+            }
+            return matching.isEmpty ? .wait("No matching request; the server saw: [\(seen)]") : .success
+        }
+    }
+
+    /// Passes when the HTTP client reports `status`.
+    public static func expectReachability(_ status: ReachabilityStatus) -> Step {
+        Step("expect reachability \(status)") { context in
+            let actual = try context.objectManager.client.reachabilityStatus
+            return actual == status ? .success : .wait("Reachability is '\(actual)', expected '\(status)'")
+        }
+    }
+
+    /// Passes once the notification is posted after the step starts (`reachability changed` names
+    /// the object manager's reachability notification).
+    public static func waitForNotification(named name: String) -> Step {
+        let id = UUID()
+        let notificationName = Notification.Name(NotificationNames.resolve(name))
+        return Step("wait for notification \(name)") { context in
+            let world = try context.world
+            let seen = world.stepState(id) { NotificationFlag() }
+            if seen.observe(once: world, name: notificationName, context: context) {
+                return .wait("Waiting for notification '\(name)'")
+            }
+            return seen.isSet ? .success : .wait("Notification '\(name)' has not been posted")
+        }
+    }
+
+    /// Passes when the queue is empty, nothing is in flight and no step's background work is running.
+    public static func waitForRequests() -> Step {
+        Step("wait for requests") { context in
+            let world = try context.world
+            let count = world.manager.queue.count
+            if count > 0 {
+                return .wait("\(count) request(s) queued or in flight" + (world.manager.queue.isSuspended ? " (the queue is suspended)" : ""))
+            }
+            return world.runningCount == 0 ? .success : .wait("\(world.runningCount) background action(s) still running")
+        }
+    }
+}
+
+/// Friendly names for the notifications scenario files wait for.
+enum NotificationNames {
+    static let aliases: [String: String] = [
+        "reachability changed": Notification.Name.reachabilityDidChange.rawValue,
+        "reachability did change": Notification.Name.reachabilityDidChange.rawValue,
+    ]
+
+    static func resolve(_ name: String) -> String {
+        aliases[name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")] ?? name
+    }
+}
+
+import Synchronization
+
+/// Set once a notification is seen; registers its observer on the first attempt only.
+final class NotificationFlag: Sendable {
+    private let state = Mutex((observing: false, seen: false))
+
+    var isSet: Bool { state.withLock { $0.seen } }
+
+    /// Starts observing on the first call (returns true then); later calls return false.
+    func observe(once world: ScenarioWorld, name: Notification.Name, context: ScenarioContext) -> Bool {
+        let first = state.withLock { state -> Bool in
+            defer { state.observing = true }
+            return !state.observing
+        }
+        guard first else { return false }
+        let token = world.environment.notificationCenter.addObserver(forName: name, object: nil, queue: nil) { [weak self, weak context] _ in
+            self?.state.withLock { $0.seen = true }
+            context?.signalChange()
+        }
+        world.keepNotificationToken(token as AnyObject)
+        return true
+    }
+}

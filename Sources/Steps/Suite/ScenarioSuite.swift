@@ -1,0 +1,114 @@
+public import Diagnostics
+public import Foundation
+public import ObjectManager
+public import Scenarios
+public import StubServer
+
+/// A project's scenarios, loaded and checked, ready to run against the app under test and a stub
+/// server — what `scenario-run` and `ScenarioTesting` both use, so the two run scenarios the same way.
+///
+/// ```swift
+/// let suite = try ScenarioSuite(app: app, settings: settings, directory: projectURL)
+/// let scenarios = try suite.loadScenarios(paths: [])
+/// let summary = try await suite.run(scenarios) { event in reporter.handle(event) }
+/// ```
+public struct ScenarioSuite: Sendable {
+    public let app: AppUnderTest
+    public let settings: RunSettings
+    /// The folder relative paths are resolved against (the project's root).
+    public let directory: URL
+    public let fixtures: URL
+    public let factory: TestFactory
+    public let registry: StepRegistry
+    public let serverRoutes: ServerRouteTable
+    public let buildContext: StepBuildContext
+
+    /// Loads `server.yml` from the fixture folder and builds the step registry. A bad `server.yml` is a
+    /// list of diagnostics; a missing one is an empty route table (static fixtures only).
+    public init(app: AppUnderTest, settings: RunSettings, directory: URL) throws(DiagnosticList) {
+        self.app = app
+        self.settings = settings
+        self.directory = directory
+        self.fixtures = URL(fileURLWithPath: settings.fixtures, relativeTo: directory).standardizedFileURL
+        self.factory = app.makeFactory()
+        do {
+            self.registry = try BuiltInSteps.registry(adding: app.steps)
+        } catch {
+            throw DiagnosticList([
+                Diagnostic(location: SourceLocation(file: "<app steps>", line: 1, column: 1), message: error.description, sourceLine: nil)
+            ])
+        }
+        let serverFile = fixtures.appendingPathComponent("server.yml")
+        if FileManager.default.fileExists(atPath: serverFile.path) {
+            self.serverRoutes = try ServerRouteTable.load(
+                contentsOf: URL(fileURLWithPath: Self.displayPath(serverFile, from: directory), relativeTo: directory),
+                fixtures: fixtures
+            )
+        } else {
+            self.serverRoutes = ServerRouteTable(routes: [])
+        }
+        self.buildContext = StepBuildContext(
+            fixturesDirectory: fixtures,
+            vocabulary: TestEnvironment.vocabulary(model: factory.model, routes: app.routes, factoryNames: factory.factoryNames)
+        )
+    }
+
+    /// The scenario files for `paths` (default: the settings' scenario folder); folders named in
+    /// `settings.exclude` are skipped unless a path names them (or a file in them) directly.
+    public func scenarioFiles(paths: [String]) throws(DiagnosticList) -> [String] {
+        let roots = paths.isEmpty ? [settings.scenarios] : paths
+        let files = try ScenarioLoader.scenarioFiles(in: roots)
+        let excluded = settings.exclude.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        return files.filter { file in
+            !excluded.contains { prefix in
+                file.hasPrefix(prefix) && !roots.contains { $0.hasPrefix(prefix) || $0 == String(prefix.dropLast()) }
+            }
+        }
+    }
+
+    /// Loads and checks every scenario file; all errors of all files at once.
+    public func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
+        let files = try scenarioFiles(paths: paths)
+        return try ScenarioLoader(registry: registry, buildContext: buildContext).load(paths: files)
+    }
+
+    /// Starts the stub server on 127.0.0.1 (a free port unless `port` says otherwise).
+    public func makeServer(port: Int = 0) -> StubServer {
+        StubServer(fixtures: fixtures, routes: serverRoutes, port: port)
+    }
+
+    /// A runner whose scenarios see the test environment (factory, server, fixtures).
+    public func makeRunner(server: StubServer, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ScenarioRunner {
+        let testEnvironment = TestEnvironment(factory: factory, server: server, fixtures: fixtures)
+        return try ScenarioRunner(
+            registry: registry,
+            settings: settings,
+            environment: environment,
+            buildContext: buildContext
+        ) { context in
+            context[TestEnvironment.Key.self] = testEnvironment
+        }
+    }
+
+    /// Runs scenarios against a fresh stub server, handing every event to `onEvent`.
+    public func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async throws -> RunSummary {
+        let server = makeServer()
+        _ = try await server.start()
+        do {
+            let runner = try makeRunner(server: server)
+            let summary = await runner.run(scenarios, onEvent: onEvent)
+            await server.stop()
+            return summary
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// `path` relative to `directory` when it is inside it, for messages users can click.
+    static func displayPath(_ url: URL, from directory: URL) -> String {
+        let base = directory.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+    }
+}

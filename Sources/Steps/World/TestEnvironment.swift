@@ -1,0 +1,75 @@
+public import Foundation
+public import ObjectManager
+public import Scenarios
+public import StubServer
+
+/// What every scenario of a run shares: the app's test factory (model, configuration, factories),
+/// the stub server, the fixture folder and the notification center. The runner puts it on each
+/// scenario's context; the default set-up step builds the scenario's world from it.
+///
+/// ```swift
+/// let environment = TestEnvironment(factory: RestaurantReviews.makeTestFactory(), server: server, fixtures: fixturesURL)
+/// context[TestEnvironment.Key.self] = environment
+/// ```
+public final class TestEnvironment: Sendable {
+    public enum Key: ContextKey { public typealias Value = TestEnvironment }
+
+    public let factory: TestFactory
+    public let server: StubServer
+    public let fixtures: TestFixture
+    public let notificationCenter: NotificationCenter
+
+    public init(factory: TestFactory, server: StubServer, fixtures: URL, notificationCenter: NotificationCenter = .default) {
+        self.factory = factory
+        self.server = server
+        self.fixtures = TestFixture(directory: fixtures)
+        self.notificationCenter = notificationCenter
+    }
+
+    /// The names scenario files may refer to, for load-time checks: entities, routes, factories.
+    public static func vocabulary(model: EntityModel, routes: RouteSet, factoryNames: [String]) -> Vocabulary {
+        var classRoutes: Set<String> = []
+        var relationshipRoutes: Set<String> = []
+        var namedRoutes: Set<String> = []
+        for route in routes.routes {
+            switch route.key {
+            case .class(let entity, let method): classRoutes.insert("\(entity) \(method)")
+            case .relationship(let name, let entity, let method): relationshipRoutes.insert("\(name) of \(entity) \(method)")
+            case .named(let name): namedRoutes.insert(name)
+            }
+        }
+        return Vocabulary([
+            .entity: Set(model.entityNames),
+            .classRoute: classRoutes,
+            .relationshipRoute: relationshipRoutes,
+            .namedRoute: namedRoutes,
+            .factory: Set(factoryNames),
+        ])
+    }
+}
+
+extension ScenarioContext {
+    /// The run's test environment; throws a clear error when the runner did not provide one.
+    public var testEnvironment: TestEnvironment {
+        get throws(StepError) {
+            guard let environment = self[TestEnvironment.Key.self] else { throw .noEnvironment }
+            return environment
+        }
+    }
+
+    /// The scenario's world, created by `set up the test environment`.
+    public var world: ScenarioWorld {
+        get throws(StepError) {
+            guard let world = self[ScenarioWorld.Key.self] else { throw .notSetUp }
+            return world
+        }
+    }
+
+    /// The shared object manager; throws when set-up has not run.
+    public var objectManager: ObjectManager {
+        get throws(StepError) {
+            guard let manager = ObjectManager.shared else { throw .notSetUp }
+            return manager
+        }
+    }
+}

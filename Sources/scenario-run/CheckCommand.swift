@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Steps
+
+/// `scenario-run check [PATH ...]` — load and validate everything; run nothing.
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Load and validate scenario files, server.yml and fixture references; run nothing."
+    )
+
+    @Argument(help: ArgumentHelp("Scenario files or folders (default: Scenarios/).", valueName: "PATH"))
+    var paths: [String] = []
+
+    @OptionGroup var project: ProjectOptions
+
+    func run() async throws {
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        do {
+            let settings = try project.settings(environment: ProcessInfo.processInfo.environment)
+            let suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+            let files = try suite.scenarioFiles(paths: paths)
+            let scenarios = try suite.loadScenarios(paths: paths)
+            print("OK: \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s"), \(suite.serverRoutes.routes.count) server routes.")
+        } catch {
+            throw Terminal.failLoading(error)
+        }
+    }
+}

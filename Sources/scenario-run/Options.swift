@@ -1,0 +1,50 @@
+import ArgumentParser
+import Diagnostics
+import Foundation
+import Scenarios
+
+/// The options every subcommand that loads the project shares.
+struct ProjectOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Fixture folder (default: Fixtures/).", valueName: "DIR"))
+    var fixtures: String?
+
+    /// Settings from `scenario-run.yml` (if present), then the environment, then these options.
+    func settings(environment: [String: String]) throws(DiagnosticList) -> RunSettings {
+        var settings = RunSettings()
+        let file = "scenario-run.yml"
+        if FileManager.default.fileExists(atPath: file) {
+            settings = try RunSettings.load(contentsOf: URL(fileURLWithPath: file))
+        }
+        settings = settings.applying(environment: environment)
+        if let fixtures { settings.fixtures = fixtures }
+        return settings
+    }
+}
+
+enum Terminal {
+    static var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Colours only on a terminal and never with `NO_COLOR` (any value, per no-color.org).
+    static func colors(environment: [String: String]) -> Bool {
+        stdoutIsTTY && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    /// Prints load diagnostics and exits 2, as SPEC.md §3 requires for files that cannot be loaded.
+    static func failLoading(_ diagnostics: DiagnosticList) -> ExitCode {
+        printError(diagnostics.description)
+        let count = diagnostics.diagnostics.count
+        printError("\(count) error\(count == 1 ? "" : "s"); nothing was run.")
+        return ExitCode(2)
+    }
+}
+
+/// Writes to stdout without Foundation's buffering surprises.
+final class StandardOutput: Sendable {
+    func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}

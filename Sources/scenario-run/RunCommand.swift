@@ -1,0 +1,182 @@
+import ArgumentParser
+import Diagnostics
+import Dispatch
+import Foundation
+import ObjectManager
+import Scenarios
+import Steps
+
+/// `scenario-run [PATH ...]` — run scenario files or folders (default: Scenarios/).
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run scenario files or folders (the default).")
+
+    @Argument(help: ArgumentHelp("Scenario files or folders (default: Scenarios/).", valueName: "PATH"))
+    var paths: [String] = []
+
+    @Flag(help: "Headless: plain progress lines (also the default when stdout is not a terminal).")
+    var ci = false
+
+    @Option(help: ArgumentHelp("Only scenarios whose name matches (also KIF_SCENARIO_FILTER).", valueName: "REGEX"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Only scenarios with this tag (repeatable).", valueName: "TAG"))
+    var tag: [String] = []
+
+    @Flag(help: "Stop after the first failing scenario (also KIF_EXIT_ON_FAILURE).")
+    var failFast = false
+
+    @Flag(help: "Only the scenarios that failed in the previous run.")
+    var rerunFailed = false
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report.", valueName: "FILE"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Default step timeout (default 10).", valueName: "SECONDS"))
+    var timeout: Double?
+
+    @OptionGroup var project: ProjectOptions
+
+    @Flag(help: "List the scenarios and their steps; run nothing.")
+    var list = false
+
+    @Flag(help: "Print every step, not only those of failing scenarios.")
+    var verbose = false
+
+    func validate() throws {
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds greater than 0.") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        var settings: RunSettings
+        let suite: ScenarioSuite
+        let loaded: [Scenario]
+        do {
+            settings = try project.settings(environment: environment)
+            if failFast { settings.failFast = true }
+            if let timeout { settings.stepTimeout = .milliseconds(Int64(timeout * 1000)) }
+            if let filter { settings.filter = filter }
+            suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+            loaded = try suite.loadScenarios(paths: paths)
+        } catch {
+            throw Terminal.failLoading(error)
+        }
+
+        let failureState = FailureState(projectDirectory: directory)
+        let selection: ScenarioSelection
+        do {
+            selection = try ScenarioSelection(
+                filter: settings.filter,
+                tags: Set(tag),
+                rerunFailed: rerunFailed ? try failureState.load() : nil
+            )
+        } catch {
+            Terminal.printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        let scenarios = selection.select(loaded)
+
+        if list {
+            let runner = try suite.makeRunner(server: suite.makeServer())
+            print(ScenarioListing.text(runner.plan(scenarios)), terminator: "")
+            return
+        }
+        if scenarios.isEmpty {
+            Terminal.printError("No scenario matches the selection (\(loaded.count) loaded).")
+        }
+
+        let output = StandardOutput()
+        let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) { output.write($0) }
+        let junitReporter = junit.map { _ in JUnitReporter() }
+        let failures = FailureCollector()
+
+        let server = suite.makeServer()
+        do {
+            _ = try await server.start()
+        } catch {
+            Terminal.printError("error: The stub server could not start: \(error)")
+            throw ExitCode(2)
+        }
+        let runner = try suite.makeRunner(server: server, environment: environment)
+        let interrupts = InterruptHandler {
+            Terminal.printError("\nCancelling: the current scenario's tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
+            runner.cancel()
+        }
+        let summary = await runner.run(scenarios) { event in
+            reporter.handle(event)
+            junitReporter?.handle(event)
+            failures.handle(event)
+        }
+        interrupts.cancel()
+
+        if let junit, let junitReporter {
+            do {
+                try junitReporter.write(to: URL(fileURLWithPath: junit))
+            } catch {
+                Terminal.printError("error: Could not write the JUnit report to '\(junit)': \(error)")
+            }
+        }
+        try? failureState.save(failures.names)
+        if settings.skipTearDown, let store = EntityStore.defaultStore {
+            let url = directory.appendingPathComponent(".scenario-run/last-store.sqlite")
+            do {
+                try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try? FileManager.default.removeItem(at: url)
+                try store.backup(to: url)
+                print("KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at \(url.path)")
+                print("  sqlite3 \(url.path) 'select * from review'")
+            } catch {
+                Terminal.printError("error: Could not keep the store: \(error)")
+            }
+        }
+        await server.stop()
+        if summary.failed > 0 || summary.cancelled { throw ExitCode(1) }
+    }
+}
+
+/// Remembers the names of failing scenarios for `--rerun-failed`.
+final class FailureCollector: Sendable {
+    private let failed = Mutex<Set<String>>([])
+
+    func handle(_ event: RunEvent) {
+        if case .scenarioFinished(let id, let outcome, _) = event, case .failed = outcome {
+            failed.withLock { _ = $0.insert(id.name) }
+        }
+    }
+
+    var names: Set<String> { failed.withLock { $0 } }
+}
+
+import Synchronization
+
+/// First Ctrl-C (or SIGTERM) cancels the run gracefully; a second one exits at once with 130.
+final class InterruptHandler: Sendable {
+    private let sources: [any DispatchSourceSignal]
+    private let count = Mutex(0)
+
+    init(_ onFirst: @escaping @Sendable () -> Void) {
+        var sources: [any DispatchSourceSignal] = []
+        let count = self.count
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                let seen = count.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                if seen == 1 { onFirst() } else { Foundation.exit(130) }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

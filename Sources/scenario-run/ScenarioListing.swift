@@ -1,0 +1,23 @@
+import Scenarios
+
+/// The text of `--list`: every scenario with its steps (set-up and tear-down included).
+enum ScenarioListing {
+    static func text(_ plan: RunPlan) -> String {
+        var out = ""
+        var feature: String?
+        for scenario in plan.scenarios {
+            if scenario.feature != feature {
+                feature = scenario.feature
+                out += "\(scenario.feature) (\(scenario.id.file))\n"
+            }
+            let tags = scenario.tags.sorted().map { "@\($0)" }.joined(separator: " ")
+            out += "  \(scenario.id.name)" + (tags.isEmpty ? "" : "  \(tags)") + "\n"
+            for step in scenario.steps {
+                let location = step.location.map { "  \($0.fileAndLine)" } ?? ""
+                out += "    \(step.phase.label.padding(toLength: 9, withPad: " ", startingAt: 0)) \(step.description)\(location)\n"
+            }
+        }
+        out += "\(plan.scenarios.count) scenario\(plan.scenarios.count == 1 ? "" : "s")\n"
+        return out
+    }
+}

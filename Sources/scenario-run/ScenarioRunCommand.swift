@@ -1,0 +1,50 @@
+import ArgumentParser
+import ExampleApp
+import Foundation
+import Steps
+
+/// `scenario-run` — run, check or serve the scenarios of the project in the current folder.
+@main
+struct ScenarioRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scenario-run",
+        abstract: "Run functional scenarios against a local stub server.",
+        discussion: """
+            Scenario files (*.yml) under Scenarios/ drive the example app's shared object manager
+            between default set-up and tear-down steps, against a stub server answering from Fixtures/.
+            Exit codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error.
+            Environment: KIF_SKIP_TEAR_DOWN, KIF_SCENARIO_FILTER, KIF_EXIT_ON_FAILURE, NO_COLOR.
+            """,
+        subcommands: [RunCommand.self, CheckCommand.self, ServeCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
+
+    /// The app this executable drives.
+    static let app = AppUnderTest(
+        makeFactory: { RestaurantReviews.makeTestFactory() },
+        routes: RestaurantReviews.routes,
+        steps: RestaurantReviews.steps
+    )
+
+    /// Parses, runs, and maps every outcome to SPEC.md's exit codes (usage errors are 2, not 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .failure ? 1 : 2)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Steps
+
+/// `scenario-run serve [--port N]` — only the stub server, until interrupted.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run only the stub server on 127.0.0.1, print its URL, serve until interrupted."
+    )
+
+    @Option(help: "The port on 127.0.0.1 (default: a free one).")
+    var port: Int = 0
+
+    @OptionGroup var project: ProjectOptions
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port takes 0...65535.") }
+    }
+
+    func run() async throws {
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let suite: ScenarioSuite
+        do {
+            let settings = try project.settings(environment: ProcessInfo.processInfo.environment)
+            suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+        } catch {
+            throw Terminal.failLoading(error)
+        }
+        let server = suite.makeServer(port: port)
+        let url: URL
+        do {
+            url = try await server.start()
+        } catch {
+            Terminal.printError("error: The stub server could not start: \(error)")
+            throw ExitCode(2)
+        }
+        print("Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)")
+        print("Press Ctrl-C to stop.")
+        fflush(stdout)
+        let stopped = AsyncStream<Void>.makeStream()
+        let interrupts = InterruptHandler { stopped.continuation.finish() }
+        for await _ in stopped.stream {}
+        interrupts.cancel()
+        await server.stop()
+        print("Stopped; \(server.journal.entries.count) requests served.")
+    }
+}
