@@ -55,7 +55,7 @@ enum JSONText {
     }
 
     private static func literal(for scalar: Node.Scalar, node: Node) -> String {
-        switch Tag.Name(rawValue: scalar.tag.rawValue) {
+        switch Tag.Name(rawValue: node.tag.rawValue) {
         case .null:
             return "null"
         case .bool:

@@ -176,7 +176,7 @@ struct RouteTableParser {
 
     /// The text of a scalar node, or a diagnostic saying `what` was expected.
     private mutating func string(_ node: Node, what: String) -> String? {
-        guard case .scalar(let scalar) = node, Tag.Name(rawValue: scalar.tag.rawValue) != .null else {
+        guard case .scalar(let scalar) = node, Tag.Name(rawValue: node.tag.rawValue) != .null else {
             report(.notAString(what: what, found: Self.describe(node)), at: node)
             return nil
         }
@@ -186,7 +186,7 @@ struct RouteTableParser {
     /// How a node is named in messages: a scalar by its text in quotes, others by their kind.
     static func describe(_ node: Node) -> String {
         switch node {
-        case .scalar(let scalar): return Tag.Name(rawValue: scalar.tag.rawValue) == .null ? "nothing" : "'\(scalar.string)'"
+        case .scalar(let scalar): return Tag.Name(rawValue: node.tag.rawValue) == .null ? "nothing" : "'\(scalar.string)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"

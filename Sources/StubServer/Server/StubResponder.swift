@@ -21,6 +21,7 @@ struct StubResponder: HTTPResponder {
     let table: ServerRouteTable
     let fixtures: FixtureFolder
     let journal: RequestJournal
+    let held: HeldConnections
 
     func respond(to request: Request, context: StubRequestContext) async throws -> Response {
         var request = request
@@ -114,12 +115,7 @@ struct StubResponder: HTTPResponder {
         case .emptyResponse:
             try? await channel.close()
         case .timeout:
-            // Hold the connection until the client closes it or the server stops (which cancels this task).
-            await withTaskCancellationHandler {
-                try? await channel.closeFuture.get()
-            } onCancel: {
-                channel.close(promise: nil)
-            }
+            await held.hold(channel)
         }
         return Response(status: .serviceUnavailable)
     }

@@ -2,6 +2,7 @@ public import Foundation
 import Hummingbird
 public import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// The local HTTP server scenarios talk to: routes from `server.yml`, static fixtures, a request journal.
@@ -9,16 +10,27 @@ import Synchronization
 /// ```swift
 /// let server = StubServer(fixtures: fixtures, routes: try ServerRouteTable.load(contentsOf: serverYML))
 /// let baseURL = try await server.start()   // http://127.0.0.1:PORT
-/// defer { Task { await server.stop() } }
+/// // ... run scenarios against baseURL, assert on server.journal ...
+/// await server.stop()
 /// ```
 ///
 /// One server serves many scenarios; it binds 127.0.0.1 only.
 public final class StubServer: Sendable {
+    /// One run of the Hummingbird application, from `start()` to `stop()`.
+    private struct Run: Sendable {
+        let task: Task<Void, Never>
+        let group: ServiceGroup
+        let held: HeldConnections
+    }
+
     private enum State {
         case idle
-        case starting(Task<Void, Never>?)
-        case running(Task<Void, Never>, URL)
+        case starting(Run?)
+        case running(Run, URL)
     }
+
+    /// How long `stop()` lets requests in flight finish before cancelling them.
+    static let gracePeriod = Duration.seconds(5)
 
     /// The folder static files and `fixture:` routes are served from.
     public let fixtures: URL
@@ -56,48 +68,43 @@ public final class StubServer: Sendable {
     /// Starts listening and returns the base URL once connections are accepted; returns the same URL when
     /// already running.
     public func start() async throws -> URL {
-        let proceed: Result<Void, StubServerError>? = state.withLock { state in
+        let current: Result<URL?, StubServerError> = state.withLock { state in
             switch state {
             case .idle:
                 state = .starting(nil)
-                return .success(())
+                return .success(nil)
             case .starting:
                 return .failure(.alreadyStarting)
-            case .running:
-                return nil
+            case .running(_, let url):
+                return .success(url)
             }
         }
-        switch proceed {
-        case nil:
-            if let url = baseURL { return url }
-            throw StubServerError.stoppedBeforeListening
-        case .failure(let error):
-            throw error
-        case .success:
-            break
-        }
+        if let url = try current.get() { return url }
 
         let (events, continuation) = AsyncStream.makeStream(of: Result<Int, StubServerError>.self)
         let requestedPort = port
+        let held = HeldConnections()
         let app = Application(
-            responder: StubResponder(table: routes, fixtures: FixtureFolder(fixtures), journal: journal),
+            responder: StubResponder(table: routes, fixtures: FixtureFolder(fixtures), journal: journal, held: held),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
             onServerRunning: { channel in
                 continuation.yield(.success(channel.localAddress?.port ?? requestedPort))
             },
             logger: logger
         )
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
         let task = Task {
             do {
-                try await app.run()
+                try await group.run()
                 continuation.yield(.failure(.stoppedBeforeListening))
             } catch {
                 continuation.yield(.failure(.cannotListen(port: requestedPort, reason: "\(error)")))
             }
             continuation.finish()
         }
+        let run = Run(task: task, group: group, held: held)
         state.withLock { state in
-            if case .starting = state { state = .starting(task) }
+            if case .starting = state { state = .starting(run) }
         }
 
         var outcome: Result<Int, StubServerError> = .failure(.stoppedBeforeListening)
@@ -105,43 +112,45 @@ public final class StubServer: Sendable {
             outcome = event
             break
         }
-        switch outcome {
-        case .success(let boundPort):
-            guard let url = URL(string: "http://127.0.0.1:\(boundPort)") else {
-                throw StubServerError.cannotListen(port: boundPort, reason: "no URL for the port")
-            }
-            let stillStarting = state.withLock { state in
-                guard case .starting = state else { return false }
-                state = .running(task, url)
-                return true
-            }
-            guard stillStarting else {
-                task.cancel()
-                await task.value
-                throw StubServerError.stoppedBeforeListening
-            }
-            return url
-        case .failure(let error):
-            task.cancel()
-            await task.value
-            state.withLock { $0 = .idle }
-            throw error
+        let port = try outcome.get()
+        let url = URL(string: "http://127.0.0.1:\(port)")
+        let listening = state.withLock { state in
+            guard case .starting = state, let url else { return false }
+            state = .running(run, url)
+            return true
         }
+        guard listening, let url else {
+            await Self.stop(run)
+            state.withLock { $0 = .idle }
+            throw StubServerError.stoppedBeforeListening
+        }
+        return url
     }
 
-    /// Stops accepting connections, lets requests in flight finish (held `timeout` connections are closed),
-    /// and returns once the port is free. Does nothing when not running.
+    /// Stops accepting connections, lets requests in flight finish (connections held by a `timeout` fault
+    /// are closed), and returns once the port is free. Does nothing when not running.
     public func stop() async {
-        let task: Task<Void, Never>? = state.withLock { state in
+        let run: Run? = state.withLock { state in
             defer { state = .idle }
             switch state {
             case .idle: return nil
-            case .starting(let task): return task
-            case .running(let task, _): return task
+            case .starting(let run): return run
+            case .running(let run, _): return run
             }
         }
-        guard let task else { return }
-        task.cancel()
-        await task.value
+        if let run {
+            await Self.stop(run)
+        }
+    }
+
+    private static func stop(_ run: Run) async {
+        run.held.closeAll()
+        await run.group.triggerGracefulShutdown()
+        // Requests still running after the grace period are cancelled.
+        let deadline = Task {
+            if (try? await Task.sleep(for: gracePeriod)) != nil { run.task.cancel() }
+        }
+        await run.task.value
+        deadline.cancel()
     }
 }
