@@ -178,6 +178,17 @@ struct ServerRouteTableTests {
         )
     }
 
+    @Test func headerNamesMustBeTokens() {
+        #expect(
+            errors("routes:\n  - path: /a\n    headers: { Content Type: text/html, X-Ok: yes }\n")
+                == """
+                server.yml:3:16: error: Invalid header name 'Content Type'; use letters, digits and '-'.
+                    headers: { Content Type: text/html, X-Ok: yes }
+                               ^
+                """
+        )
+    }
+
     @Test func unknownFaultSuggestsTheNearest() {
         #expect(
             errors("routes:\n  - { path: /a, fault: connection rest }\n")

@@ -162,7 +162,7 @@ struct StubServerTests {
         ]
         for target in attempts {
             let reply = try await RawHTTPClient.get(target, port: running.port)
-            #expect(reply.status == 404 || reply.status == 400, "\(target) answered \(reply.status ?? 0)")
+            #expect(reply.status == 404, "\(target) answered \(reply.status ?? 0)")
             #expect(!reply.text.contains(secret), "\(target) leaked the secret")
         }
         let inside = try await RawHTTPClient.get("/inside.json", port: running.port)
@@ -265,6 +265,27 @@ struct StubServerTests {
         #expect(running.server.baseURL == nil)
         await running.server.stop()
         await #expect(throws: (any Error).self) { _ = try await RawHTTPClient.get("/slow", port: port) }
+    }
+
+    @Test func aTakenPortIsAnErrorAndTheServerCanRetry() async throws {
+        let first = try await Running()
+        let second = StubServer(fixtures: first.fixtures, routes: ServerRouteTable(routes: []), port: first.port)
+        do {
+            _ = try await second.start()
+            Issue.record("Two servers listened on port \(first.port)")
+        } catch let error as StubServerError {
+            guard case .cannotListen(let port, _) = error else {
+                Issue.record("Unexpected error \(error)")
+                return
+            }
+            #expect(port == first.port)
+            #expect(error.description.hasPrefix("Cannot listen on 127.0.0.1:\(first.port): "))
+        }
+        #expect(second.baseURL == nil)
+        await first.finish()
+        let url = try await second.start()
+        #expect(url.port == first.port)
+        await second.stop()
     }
 
     @Test func journalChangeHookFiresPerRequest() async throws {

@@ -17,6 +17,7 @@ enum RouteTableError: Equatable {
     case delayNotANumber(found: String)
     case headersNotAMapping(found: String)
     case headerValueNotAScalar(name: String, found: String)
+    case invalidHeaderName(String)
     case unknownFault(String)
     case conflictingContent(first: String, second: String)
     case missingFixture(name: String, folder: String)
@@ -56,6 +57,8 @@ enum RouteTableError: Equatable {
             return "Expected a mapping of headers, found \(found)."
         case .headerValueNotAScalar(let name, let found):
             return "Expected a text value for header '\(name)', found \(found)."
+        case .invalidHeaderName(let name):
+            return "Invalid header name '\(name)'; use letters, digits and '-'."
         case .unknownFault(let fault):
             return "Unknown fault '\(fault)'."
                 + Suggestions.didYouMean(fault, in: StubFault.allCases.map(\.rawValue))

@@ -144,6 +144,10 @@ struct RouteTableParser {
         var headers: [HeaderField] = []
         for (name, value) in mapping {
             let headerName = name.string ?? ""
+            guard Self.isToken(headerName) else {
+                report(.invalidHeaderName(headerName), at: name)
+                continue
+            }
             guard case .scalar(let scalar) = value else {
                 report(.headerValueNotAScalar(name: headerName, found: Self.describe(value)), at: value)
                 continue
@@ -181,6 +185,13 @@ struct RouteTableParser {
             return nil
         }
         return scalar.string
+    }
+
+    /// Whether `name` is an HTTP token (RFC 9110), as header names must be.
+    static func isToken(_ name: String) -> Bool {
+        let symbols = Set("!#$%&'*+-.^_`|~".unicodeScalars)
+        return !name.isEmpty
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || symbols.contains($0)) }
     }
 
     /// How a node is named in messages: a scalar by its text in quotes, others by their kind.

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -75,8 +74,9 @@ struct StubResponder: HTTPResponder {
             fields[.contentType] = contentType
         }
         for header in route.headers {
-            guard let name = HTTPField.Name(header.name) else { continue }
-            fields.append(HTTPField(name: name, value: header.value))
+            // Names were checked when the table was parsed; a hand-built route with a bad name loses that header.
+            guard let name = HTTPFields.Element.Name(header.name) else { continue }
+            fields.append(HTTPFields.Element(name: name, value: header.value))
         }
         return Response(
             status: HTTPResponse.Status(code: route.status),

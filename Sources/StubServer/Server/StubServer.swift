@@ -112,17 +112,26 @@ public final class StubServer: Sendable {
             outcome = event
             break
         }
-        let port = try outcome.get()
-        let url = URL(string: "http://127.0.0.1:\(port)")
+        var url: URL?
+        var failure: StubServerError?
+        switch outcome {
+        case .success(let port):
+            url = URL(string: "http://127.0.0.1:\(port)")
+        case .failure(let error):
+            failure = error
+        }
         let listening = state.withLock { state in
-            guard case .starting = state, let url else { return false }
-            state = .running(run, url)
-            return true
+            guard case .starting(let current) = state, current?.task == task else { return false }
+            if let url {
+                state = .running(run, url)
+                return true
+            }
+            state = .idle
+            return false
         }
         guard listening, let url else {
             await Self.stop(run)
-            state.withLock { $0 = .idle }
-            throw StubServerError.stoppedBeforeListening
+            throw failure ?? .stoppedBeforeListening
         }
         return url
     }
