@@ -1,7 +1,8 @@
 import Diagnostics
 import Foundation
-@testable import StubServer
 import Testing
+
+@testable import StubServer
 
 /// `server.yml` parsing, every diagnostic by its exact text, and route matching.
 struct ServerRouteTableTests {
@@ -37,7 +38,9 @@ struct ServerRouteTableTests {
         #expect(review.status == 201)
         #expect(review.content == .fixture("review.json"))
         #expect(review.location == SourceLocation(file: "server.yml", line: 2, column: 5))
-        #expect(table.routes[1].content == .json(Data(#"{"errors": {"code": 12345, "message": "Invalid object."}}"#.utf8)))
+        #expect(
+            table.routes[1].content == .json(Data(#"{"errors": {"code": 12345, "message": "Invalid object."}}"#.utf8))
+        )
         #expect(table.routes[2].content == .body(""))
         #expect(table.routes[3].headers == [HeaderField(name: "Content-Type", value: "text/html")])
         #expect(table.routes[4].method == nil)
@@ -277,7 +280,10 @@ struct ServerRouteTableTests {
             _ = try ServerRouteTable.load(contentsOf: missing)
             Issue.record("An absent file loaded")
         } catch {
-            #expect(error.description == "\(missing.relativePath):1:1: error: Cannot read the route table '\(missing.relativePath)'.")
+            #expect(
+                error.description
+                    == "\(missing.relativePath):1:1: error: Cannot read the route table '\(missing.relativePath)'."
+            )
         }
     }
 

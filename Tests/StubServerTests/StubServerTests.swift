@@ -116,6 +116,20 @@ struct StubServerTests {
         await running.finish()
     }
 
+    @Test func aFixtureGoneAtRequestTimeIsA404() async throws {
+        let temp = try TemporaryFolder()
+        let fixtures = try temp.folder("Fixtures")
+        let server = StubServer(
+            fixtures: fixtures,
+            routes: ServerRouteTable(routes: [ServerRoute(path: "/gone", content: .fixture("gone.json"))])
+        )
+        let url = try await server.start()
+        let reply = try await RawHTTPClient.get("/gone", port: url.port ?? 0)
+        #expect(reply.status == 404)
+        #expect(reply.text.hasSuffix(#"{"error": "Fixture 'gone.json' does not exist in 'Fixtures'."}"#))
+        await server.stop()
+    }
+
     @Test func methodMustMatchWhenGiven() async throws {
         let running = try await Running(Self.routes, files: Self.files)
         let get = try await running.request("/review")
@@ -302,12 +316,4 @@ struct StubServerTests {
         #expect(journal.entries.count == 3)
         await running.finish()
     }
-}
-
-import Synchronization
-
-final class Counter: Sendable {
-    private let count = Mutex(0)
-    var value: Int { count.withLock { $0 } }
-    func increment() { count.withLock { $0 += 1 } }
 }

@@ -191,13 +191,16 @@ struct RouteTableParser {
     static func isToken(_ name: String) -> Bool {
         let symbols = Set("!#$%&'*+-.^_`|~".unicodeScalars)
         return !name.isEmpty
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || symbols.contains($0)) }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || symbols.contains($0))
+            }
     }
 
     /// How a node is named in messages: a scalar by its text in quotes, others by their kind.
     static func describe(_ node: Node) -> String {
         switch node {
-        case .scalar(let scalar): return Tag.Name(rawValue: node.tag.rawValue) == .null ? "nothing" : "'\(scalar.string)'"
+        case .scalar(let scalar):
+            return Tag.Name(rawValue: node.tag.rawValue) == .null ? "nothing" : "'\(scalar.string)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"

@@ -30,7 +30,9 @@ public struct ServerRouteTable: Sendable, Equatable {
     }
 
     /// Parses `server.yml` text; `file` names it in diagnostics. Collects every error before throwing.
-    public static func parse(yaml: String, file: String, fixtures: URL? = nil) throws(DiagnosticList) -> ServerRouteTable {
+    public static func parse(yaml: String, file: String, fixtures: URL? = nil) throws(DiagnosticList)
+        -> ServerRouteTable
+    {
         var parser = RouteTableParser(text: yaml, file: file, fixtures: fixtures.map(FixtureFolder.init))
         let routes = parser.parse()
         guard parser.diagnostics.isEmpty else { throw DiagnosticList(parser.diagnostics) }

@@ -3,11 +3,11 @@ import Hummingbird
 import NIOCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Answers one request: journal first, then the route table, then a static fixture, else a JSON 404.
