@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Answers one request: journal first, then the route table, then a static fixture, else a JSON 404.
+struct StubResponder: HTTPResponder {
+    typealias Context = StubRequestContext
+
+    /// Request bodies larger than this are refused.
+    static let maximumBodySize = 64 << 20
+
+    let table: ServerRouteTable
+    let fixtures: FixtureFolder
+    let journal: RequestJournal
+    let held: HeldConnections
+
+    func respond(to request: Request, context: StubRequestContext) async throws -> Response {
+        var request = request
+        let method = request.method.rawValue.uppercased()
+        let (path, query) = RequestPath.split(target: request.head.path ?? "/")
+        let body = try await request.collectBody(upTo: Self.maximumBodySize)
+        let headers = request.headers.map { HeaderField(name: $0.name.rawName, value: $0.value) }
+        journal.record(
+            JournalEntry(method: method, path: path, query: query, headers: headers, body: Data(body.readableBytesView))
+        )
+
+        guard let segments = RequestPath.decodedSegments(of: path),
+            let (route, _) = table.match(method: method, segments: segments)
+        else {
+            return staticFile(method: method, path: path)
+        }
+        if let delay = route.delay {
+            try await Task.sleep(for: delay)
+        }
+        if let fault = route.fault {
+            return await perform(fault, on: context.channel)
+        }
+        return answer(route, method: method, path: path)
+    }
+
+    // MARK: - Answers
+
+    private func answer(_ route: ServerRoute, method: String, path: String) -> Response {
+        let bytes: Data
+        var contentType: String?
+        switch route.content {
+        case .none:
+            bytes = Data()
+        case .body(let text):
+            bytes = Data(text.utf8)
+            contentType = ContentType.text
+        case .json(let json):
+            bytes = json
+            contentType = ContentType.json
+        case .fixture(let name):
+            guard let file = fixtures.file(named: name), let data = try? Data(contentsOf: file) else {
+                let message = RouteTableError.missingFixture(name: name, folder: fixtures.displayName).message
+                return Self.error(message, status: .notFound)
+            }
+            bytes = data
+            contentType = ContentType.forFile(named: name)
+        }
+        var fields = HTTPFields()
+        let explicitType = route.headers.contains { $0.name.lowercased() == "content-type" }
+        if let contentType, !explicitType {
+            fields[.contentType] = contentType
+        }
+        for header in route.headers {
+            // Names were checked when the table was parsed; a hand-built route with a bad name loses that header.
+            guard let name = HTTPFields.Element.Name(header.name) else { continue }
+            fields.append(HTTPFields.Element(name: name, value: header.value))
+        }
+        return Response(
+            status: HTTPResponse.Status(code: route.status),
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+        )
+    }
+
+    private func staticFile(method: String, path: String) -> Response {
+        guard let file = fixtures.file(atRequestPath: path), let data = try? Data(contentsOf: file) else {
+            return Self.error("No route or fixture for \(method) \(path)", status: .notFound)
+        }
+        var fields = HTTPFields()
+        fields[.contentType] = ContentType.forFile(named: file.lastPathComponent)
+        return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func error(_ message: String, status: HTTPResponse.Status) -> Response {
+        var fields = HTTPFields()
+        fields[.contentType] = ContentType.json
+        let body = "{\"error\": \(JSONText.quoted(message))}"
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    // MARK: - Faults
+
+    /// Breaks the connection as the fault says; the returned response is never seen by the client.
+    private func perform(_ fault: StubFault, on channel: any Channel) async -> Response {
+        switch fault {
+        case .connectionReset:
+            // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
+            if let options = channel as? any SocketOptionProvider {
+                try? await options.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+            }
+            try? await channel.close()
+        case .emptyResponse:
+            try? await channel.close()
+        case .timeout:
+            await held.hold(channel)
+        }
+        return Response(status: .serviceUnavailable)
+    }
+}

@@ -1,0 +1,165 @@
+public import Foundation
+import Hummingbird
+public import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// The local HTTP server scenarios talk to: routes from `server.yml`, static fixtures, a request journal.
+///
+/// ```swift
+/// let server = StubServer(fixtures: fixtures, routes: try ServerRouteTable.load(contentsOf: serverYML))
+/// let baseURL = try await server.start()   // http://127.0.0.1:PORT
+/// // ... run scenarios against baseURL, assert on server.journal ...
+/// await server.stop()
+/// ```
+///
+/// One server serves many scenarios; it binds 127.0.0.1 only.
+public final class StubServer: Sendable {
+    /// One run of the Hummingbird application, from `start()` to `stop()`.
+    private struct Run: Sendable {
+        let task: Task<Void, Never>
+        let group: ServiceGroup
+        let held: HeldConnections
+    }
+
+    private enum State {
+        case idle
+        case starting(Run?)
+        case running(Run, URL)
+    }
+
+    /// How long `stop()` lets requests in flight finish before cancelling them.
+    static let gracePeriod = Duration.seconds(5)
+
+    /// The folder static files and `fixture:` routes are served from.
+    public let fixtures: URL
+    /// The routes tried before static files.
+    public let routes: ServerRouteTable
+    /// Every request received since the last `clear()`.
+    public let journal = RequestJournal()
+    private let port: Int
+    private let logger: Logger
+    private let state = Mutex(State.idle)
+
+    /// - Parameters:
+    ///   - port: the port to bind on 127.0.0.1; `0` picks a free one.
+    ///   - logger: where Hummingbird logs; silent by default.
+    public init(
+        fixtures: URL,
+        routes: ServerRouteTable,
+        port: Int = 0,
+        logger: Logger = Logger(label: "scenario-run.stub-server", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.fixtures = fixtures
+        self.routes = routes
+        self.port = port
+        self.logger = logger
+    }
+
+    /// The base URL while the server is listening, e.g. `http://127.0.0.1:49152`.
+    public var baseURL: URL? {
+        state.withLock { state in
+            if case .running(_, let url) = state { return url }
+            return nil
+        }
+    }
+
+    /// Starts listening and returns the base URL once connections are accepted; returns the same URL when
+    /// already running.
+    public func start() async throws -> URL {
+        let current: Result<URL?, StubServerError> = state.withLock { state in
+            switch state {
+            case .idle:
+                state = .starting(nil)
+                return .success(nil)
+            case .starting:
+                return .failure(.alreadyStarting)
+            case .running(_, let url):
+                return .success(url)
+            }
+        }
+        if let url = try current.get() { return url }
+
+        let (events, continuation) = AsyncStream.makeStream(of: Result<Int, StubServerError>.self)
+        let requestedPort = port
+        let held = HeldConnections()
+        let app = Application(
+            responder: StubResponder(table: routes, fixtures: FixtureFolder(fixtures), journal: journal, held: held),
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
+            onServerRunning: { channel in
+                continuation.yield(.success(channel.localAddress?.port ?? requestedPort))
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger)
+        let task = Task {
+            do {
+                try await group.run()
+                continuation.yield(.failure(.stoppedBeforeListening))
+            } catch {
+                continuation.yield(.failure(.cannotListen(port: requestedPort, reason: "\(error)")))
+            }
+            continuation.finish()
+        }
+        let run = Run(task: task, group: group, held: held)
+        state.withLock { state in
+            if case .starting = state { state = .starting(run) }
+        }
+
+        var outcome: Result<Int, StubServerError> = .failure(.stoppedBeforeListening)
+        for await event in events {
+            outcome = event
+            break
+        }
+        var url: URL?
+        var failure: StubServerError?
+        switch outcome {
+        case .success(let port):
+            url = URL(string: "http://127.0.0.1:\(port)")
+        case .failure(let error):
+            failure = error
+        }
+        let listening = state.withLock { state in
+            guard case .starting(let current) = state, current?.task == task else { return false }
+            if let url {
+                state = .running(run, url)
+                return true
+            }
+            state = .idle
+            return false
+        }
+        guard listening, let url else {
+            await Self.stop(run)
+            throw failure ?? .stoppedBeforeListening
+        }
+        return url
+    }
+
+    /// Stops accepting connections, lets requests in flight finish (connections held by a `timeout` fault
+    /// are closed), and returns once the port is free. Does nothing when not running.
+    public func stop() async {
+        let run: Run? = state.withLock { state in
+            defer { state = .idle }
+            switch state {
+            case .idle: return nil
+            case .starting(let run): return run
+            case .running(let run, _): return run
+            }
+        }
+        if let run {
+            await Self.stop(run)
+        }
+    }
+
+    private static func stop(_ run: Run) async {
+        run.held.closeAll()
+        await run.group.triggerGracefulShutdown()
+        // Requests still running after the grace period are cancelled.
+        let deadline = Task {
+            if (try? await Task.sleep(for: gracePeriod)) != nil { run.task.cancel() }
+        }
+        await run.task.value
+        deadline.cancel()
+    }
+}
