@@ -1,3 +1,4 @@
+import ObjectManager
 import Diagnostics
 import Foundation
 import Testing
@@ -42,7 +43,7 @@ struct ServerRouteTableTests {
             table.routes[1].content == .json(Data(#"{"errors": {"code": 12345, "message": "Invalid object."}}"#.utf8))
         )
         #expect(table.routes[2].content == .body(""))
-        #expect(table.routes[3].headers == [HeaderField(name: "Content-Type", value: "text/html")])
+        #expect(table.routes[3].headers == [HTTPHeader(name: "Content-Type", value: "text/html")])
         #expect(table.routes[4].method == nil)
         #expect(table.routes[5].delay == .milliseconds(250))
         #expect(table.routes[6].fault == .connectionReset)
@@ -309,13 +310,13 @@ struct ServerRouteTableTests {
     }
 
     @Test func contentTypeIsInferredFromTheExtension() {
-        #expect(ContentType.forFile(named: "a.json") == "application/json")
-        #expect(ContentType.forFile(named: "dir/page.HTML") == "text/html")
-        #expect(ContentType.forFile(named: "notes.txt") == "text/plain")
-        #expect(ContentType.forFile(named: "feed.xml") == "application/xml")
-        #expect(ContentType.forFile(named: "logo.png") == "image/png")
-        #expect(ContentType.forFile(named: "blob.bin") == "application/octet-stream")
-        #expect(ContentType.forFile(named: "README") == "application/octet-stream")
-        #expect(ContentType.forFile(named: ".hidden") == "application/octet-stream")
+        #expect(MIMEType.forFile(named: "a.json") == "application/json")
+        #expect(MIMEType.forFile(named: "dir/page.HTML") == "text/html")
+        #expect(MIMEType.forFile(named: "notes.txt") == "text/plain")
+        #expect(MIMEType.forFile(named: "feed.xml") == "application/xml")
+        #expect(MIMEType.forFile(named: "logo.png") == "image/png")
+        #expect(MIMEType.forFile(named: "blob.bin") == "application/octet-stream")
+        #expect(MIMEType.forFile(named: "README") == "application/octet-stream")
+        #expect(MIMEType.forFile(named: ".hidden") == "application/octet-stream")
     }
 }

@@ -1,3 +1,4 @@
+import ObjectManager
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -201,7 +202,7 @@ struct StubServerTests {
         #expect(entries.first?.query == "draft=1&x=%20")
         #expect(entries.last?.query == nil)
         #expect(entries.first?.header("x-token") == "abc")
-        #expect(entries.first?.headers.contains(HeaderField(name: "Content-Type", value: "application/json")) == true)
+        #expect(entries.first?.headers.contains(HTTPHeader(name: "Content-Type", value: "application/json")) == true)
         #expect(entries.first?.bodyText() == #"{"title": "Great"}"#)
         #expect(journal.entries(method: "post", path: "/review").count == 1)
         #expect(journal.entries(method: nil, path: "/missing").count == 1)

@@ -58,15 +58,49 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
         return path
     }
 
-    /// Matches a concrete path (without query) and returns the placeholder values, or `nil`.
+    /// Matches a concrete path (without query) and returns the placeholder values (percent-decoded), or `nil`.
     public func match(_ path: String) -> [String: String]? {
+        Self.match(components, in: Substring(path), decoding: true)
+    }
+
+    /// Matches already-decoded path segments (`["articles", "news", "7"]`) segment by segment, so a
+    /// value may contain any character; returns the placeholder values, or `nil`.
+    public func match(segments: [String]) -> [String: String]? {
+        guard segments.count == segmentComponents.count else { return nil }
         var parameters: [String: String] = [:]
-        var rest = Substring(path)
+        for (pattern, segment) in zip(segmentComponents, segments) {
+            guard let bound = Self.match(pattern, in: Substring(segment), decoding: false) else { return nil }
+            parameters.merge(bound) { _, new in new }
+        }
+        return parameters
+    }
+
+    /// The components grouped by path segment (literals split at `/`), for segment matching.
+    private var segmentComponents: [[Component]] {
+        var segments: [[Component]] = [[]]
+        for component in components {
+            switch component {
+            case .parameter:
+                segments[segments.count - 1].append(component)
+            case .literal(let text):
+                let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+                for (index, part) in parts.enumerated() {
+                    if index > 0 { segments.append([]) }
+                    if !part.isEmpty { segments[segments.count - 1].append(.literal(String(part))) }
+                }
+            }
+        }
+        return segments.filter { !$0.isEmpty }
+    }
+
+    private static func match(_ components: [Component], in text: Substring, decoding: Bool) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        var rest = text
         for (index, component) in components.enumerated() {
             switch component {
-            case .literal(let text):
-                guard rest.hasPrefix(text) else { return nil }
-                rest = rest.dropFirst(text.count)
+            case .literal(let literal):
+                guard rest.hasPrefix(literal) else { return nil }
+                rest = rest.dropFirst(literal.count)
             case .parameter(let name):
                 // A parameter runs to the next literal's first character (or to the end of the segment).
                 let stop: Character? =
@@ -75,10 +109,10 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
                     } else {
                         nil
                     }
-                let end = rest.firstIndex { $0 == "/" || $0 == stop } ?? rest.endIndex
-                let value = rest[rest.startIndex..<end]
+                let end = rest.firstIndex { (decoding && $0 == "/") || $0 == stop } ?? rest.endIndex
+                let value = String(rest[rest.startIndex..<end])
                 guard !value.isEmpty else { return nil }
-                parameters[name] = String(value).removingPercentEncoding ?? String(value)
+                parameters[name] = decoding ? (value.removingPercentEncoding ?? value) : value
                 rest = rest[end...]
             }
         }

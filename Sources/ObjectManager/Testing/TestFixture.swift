@@ -51,7 +51,7 @@ public struct TestFixture: Sendable {
 
     /// The MIME type of a fixture, by its extension.
     public func mimeType(named name: String) -> String {
-        Self.mimeType(forPathExtension: (name as NSString).pathExtension)
+        MIMEType.forFile(named: name)
     }
 
     /// Every file name in the folder (recursively, relative), sorted.
@@ -70,22 +70,7 @@ public struct TestFixture: Sendable {
 
     /// The MIME type for a file extension; `application/octet-stream` when unknown.
     public static func mimeType(forPathExtension pathExtension: String) -> String {
-        switch pathExtension.lowercased() {
-        case "json": "application/json"
-        case "html", "htm": "text/html"
-        case "txt", "text": "text/plain"
-        case "xml": "application/xml"
-        case "csv": "text/csv"
-        case "css": "text/css"
-        case "js": "text/javascript"
-        case "yml", "yaml": "application/yaml"
-        case "png": "image/png"
-        case "jpg", "jpeg": "image/jpeg"
-        case "gif": "image/gif"
-        case "svg": "image/svg+xml"
-        case "pdf": "application/pdf"
-        default: "application/octet-stream"
-        }
+        MIMEType.forFile(named: "file." + pathExtension)
     }
 }
 

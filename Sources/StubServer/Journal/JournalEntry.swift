@@ -1,3 +1,4 @@
+public import ObjectManager
 public import Foundation
 
 /// A request the stub server received, recorded before any delay or fault.
@@ -9,11 +10,11 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// The raw query without `?`, or `nil` when the target had none.
     public var query: String?
     /// Every header in the order received.
-    public var headers: [HeaderField]
+    public var headers: [HTTPHeader]
     /// The full request body.
     public var body: Data
 
-    public init(method: String, path: String, query: String? = nil, headers: [HeaderField] = [], body: Data = Data()) {
+    public init(method: String, path: String, query: String? = nil, headers: [HTTPHeader] = [], body: Data = Data()) {
         self.method = method
         self.path = path
         self.query = query

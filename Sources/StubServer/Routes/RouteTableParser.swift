@@ -1,3 +1,4 @@
+import ObjectManager
 import Diagnostics
 import Foundation
 import Yams
@@ -136,12 +137,12 @@ struct RouteTableParser {
         return fault
     }
 
-    private mutating func parseHeaders(_ node: Node) -> [HeaderField] {
+    private mutating func parseHeaders(_ node: Node) -> [HTTPHeader] {
         guard case .mapping(let mapping) = node else {
             report(.headersNotAMapping(found: Self.describe(node)), at: node)
             return []
         }
-        var headers: [HeaderField] = []
+        var headers: [HTTPHeader] = []
         for (name, value) in mapping {
             let headerName = name.string ?? ""
             guard Self.isToken(headerName) else {
@@ -152,7 +153,7 @@ struct RouteTableParser {
                 report(.headerValueNotAScalar(name: headerName, found: Self.describe(value)), at: value)
                 continue
             }
-            headers.append(HeaderField(name: headerName, value: scalar.string))
+            headers.append(HTTPHeader(name: headerName, value: scalar.string))
         }
         return headers
     }

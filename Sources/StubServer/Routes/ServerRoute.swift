@@ -1,3 +1,4 @@
+public import ObjectManager
 public import Diagnostics
 public import Foundation
 
@@ -28,7 +29,7 @@ public struct ServerRoute: Sendable, Equatable {
     /// The response body.
     public var content: Content
     /// Extra response headers; these win over the inferred `Content-Type`.
-    public var headers: [HeaderField]
+    public var headers: [HTTPHeader]
     /// How long to wait before answering.
     public var delay: Duration?
     /// A connection-level failure instead of an answer.
@@ -41,7 +42,7 @@ public struct ServerRoute: Sendable, Equatable {
         method: String? = nil,
         status: Int = 200,
         content: Content = .none,
-        headers: [HeaderField] = [],
+        headers: [HTTPHeader] = [],
         delay: Duration? = nil,
         fault: StubFault? = nil,
         location: SourceLocation? = nil

@@ -1,3 +1,4 @@
+import ObjectManager
 public import Diagnostics
 public import Foundation
 
@@ -48,7 +49,7 @@ public struct ServerRouteTable: Sendable, Equatable {
 
     func match(method: String, segments: [String]) -> (ServerRoute, parameters: [String: String])? {
         for route in routes where route.accepts(method: method) {
-            if let parameters = route.path.match(segments) {
+            if let parameters = route.path.match(segments: segments) {
                 return (route, parameters)
             }
         }

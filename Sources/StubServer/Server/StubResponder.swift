@@ -1,3 +1,4 @@
+import ObjectManager
 import Foundation
 import Hummingbird
 import NIOCore
@@ -27,7 +28,7 @@ struct StubResponder: HTTPResponder {
         let method = request.method.rawValue.uppercased()
         let (path, query) = RequestPath.split(target: request.head.path ?? "/")
         let body = try await request.collectBody(upTo: Self.maximumBodySize)
-        let headers = request.headers.map { HeaderField(name: $0.name.rawName, value: $0.value) }
+        let headers = request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
         journal.record(
             JournalEntry(method: method, path: path, query: query, headers: headers, body: Data(body.readableBytesView))
         )
@@ -56,17 +57,17 @@ struct StubResponder: HTTPResponder {
             bytes = Data()
         case .body(let text):
             bytes = Data(text.utf8)
-            contentType = ContentType.text
+            contentType = MIMEType.text
         case .json(let json):
             bytes = json
-            contentType = ContentType.json
+            contentType = MIMEType.json
         case .fixture(let name):
             guard let file = fixtures.file(named: name), let data = try? Data(contentsOf: file) else {
                 let message = RouteTableError.missingFixture(name: name, folder: fixtures.displayName).message
                 return Self.error(message, status: .notFound)
             }
             bytes = data
-            contentType = ContentType.forFile(named: name)
+            contentType = MIMEType.forFile(named: name)
         }
         var fields = HTTPFields()
         let explicitType = route.headers.contains { $0.name.lowercased() == "content-type" }
@@ -90,13 +91,13 @@ struct StubResponder: HTTPResponder {
             return Self.error("No route or fixture for \(method) \(path)", status: .notFound)
         }
         var fields = HTTPFields()
-        fields[.contentType] = ContentType.forFile(named: file.lastPathComponent)
+        fields[.contentType] = MIMEType.forFile(named: file.lastPathComponent)
         return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         var fields = HTTPFields()
-        fields[.contentType] = ContentType.json
+        fields[.contentType] = MIMEType.json
         let body = "{\"error\": \(JSONText.quoted(message))}"
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
