@@ -34,7 +34,8 @@ public struct EntityMapping: Sendable, Hashable {
             },
             identification: identification,
             relationships: relationships,
-            dateFormats: dateFormats)
+            dateFormats: dateFormats
+        )
     }
 
     /// A mapping from an ordered list of attribute mappings.
@@ -63,14 +64,23 @@ public struct EntityMapping: Sendable, Hashable {
     }
 
     /// Adds a relationship mapping.
-    public mutating func addRelationship(fromKeyPath keyPath: String, toRelationship relationship: String, mapping: EntityMapping) {
-        relationshipMappings.append(RelationshipMapping(fromKeyPath: keyPath, toRelationship: relationship, mapping: mapping))
+    public mutating func addRelationship(
+        fromKeyPath keyPath: String,
+        toRelationship relationship: String,
+        mapping: EntityMapping
+    ) {
+        relationshipMappings.append(
+            RelationshipMapping(fromKeyPath: keyPath, toRelationship: relationship, mapping: mapping)
+        )
     }
 
     /// The request mapping that sends objects back in the same shape (attribute → key path), optionally under `rootKey`.
     public func inverse(rootKey: String? = nil) -> RequestMapping {
         RequestMapping(
-            attributeMappings: attributeMappings.map { AttributeMapping(fromKeyPath: $0.keyPath, toAttribute: $0.attribute) },
-            rootKey: rootKey)
+            attributeMappings: attributeMappings.map {
+                AttributeMapping(fromKeyPath: $0.keyPath, toAttribute: $0.attribute)
+            },
+            rootKey: rootKey
+        )
     }
 }

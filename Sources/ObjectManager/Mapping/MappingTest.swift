@@ -40,13 +40,16 @@ public struct MappingTest: Sendable {
 
     /// Expects `sourceKeyPath` to be mapped to `destinationKeyPath`.
     public mutating func expect(from sourceKeyPath: String, to destinationKeyPath: String) {
-        expectations.append(Expectation(sourceKeyPath: sourceKeyPath, destinationKeyPath: destinationKeyPath, check: .mapped))
+        expectations.append(
+            Expectation(sourceKeyPath: sourceKeyPath, destinationKeyPath: destinationKeyPath, check: .mapped)
+        )
     }
 
     /// Expects `sourceKeyPath` to be mapped to `destinationKeyPath` with `value`.
     public mutating func expect(from sourceKeyPath: String, to destinationKeyPath: String, value: AttributeValue) {
         expectations.append(
-            Expectation(sourceKeyPath: sourceKeyPath, destinationKeyPath: destinationKeyPath, check: .value(value)))
+            Expectation(sourceKeyPath: sourceKeyPath, destinationKeyPath: destinationKeyPath, check: .value(value))
+        )
     }
 
     /// Expects `sourceKeyPath` to be mapped to `destinationKeyPath` with a value `predicate` accepts.
@@ -56,7 +59,12 @@ public struct MappingTest: Sendable {
         passing predicate: @escaping @Sendable (AttributeValue) -> Bool
     ) {
         expectations.append(
-            Expectation(sourceKeyPath: sourceKeyPath, destinationKeyPath: destinationKeyPath, check: .passing(predicate)))
+            Expectation(
+                sourceKeyPath: sourceKeyPath,
+                destinationKeyPath: destinationKeyPath,
+                check: .passing(predicate)
+            )
+        )
     }
 
     /// Maps the source object into a throwaway in-memory store and checks every expectation; throws all unmet ones at once.
@@ -87,7 +95,9 @@ public struct MappingTest: Sendable {
         for expectation in expectations {
             let name = "'\(expectation.sourceKeyPath)' -> '\(expectation.destinationKeyPath)'"
             guard let sourceValue = sourceObject[keyPath: expectation.sourceKeyPath] else {
-                failures.append("Expected mapping \(name), but the source has no value at '\(expectation.sourceKeyPath)'.")
+                failures.append(
+                    "Expected mapping \(name), but the source has no value at '\(expectation.sourceKeyPath)'."
+                )
                 continue
             }
             if !mapsKeyPath(expectation) {
@@ -95,7 +105,9 @@ public struct MappingTest: Sendable {
                 continue
             }
             guard let actual = object.value(forKeyPath: expectation.destinationKeyPath) else {
-                failures.append("Expected mapping \(name), but '\(object.entity.name)' has no '\(expectation.destinationKeyPath)'.")
+                failures.append(
+                    "Expected mapping \(name), but '\(object.entity.name)' has no '\(expectation.destinationKeyPath)'."
+                )
                 continue
             }
             switch expectation.check {

@@ -38,7 +38,8 @@ package struct ObjectMapper: Sendable {
         onto target: ManagedObject?
     ) throws(MappingError) -> ManagedObject {
         let json = JSONValue.object(members)
-        let entity = try store { () throws(StoreError) -> EntityDescription in try context.entity(named: mapping.entity) }
+        let entity = try store { () throws(StoreError) -> EntityDescription in try context.entity(named: mapping.entity)
+        }
 
         var values: [(attribute: String, value: AttributeValue)] = []
         for attributeMapping in mapping.attributeMappings {
@@ -46,14 +47,23 @@ package struct ObjectMapper: Sendable {
             guard let attribute = entity.attribute(named: attributeMapping.attribute) else {
                 throw .store(
                     .unknownAttribute(
-                        entity: entity.name, attribute: attributeMapping.attribute,
-                        suggestions: NameSuggestion.nearest(to: attributeMapping.attribute, in: entity.attributeNames)))
+                        entity: entity.name,
+                        attribute: attributeMapping.attribute,
+                        suggestions: NameSuggestion.nearest(to: attributeMapping.attribute, in: entity.attributeNames)
+                    )
+                )
             }
             do {
-                values.append((attribute.name, try source.converted(to: attribute.type, dateFormats: mapping.dateFormats)))
+                values.append(
+                    (attribute.name, try source.converted(to: attribute.type, dateFormats: mapping.dateFormats))
+                )
             } catch {
                 throw .invalidValue(
-                    entity: entity.name, attribute: attribute.name, keyPath: attributeMapping.keyPath, error)
+                    entity: entity.name,
+                    attribute: attribute.name,
+                    keyPath: attributeMapping.keyPath,
+                    error
+                )
             }
         }
 
@@ -86,9 +96,14 @@ package struct ObjectMapper: Sendable {
             guard let relationship = entity.relationship(named: relationshipMapping.relationship) else {
                 throw .store(
                     .unknownRelationship(
-                        entity: entity.name, relationship: relationshipMapping.relationship,
+                        entity: entity.name,
+                        relationship: relationshipMapping.relationship,
                         suggestions: NameSuggestion.nearest(
-                            to: relationshipMapping.relationship, in: entity.relationships.map(\.name))))
+                            to: relationshipMapping.relationship,
+                            in: entity.relationships.map(\.name)
+                        )
+                    )
+                )
             }
             let children = try map(nested, with: relationshipMapping.mapping, in: context)
             try store { () throws(StoreError) in

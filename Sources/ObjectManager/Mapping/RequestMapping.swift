@@ -16,7 +16,8 @@ public struct RequestMapping: Sendable, Hashable {
             attributeMappings: attributes.sorted { $0.key < $1.key }.map {
                 AttributeMapping(fromKeyPath: $0.value, toAttribute: $0.key)
             },
-            rootKey: rootKey)
+            rootKey: rootKey
+        )
     }
 
     /// A request mapping from attribute mappings (each attribute is written at its key path).

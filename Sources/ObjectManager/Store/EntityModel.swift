@@ -56,19 +56,28 @@ public struct EntityModel: Sendable, Hashable {
         for relationship in entity.relationships {
             guard let position = index[relationship.destination] else {
                 throw .unknownDestination(
-                    entity: entity.name, relationship: relationship.name, destination: relationship.destination)
+                    entity: entity.name,
+                    relationship: relationship.name,
+                    destination: relationship.destination
+                )
             }
             let destination = entities[position]
             let owner = relationship.isToMany ? destination : entity
             let identified = relationship.isToMany ? entity : destination
             guard owner.attribute(named: relationship.foreignKey) != nil else {
                 throw .foreignKeyNotAnAttribute(
-                    entity: entity.name, relationship: relationship.name, foreignKey: relationship.foreignKey,
-                    owner: owner.name)
+                    entity: entity.name,
+                    relationship: relationship.name,
+                    foreignKey: relationship.foreignKey,
+                    owner: owner.name
+                )
             }
             guard identified.identificationAttribute != nil else {
                 throw .relationshipNeedsIdentification(
-                    entity: entity.name, relationship: relationship.name, identifiedEntity: identified.name)
+                    entity: entity.name,
+                    relationship: relationship.name,
+                    identifiedEntity: identified.name
+                )
             }
         }
     }
@@ -95,8 +104,12 @@ extension EntityModel {
         ) {
             add(
                 EntityDescription(
-                    name: name, attributes: attributes, identificationAttribute: identificationAttribute,
-                    relationships: relationships))
+                    name: name,
+                    attributes: attributes,
+                    identificationAttribute: identificationAttribute,
+                    relationships: relationships
+                )
+            )
         }
 
         /// The validated, frozen model.

@@ -56,7 +56,8 @@ public final class EntityStore: Sendable {
     }
 
     /// How many saved rows of `entity` match `conditions`, read straight from the database.
-    public func countSaved(_ entity: String, where conditions: [String: AttributeValue] = [:]) throws(StoreError) -> Int {
+    public func countSaved(_ entity: String, where conditions: [String: AttributeValue] = [:]) throws(StoreError) -> Int
+    {
         let description = try mainContext.entity(named: entity)
         let conditions = try ManagedObjectContext.converted(conditions, for: description)
         return try persistent.count(of: description, where: conditions)

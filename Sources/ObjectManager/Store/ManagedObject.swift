@@ -31,7 +31,12 @@ public final class ManagedObject: Sendable, Hashable {
         }
     }
 
-    init(entity: EntityDescription, converted values: [String: AttributeValue], rowID: Int64?, context: ManagedObjectContext?) {
+    init(
+        entity: EntityDescription,
+        converted values: [String: AttributeValue],
+        rowID: Int64?,
+        context: ManagedObjectContext?
+    ) {
         self.entity = entity
         var complete = values
         for attribute in entity.attributes where complete[attribute.name] == nil {
@@ -56,8 +61,10 @@ public final class ManagedObject: Sendable, Hashable {
     public func setValue(_ value: AttributeValue, forAttribute attribute: String) throws(StoreError) {
         guard let description = entity.attribute(named: attribute) else {
             throw .unknownAttribute(
-                entity: entity.name, attribute: attribute,
-                suggestions: NameSuggestion.nearest(to: attribute, in: entity.attributeNames))
+                entity: entity.name,
+                attribute: attribute,
+                suggestions: NameSuggestion.nearest(to: attribute, in: entity.attributeNames)
+            )
         }
         let converted: AttributeValue
         do {
@@ -89,7 +96,9 @@ public final class ManagedObject: Sendable, Hashable {
             let related = try? context.related(self, relationship.name)
         else { return nil }
         if relationship.isToMany {
-            let values = related.map { object in rest.map { object.value(forKeyPath: $0) ?? .null } ?? .json(object.json) }
+            let values = related.map { object in
+                rest.map { object.value(forKeyPath: $0) ?? .null } ?? .json(object.json)
+            }
             return .json(.array(values.map(\.jsonValue)))
         }
         guard let object = related.first else { return .null }

@@ -114,7 +114,8 @@ public final class ManagedObjectContext: Sendable {
     }
 
     /// The object of `entity` whose identification attribute has `value`, if any.
-    public func existingObject(entity: String, identifiedBy value: AttributeValue) throws(StoreError) -> ManagedObject? {
+    public func existingObject(entity: String, identifiedBy value: AttributeValue) throws(StoreError) -> ManagedObject?
+    {
         let description = try self.entity(named: entity)
         guard let identification = description.identificationAttribute else {
             throw .noIdentificationAttribute(entity: entity)
@@ -126,8 +127,10 @@ public final class ManagedObjectContext: Sendable {
     public func related(_ object: ManagedObject, _ relationship: String) throws(StoreError) -> [ManagedObject] {
         guard let description = object.entity.relationship(named: relationship) else {
             throw .unknownRelationship(
-                entity: object.entity.name, relationship: relationship,
-                suggestions: NameSuggestion.nearest(to: relationship, in: object.entity.relationships.map(\.name)))
+                entity: object.entity.name,
+                relationship: relationship,
+                suggestions: NameSuggestion.nearest(to: relationship, in: object.entity.relationships.map(\.name))
+            )
         }
         let destination = try entity(named: description.destination)
         if description.isToMany {
@@ -203,7 +206,11 @@ public final class ManagedObjectContext: Sendable {
             }
             var changes: [PersistentStore.Change] = deleted.map { .delete(entity: $0.0.entity.name, rowID: $0.1) }
             changes += updated.map { object, rowID, values, committed in
-                .update(entity: object.entity.name, rowID: rowID, values: values.filter { committed[$0.key] != $0.value })
+                .update(
+                    entity: object.entity.name,
+                    rowID: rowID,
+                    values: values.filter { committed[$0.key] != $0.value }
+                )
             }
             changes += inserted.map { .insert(entity: $0.0.entity.name, values: $0.1) }
             let rowIDs = try persistent.apply(changes)
@@ -270,8 +277,10 @@ public final class ManagedObjectContext: Sendable {
         for (name, value) in conditions {
             guard let attribute = entity.attribute(named: name) else {
                 throw .unknownAttribute(
-                    entity: entity.name, attribute: name,
-                    suggestions: NameSuggestion.nearest(to: name, in: entity.attributeNames))
+                    entity: entity.name,
+                    attribute: name,
+                    suggestions: NameSuggestion.nearest(to: name, in: entity.attributeNames)
+                )
             }
             do {
                 result[name] = try value.converted(to: attribute.type)
@@ -287,7 +296,9 @@ public final class ManagedObjectContext: Sendable {
         return conditions.allSatisfy { values[$0.key] == $0.value }
     }
 
-    private static func checkRequired(_ values: [String: AttributeValue], of entity: EntityDescription) throws(StoreError) {
+    private static func checkRequired(_ values: [String: AttributeValue], of entity: EntityDescription)
+        throws(StoreError)
+    {
         for attribute in entity.attributes where !attribute.isOptional && (values[attribute.name] ?? .null).isNull {
             throw .missingValue(entity: entity.name, attribute: attribute.name)
         }

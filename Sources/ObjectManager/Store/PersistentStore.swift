@@ -34,7 +34,8 @@ final class PersistentStore: Sendable {
     }
 
     /// The rows of `entity` whose attributes equal `conditions` (already converted to the attribute types), in rowid order.
-    func rows(of entity: EntityDescription, where conditions: [String: AttributeValue]) throws(StoreError) -> [SavedRow] {
+    func rows(of entity: EntityDescription, where conditions: [String: AttributeValue]) throws(StoreError) -> [SavedRow]
+    {
         let columns = entity.attributes
         let selection = (["rowid"] + columns.map { quote($0.name) }).joined(separator: ", ")
         let (clause, arguments) = whereClause(conditions)
@@ -90,7 +91,8 @@ final class PersistentStore: Sendable {
                         let arguments = pairs.map(\.value.databaseValue) + [rowID.databaseValue]
                         try db.execute(
                             sql: "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?",
-                            arguments: StatementArguments(arguments))
+                            arguments: StatementArguments(arguments)
+                        )
                         return nil
                     case .delete(let entity, let rowID):
                         try db.execute(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?", arguments: [rowID])

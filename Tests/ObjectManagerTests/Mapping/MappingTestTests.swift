@@ -11,8 +11,11 @@ struct MappingTestTests {
 
     @Test func rightExpectationsPass() throws {
         var test = MappingTest(
-            mapping: Self.mapping, sourceObject: try ObjectMapperTests.fixture("article.json"), model: try TestModel.model(),
-            keyPath: "article")
+            mapping: Self.mapping,
+            sourceObject: try ObjectMapperTests.fixture("article.json"),
+            model: try TestModel.model(),
+            keyPath: "article"
+        )
         test.expect(from: "title", to: "title", value: "RestKit Unit Testing")
         test.expect(from: "author", to: "author")
         test.expect(from: "tags", to: "tags", value: .json(["RestKit", "testing", "tutorials"]))
@@ -24,8 +27,11 @@ struct MappingTestTests {
 
     @Test func everyWrongExpectationIsReported() throws {
         var test = MappingTest(
-            mapping: Self.mapping, sourceObject: try ObjectMapperTests.fixture("article.json"), model: try TestModel.model(),
-            keyPath: "article")
+            mapping: Self.mapping,
+            sourceObject: try ObjectMapperTests.fixture("article.json"),
+            model: try TestModel.model(),
+            keyPath: "article"
+        )
         test.expect(from: "title", to: "title", value: "Core Data Unit Testing")
         test.expect(from: "author", to: "title")
         test.expect(from: "tags", to: "tags") { _ in false }
@@ -39,11 +45,17 @@ struct MappingTestTests {
                 - Expected mapping 'title' -> 'title' with value 'Core Data Unit Testing', got 'RestKit Unit Testing'.
                 - Expected mapping 'author' -> 'title', but the mapping does not map it.
                 - Expected mapping 'tags' -> 'tags' with a value passing the test, got ["RestKit","testing","tutorials"].
-                """)
+                """
+        )
     }
 
     @Test func aMissingSourceObjectIsAnError() throws {
-        let test = MappingTest(mapping: Self.mapping, sourceObject: ["other": 1], model: try TestModel.model(), keyPath: "article")
+        let test = MappingTest(
+            mapping: Self.mapping,
+            sourceObject: ["other": 1],
+            model: try TestModel.model(),
+            keyPath: "article"
+        )
         #expect(throws: MappingTestError.noSourceObject(keyPath: "article")) { try test.verify() }
     }
 }

@@ -1,9 +1,13 @@
 import Foundation
-@testable import ObjectManager
 import Testing
 
+@testable import ObjectManager
+
 struct ObjectMapperTests {
-    static let restaurantMapping = EntityMapping(entity: "Restaurant", attributes: ["id": "restaurantID", "name": "name"])
+    static let restaurantMapping = EntityMapping(
+        entity: "Restaurant",
+        attributes: ["id": "restaurantID", "name": "name"]
+    )
     static let reviewMapping = EntityMapping(
         entity: "Review",
         attributes: ["id": "reviewID", "title": "title", "restaurant_id": "restaurantID", "created_at": "createdAt"],
@@ -41,7 +45,9 @@ struct ObjectMapperTests {
 
     @Test func mappingTheSamePayloadTwiceLeavesOneRow() throws {
         let store = try TestModel.store()
-        let payload: JSONValue = [["id": 1, "title": "First"], ["id": "1", "title": "Again"], ["id": 2, "title": "Other"]]
+        let payload: JSONValue = [
+            ["id": 1, "title": "First"], ["id": "1", "title": "Again"], ["id": 2, "title": "Other"],
+        ]
 
         let first = try ObjectMapper().map(payload, with: Self.reviewMapping, in: store.mainContext)
         #expect(first.count == 3)
@@ -59,8 +65,15 @@ struct ObjectMapperTests {
     @Test func nestedToOneObjectConnectsThroughTheForeignKey() throws {
         let store = try TestModel.store()
         let mapping = EntityMapping(
-            entity: "Review", attributes: ["id": "reviewID", "title": "title"],
-            relationships: [RelationshipMapping(fromKeyPath: "restaurant", toRelationship: "restaurant", mapping: Self.restaurantMapping)]
+            entity: "Review",
+            attributes: ["id": "reviewID", "title": "title"],
+            relationships: [
+                RelationshipMapping(
+                    fromKeyPath: "restaurant",
+                    toRelationship: "restaurant",
+                    mapping: Self.restaurantMapping
+                )
+            ]
         )
         let json: JSONValue = ["id": 1, "title": "Tasty", "restaurant": ["id": 12345, "name": "Pizza"]]
 
@@ -74,10 +87,15 @@ struct ObjectMapperTests {
     @Test func nestedToManyObjectsPointBackAtTheirParent() throws {
         let store = try TestModel.store()
         let mapping = EntityMapping(
-            entity: "Restaurant", attributes: ["id": "restaurantID", "name": "name"],
-            relationships: [RelationshipMapping(fromKeyPath: "reviews", toRelationship: "reviews", mapping: Self.reviewMapping)]
+            entity: "Restaurant",
+            attributes: ["id": "restaurantID", "name": "name"],
+            relationships: [
+                RelationshipMapping(fromKeyPath: "reviews", toRelationship: "reviews", mapping: Self.reviewMapping)
+            ]
         )
-        let json: JSONValue = ["id": 7, "name": "Sushi", "reviews": [["id": 1, "title": "A"], ["id": 2, "title": "B"]]]
+        let json: JSONValue = [
+            "id": 7, "name": "Sushi", "reviews": [["id": 1, "title": "A"], ["id": 2, "title": "B"]],
+        ]
 
         let restaurant = try #require(try ObjectMapper().map(json, with: mapping, in: store.mainContext).first)
         try store.mainContext.save()
@@ -91,10 +109,14 @@ struct ObjectMapperTests {
         let store = try TestModel.store()
         try store.mainContext.insert(entity: "Restaurant", attributes: ["restaurantID": 12345, "name": "Pizza"])
         try store.mainContext.save()
-        let json: JSONValue = ["review": ["id": 3, "title": "Fine", "restaurant_id": "12345", "created_at": "2012-03-01T10:00:00.250Z"]]
+        let json: JSONValue = [
+            "review": ["id": 3, "title": "Fine", "restaurant_id": "12345", "created_at": "2012-03-01T10:00:00.250Z"]
+        ]
 
         let payload = try #require(json[keyPath: "review"])
-        let review = try #require(try ObjectMapper().map(payload, with: Self.reviewMapping, in: store.mainContext).first)
+        let review = try #require(
+            try ObjectMapper().map(payload, with: Self.reviewMapping, in: store.mainContext).first
+        )
 
         #expect(review["restaurantID"] == .integer(12345))
         #expect(review.value(forKeyPath: "restaurant.name") == "Pizza")
@@ -106,7 +128,11 @@ struct ObjectMapperTests {
         let posted = try store.mainContext.insert(entity: "Review", attributes: ["title": "Posted"])
 
         let mapped = try ObjectMapper().map(
-            ["id": 42, "title": "Posted", "created_at": "03/01/2012"], with: Self.reviewMapping, in: store.mainContext, onto: posted)
+            ["id": 42, "title": "Posted", "created_at": "03/01/2012"],
+            with: Self.reviewMapping,
+            in: store.mainContext,
+            onto: posted
+        )
 
         #expect(mapped == [posted])
         #expect(posted["reviewID"] == .integer(42))
@@ -124,21 +150,26 @@ struct ObjectMapperTests {
         let notObject = #expect(throws: MappingError.self) {
             try ObjectMapper().map([1, 2], with: Self.reviewMapping, in: store.mainContext)
         }
-        #expect(notObject?.description == "Cannot map 1 onto entity 'Review': expected an object or an array of objects.")
+        #expect(
+            notObject?.description == "Cannot map 1 onto entity 'Review': expected an object or an array of objects."
+        )
 
         let badDate = #expect(throws: MappingError.self) {
             try ObjectMapper().map(["created_at": "yesterday"], with: Self.reviewMapping, in: store.mainContext)
         }
         #expect(
             badDate?.description
-                == "Cannot map 'created_at' onto 'Review.createdAt': Cannot read 'yesterday' as a date (formats: ISO 8601, MM/dd/yyyy).")
+                == "Cannot map 'created_at' onto 'Review.createdAt': Cannot read 'yesterday' as a date (formats: ISO 8601, MM/dd/yyyy)."
+        )
     }
 
     @Test func errorMessagesAreFoundByKeyPath() throws {
         let mapping = ErrorMapping()
         #expect(mapping.message(in: ["errors": ["code": 12345, "message": "Invalid object."]]) == "Invalid object.")
         #expect(mapping.message(in: ["error": "An error occurred!!"]) == "An error occurred!!")
-        #expect(mapping.message(in: ["errors": ["Title is blank", "Body is blank"]]) == "Title is blank, Body is blank")
+        #expect(
+            mapping.message(in: ["errors": ["Title is blank", "Body is blank"]]) == "Title is blank, Body is blank"
+        )
         #expect(mapping.message(in: ["errors": [["message": "A"], ["message": "B"]]]) == "A, B")
         #expect(mapping.message(in: ["status": "ok"]) == nil)
     }
@@ -146,14 +177,17 @@ struct ObjectMapperTests {
     @Test func requestMappingNestsUnderTheRootKey() throws {
         let store = try TestModel.store()
         let review = try store.mainContext.insert(
-            entity: "Review", attributes: ["title": "Great", "restaurantID": 12345, "createdAt": "2012-03-01T00:00:00Z"])
+            entity: "Review",
+            attributes: ["title": "Great", "restaurantID": 12345, "createdAt": "2012-03-01T00:00:00Z"]
+        )
 
         let body = Self.reviewMapping.inverse(rootKey: "review").body(for: review)
 
         #expect(
             body == [
                 "review": ["id": nil, "title": "Great", "restaurant_id": 12345, "created_at": "2012-03-01T00:00:00Z"]
-            ])
+            ]
+        )
         let nested = RequestMapping(attributes: ["title": "review.title"]).body(for: review)
         #expect(nested.text == #"{"review":{"title":"Great"}}"#)
     }

@@ -4,7 +4,9 @@ import Testing
 
 struct ValueTests {
     @Test func parsingKeepsBoolsIntsAndDoublesApart() throws {
-        let json = try JSONValue(parsing: Data(#"{"a": true, "b": 1, "c": 1.5, "d": null, "e": "x", "f": [1, "y"]}"#.utf8))
+        let json = try JSONValue(
+            parsing: Data(#"{"a": true, "b": 1, "c": 1.5, "d": null, "e": "x", "f": [1, "y"]}"#.utf8)
+        )
         #expect(json == ["a": true, "b": 1, "c": 1.5, "d": nil, "e": "x", "f": [1, "y"]])
         #expect(try JSONValue(parsing: json.encoded()) == json)
         #expect(json.text == #"{"a":true,"b":1,"c":1.5,"d":null,"e":"x","f":[1,"y"]}"#)
@@ -40,9 +42,12 @@ struct ValueTests {
         #expect(try JSONValue.null.converted(to: .date) == .null)
         #expect(
             try AttributeValue.string("2012-03-01T00:00:00.500Z").converted(to: .date)
-                == .date(Date(timeIntervalSince1970: 1_330_560_000.5)))
+                == .date(Date(timeIntervalSince1970: 1_330_560_000.5))
+        )
         #expect(
-            try AttributeValue.string("2012-03-01").converted(to: .date) == .date(Date(timeIntervalSince1970: 1_330_560_000)))
+            try AttributeValue.string("2012-03-01").converted(to: .date)
+                == .date(Date(timeIntervalSince1970: 1_330_560_000))
+        )
         #expect(throws: ConversionError.cannotConvert(value: "'abc'", to: .integer)) {
             try AttributeValue.string("abc").converted(to: .integer)
         }

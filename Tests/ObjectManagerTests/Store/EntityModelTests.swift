@@ -14,7 +14,9 @@ struct EntityModelTests {
 
     @Test func unknownDestinationIsRejected() {
         var review = TestModel.review
-        review.relationships = [RelationshipDescription(name: "restaurant", destination: "Place", foreignKey: "restaurantID")]
+        review.relationships = [
+            RelationshipDescription(name: "restaurant", destination: "Place", foreignKey: "restaurantID")
+        ]
         let error = #expect(throws: ModelError.self) { try EntityModel(entities: [review]) }
         #expect(error?.description == "Relationship 'Review.restaurant' points at unknown entity 'Place'.")
     }
@@ -27,7 +29,8 @@ struct EntityModelTests {
         let error = #expect(throws: ModelError.self) { try EntityModel(entities: [restaurant, TestModel.review]) }
         #expect(
             error?.description
-                == "Relationship 'Restaurant.reviews' uses foreign key 'placeID', which is not an attribute of 'Review'.")
+                == "Relationship 'Restaurant.reviews' uses foreign key 'placeID', which is not an attribute of 'Review'."
+        )
     }
 
     @Test func identificationAttributeMustExist() {

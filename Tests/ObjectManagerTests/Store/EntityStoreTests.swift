@@ -129,7 +129,9 @@ struct EntityStoreTests {
     @Test func valuesAreConvertedToTheAttributeTypes() throws {
         let store = try TestModel.store()
         let review = try store.mainContext.insert(
-            entity: "Review", attributes: ["reviewID": "12", "stars": 4.0, "isPublished": "true", "createdAt": "2012-03-01T10:00:00Z"])
+            entity: "Review",
+            attributes: ["reviewID": "12", "stars": 4.0, "isPublished": "true", "createdAt": "2012-03-01T10:00:00Z"]
+        )
         try store.mainContext.save()
 
         let row = try #require(try store.fetchSaved("Review").first)
@@ -194,6 +196,32 @@ struct EntityStoreTests {
         #expect(String(decoding: header, as: UTF8.self) == "SQLite format 3")
         let backup = try EntityStore(model: TestModel.model(), location: .file(backupURL))
         #expect(try backup.fetchSaved("Review", where: ["reviewID": 1]).first?["title"] == "Saved")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+    func backupIsReadableWithTheSQLiteShell() throws {
+        let directory = try TestModel.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TestModel.store()
+        try store.mainContext.insert(
+            entity: "Review",
+            attributes: ["reviewID": 1, "title": "Great", "isPublished": true, "createdAt": "2012-03-01T00:00:00Z"]
+        )
+        try store.mainContext.save()
+        let url = directory.appending(path: "backup.sqlite")
+        try store.backup(to: url)
+
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(filePath: "/usr/bin/sqlite3")
+        process.arguments = [url.path, "select reviewID, title, isPublished, createdAt from review"]
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus == 0)
+        #expect(text == "1|Great|1|2012-03-01T00:00:00.000Z\n")
     }
 
     @Test func defaultStoreIsReplaceableAndResettable() throws {

@@ -7,7 +7,9 @@ enum TestModel {
         name: "Restaurant",
         attributes: [.init("restaurantID", .integer), .init("name", .string), .init("rating", .double)],
         identificationAttribute: "restaurantID",
-        relationships: [RelationshipDescription(name: "reviews", destination: "Review", isToMany: true, foreignKey: "restaurantID")]
+        relationships: [
+            RelationshipDescription(name: "reviews", destination: "Review", isToMany: true, foreignKey: "restaurantID")
+        ]
     )
 
     static let review = EntityDescription(
@@ -17,12 +19,16 @@ enum TestModel {
             .init("restaurantID", .integer), .init("createdAt", .date), .init("isPublished", .boolean),
         ],
         identificationAttribute: "reviewID",
-        relationships: [RelationshipDescription(name: "restaurant", destination: "Restaurant", foreignKey: "restaurantID")]
+        relationships: [
+            RelationshipDescription(name: "restaurant", destination: "Restaurant", foreignKey: "restaurantID")
+        ]
     )
 
     static let article = EntityDescription(
         name: "Article",
-        attributes: [.init("title", .string), .init("author", .string), .init("tags", .json), .init("createdAt", .date)]
+        attributes: [
+            .init("title", .string), .init("author", .string), .init("tags", .json), .init("createdAt", .date),
+        ]
     )
 
     static func model() throws -> EntityModel {
