@@ -79,8 +79,9 @@ public final class ManagedObjectContext: Sendable {
     {
         let description = try self.entity(named: entity)
         let conditions = try Self.converted(conditions, for: description)
-        let rows = try persistent.rows(of: description, where: conditions)
-        return state.withLock { state in
+        // Reading inside the lock keeps a concurrent save from slipping between the read and the identity map.
+        return try state.withLock { (state) throws(StoreError) in
+            let rows = try persistent.rows(of: description, where: conditions)
             var result: [ManagedObject] = []
             var seen: Set<Int64> = []
             for row in rows {
