@@ -58,4 +58,29 @@ struct MappingTestTests {
         )
         #expect(throws: MappingTestError.noSourceObject(keyPath: "article")) { try test.verify() }
     }
+
+    @Test func expectationsFollowRelationships() throws {
+        let mapping = EntityMapping(
+            entity: "Review",
+            attributes: ["id": "reviewID"],
+            relationships: [
+                RelationshipMapping(
+                    fromKeyPath: "restaurant", toRelationship: "restaurant",
+                    mapping: EntityMapping(entity: "Restaurant", attributes: ["id": "restaurantID", "name": "name"]))
+            ]
+        )
+        var test = MappingTest(
+            mapping: mapping, sourceObject: ["id": 1, "restaurant": ["id": 5, "name": "Pizza"]],
+            model: try TestModel.model())
+        test.expect(from: "restaurant.name", to: "restaurant.name", value: "Pizza")
+        test.expect(from: "restaurant.id", to: "restaurantID", value: 5)
+        test.expect(from: "restaurant.name", to: "restaurant.rating")
+
+        let error = #expect(throws: MappingTestError.self) { try test.verify() }
+        #expect(
+            error?.description == """
+                1 mapping expectation not met:
+                - Expected mapping 'restaurant.name' -> 'restaurant.rating', but nothing was mapped.
+                """)
+    }
 }
