@@ -65,13 +65,17 @@ struct MappingTestTests {
             attributes: ["id": "reviewID"],
             relationships: [
                 RelationshipMapping(
-                    fromKeyPath: "restaurant", toRelationship: "restaurant",
-                    mapping: EntityMapping(entity: "Restaurant", attributes: ["id": "restaurantID", "name": "name"]))
+                    fromKeyPath: "restaurant",
+                    toRelationship: "restaurant",
+                    mapping: EntityMapping(entity: "Restaurant", attributes: ["id": "restaurantID", "name": "name"])
+                )
             ]
         )
         var test = MappingTest(
-            mapping: mapping, sourceObject: ["id": 1, "restaurant": ["id": 5, "name": "Pizza"]],
-            model: try TestModel.model())
+            mapping: mapping,
+            sourceObject: ["id": 1, "restaurant": ["id": 5, "name": "Pizza"]],
+            model: try TestModel.model()
+        )
         test.expect(from: "restaurant.name", to: "restaurant.name", value: "Pizza")
         test.expect(from: "restaurant.id", to: "restaurantID", value: 5)
         test.expect(from: "restaurant.name", to: "restaurant.rating")
@@ -81,6 +85,7 @@ struct MappingTestTests {
             error?.description == """
                 1 mapping expectation not met:
                 - Expected mapping 'restaurant.name' -> 'restaurant.rating', but nothing was mapped.
-                """)
+                """
+        )
     }
 }
