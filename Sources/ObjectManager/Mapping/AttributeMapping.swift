@@ -1,0 +1,12 @@
+/// Maps the JSON value at a key path onto one attribute.
+public struct AttributeMapping: Sendable, Hashable {
+    /// The dotted key path in the source JSON (`created_at`, `user.name`).
+    public var keyPath: String
+    /// The destination attribute.
+    public var attribute: String
+
+    public init(fromKeyPath keyPath: String, toAttribute attribute: String) {
+        self.keyPath = keyPath
+        self.attribute = attribute
+    }
+}

@@ -1,0 +1,148 @@
+/// The mapping engine: turns JSON objects into managed objects of a context, upserting by identification.
+package struct ObjectMapper: Sendable {
+    package init() {}
+
+    /// Maps a JSON object or array of objects with `mapping` into `context` and returns the mapped objects in order.
+    ///
+    /// An object whose identification values match an object in the context (saved or not, also one mapped
+    /// earlier in the same payload) is updated, never duplicated. `target` maps the (first) JSON object onto
+    /// that object instead — a response to a POST onto the posted object — and inserts it when it is not in
+    /// the context.
+    package func map(
+        _ json: JSONValue,
+        with mapping: EntityMapping,
+        in context: ManagedObjectContext,
+        onto target: ManagedObject? = nil
+    ) throws(MappingError) -> [ManagedObject] {
+        switch json {
+        case .object(let members):
+            return [try map(object: members, with: mapping, in: context, onto: target)]
+        case .array(let elements):
+            var result: [ManagedObject] = []
+            for (offset, element) in elements.enumerated() {
+                guard case .object(let members) = element else {
+                    throw .notAnObject(entity: mapping.entity, found: element.text)
+                }
+                result.append(try map(object: members, with: mapping, in: context, onto: offset == 0 ? target : nil))
+            }
+            return result
+        default:
+            throw .notAnObject(entity: mapping.entity, found: json.text)
+        }
+    }
+
+    private func map(
+        object members: [String: JSONValue],
+        with mapping: EntityMapping,
+        in context: ManagedObjectContext,
+        onto target: ManagedObject?
+    ) throws(MappingError) -> ManagedObject {
+        let json = JSONValue.object(members)
+        let entity = try store { () throws(StoreError) -> EntityDescription in try context.entity(named: mapping.entity)
+        }
+
+        var values: [(attribute: String, value: AttributeValue)] = []
+        for attributeMapping in mapping.attributeMappings {
+            guard let source = json[keyPath: attributeMapping.keyPath] else { continue }
+            guard let attribute = entity.attribute(named: attributeMapping.attribute) else {
+                throw .store(
+                    .unknownAttribute(
+                        entity: entity.name,
+                        attribute: attributeMapping.attribute,
+                        suggestions: NameSuggestion.nearest(to: attributeMapping.attribute, in: entity.attributeNames)
+                    )
+                )
+            }
+            do {
+                values.append(
+                    (attribute.name, try source.converted(to: attribute.type, dateFormats: mapping.dateFormats))
+                )
+            } catch {
+                throw .invalidValue(
+                    entity: entity.name,
+                    attribute: attribute.name,
+                    keyPath: attributeMapping.keyPath,
+                    error
+                )
+            }
+        }
+
+        let object = try store { () throws(StoreError) -> ManagedObject in
+            if let target {
+                try context.insert(target)
+                return target
+            }
+            let identification =
+                mapping.identificationAttributes ?? entity.identificationAttribute.map { [$0] } ?? []
+            var conditions: [String: AttributeValue] = [:]
+            for name in identification {
+                guard let value = values.last(where: { $0.attribute == name })?.value, !value.isNull else {
+                    conditions = [:]
+                    break
+                }
+                conditions[name] = value
+            }
+            if !conditions.isEmpty, let existing = try context.fetch(entity.name, where: conditions).first {
+                return existing
+            }
+            return try context.insert(entity: entity.name)
+        }
+        for (attribute, value) in values {
+            try store { () throws(StoreError) in try object.setValue(value, forAttribute: attribute) }
+        }
+
+        for relationshipMapping in mapping.relationshipMappings {
+            guard let nested = json[keyPath: relationshipMapping.keyPath], !nested.isNull else { continue }
+            guard let relationship = entity.relationship(named: relationshipMapping.relationship) else {
+                throw .store(
+                    .unknownRelationship(
+                        entity: entity.name,
+                        relationship: relationshipMapping.relationship,
+                        suggestions: NameSuggestion.nearest(
+                            to: relationshipMapping.relationship,
+                            in: entity.relationships.map(\.name)
+                        )
+                    )
+                )
+            }
+            let children = try map(nested, with: relationshipMapping.mapping, in: context)
+            try store { () throws(StoreError) in
+                try connect(object, to: children, through: relationship, in: context)
+            }
+        }
+        return object
+    }
+
+    /// Sets the foreign keys that make `children` the related objects of `object`.
+    private func connect(
+        _ object: ManagedObject,
+        to children: [ManagedObject],
+        through relationship: RelationshipDescription,
+        in context: ManagedObjectContext
+    ) throws(StoreError) {
+        if relationship.isToMany {
+            guard let identification = object.entity.identificationAttribute else {
+                throw .noIdentificationAttribute(entity: object.entity.name)
+            }
+            let value = object[identification]
+            guard !value.isNull else { return }
+            for child in children {
+                try child.setValue(value, forAttribute: relationship.foreignKey)
+            }
+        } else if let child = children.last {
+            let destination = try context.entity(named: relationship.destination)
+            guard let identification = destination.identificationAttribute else {
+                throw .noIdentificationAttribute(entity: destination.name)
+            }
+            try object.setValue(child[identification], forAttribute: relationship.foreignKey)
+        }
+    }
+
+    private func store<T>(_ body: () throws(StoreError) -> T) throws(MappingError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .store(error)
+        }
+    }
+}

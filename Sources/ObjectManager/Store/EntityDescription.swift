@@ -1,0 +1,35 @@
+/// An entity: its attributes (one SQLite column each), identification attribute and relationships.
+public struct EntityDescription: Sendable, Hashable {
+    public var name: String
+    public var attributes: [AttributeDescription]
+    /// The attribute whose value identifies an object (unique in the store), used for upserts and relationships.
+    public var identificationAttribute: String?
+    public var relationships: [RelationshipDescription]
+
+    public init(
+        name: String,
+        attributes: [AttributeDescription],
+        identificationAttribute: String? = nil,
+        relationships: [RelationshipDescription] = []
+    ) {
+        self.name = name
+        self.attributes = attributes
+        self.identificationAttribute = identificationAttribute
+        self.relationships = relationships
+    }
+
+    /// The attribute named `name`, if any.
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributes.first { $0.name == name }
+    }
+
+    /// The relationship named `name`, if any.
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationships.first { $0.name == name }
+    }
+
+    /// The attribute names in declaration order.
+    public var attributeNames: [String] {
+        attributes.map(\.name)
+    }
+}

@@ -1,0 +1,152 @@
+import Synchronization
+
+/// One object of an entity: attribute values, saved or not, living in a ``ManagedObjectContext``.
+///
+/// Objects are equal only to themselves; a context hands out one instance per saved row.
+///
+/// ```swift
+/// let review = try store.mainContext.insert(entity: "Review", attributes: ["title": "Great"])
+/// review["rating"] = "5"          // converted to the attribute's type: .integer(5)
+/// review.value(forKeyPath: "restaurant.name")
+/// ```
+public final class ManagedObject: Sendable, Hashable {
+    struct State {
+        var values: [String: AttributeValue]
+        var committed: [String: AttributeValue]
+        var rowID: Int64?
+        var isInserted = false
+        var isDeleted = false
+        weak var context: ManagedObjectContext?
+    }
+
+    /// The entity of this object.
+    public let entity: EntityDescription
+    let state: Mutex<State>
+
+    /// A new object of `entity` that belongs to no context yet; insert it with ``ManagedObjectContext/insert(_:)``.
+    public convenience init(entity: EntityDescription, attributes: [String: AttributeValue] = [:]) throws(StoreError) {
+        self.init(entity: entity, converted: [:], rowID: nil, context: nil)
+        for (name, value) in attributes {
+            try setValue(value, forAttribute: name)
+        }
+    }
+
+    init(
+        entity: EntityDescription,
+        converted values: [String: AttributeValue],
+        rowID: Int64?,
+        context: ManagedObjectContext?
+    ) {
+        self.entity = entity
+        var complete = values
+        for attribute in entity.attributes where complete[attribute.name] == nil {
+            complete[attribute.name] = .null
+        }
+        state = Mutex(State(values: complete, committed: complete, rowID: rowID, context: context))
+    }
+
+    /// Every attribute's value (`.null` for unset ones).
+    public var attributes: [String: AttributeValue] {
+        state.withLock { $0.values }
+    }
+
+    /// The value of `attribute` (`.null` when unset or unknown); setting converts to the attribute's type and
+    /// ignores values that do not convert — use ``setValue(_:forAttribute:)`` to get the error.
+    public subscript(_ attribute: String) -> AttributeValue {
+        get { state.withLock { $0.values[attribute] ?? .null } }
+        set { try? setValue(newValue, forAttribute: attribute) }
+    }
+
+    /// Sets `attribute` to `value` converted to the attribute's type.
+    public func setValue(_ value: AttributeValue, forAttribute attribute: String) throws(StoreError) {
+        guard let description = entity.attribute(named: attribute) else {
+            throw .unknownAttribute(
+                entity: entity.name,
+                attribute: attribute,
+                suggestions: NameSuggestion.nearest(to: attribute, in: entity.attributeNames)
+            )
+        }
+        let converted: AttributeValue
+        do {
+            converted = try value.converted(to: description.type)
+        } catch {
+            throw .invalidValue(entity: entity.name, attribute: attribute, error)
+        }
+        let context = state.withLock { state -> ManagedObjectContext? in
+            guard state.values[attribute] != converted else { return nil }
+            state.values[attribute] = converted
+            return state.rowID != nil && !state.isInserted && !state.isDeleted ? state.context : nil
+        }
+        context?.markUpdated(self)
+    }
+
+    /// The value at a key path: an attribute, a path into a JSON attribute, or through to-one relationships
+    /// (`restaurant.name`); to-many relationships give a JSON array of the values. Nil when the path leads nowhere.
+    public func value(forKeyPath keyPath: String) -> AttributeValue? {
+        let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+        guard let head = parts.first else { return nil }
+        let rest = parts.count > 1 ? parts[1] : nil
+        if entity.attribute(named: head) != nil {
+            let value = self[head]
+            guard let rest else { return value }
+            guard case .json(let json) = value, let inner = json[keyPath: rest] else { return nil }
+            return AttributeValue(inner)
+        }
+        guard let relationship = entity.relationship(named: head), let context,
+            let related = try? context.related(self, relationship.name)
+        else { return nil }
+        if relationship.isToMany {
+            let values = related.map { object in
+                rest.map { object.value(forKeyPath: $0) ?? .null } ?? .json(object.json)
+            }
+            return .json(.array(values.map(\.jsonValue)))
+        }
+        guard let object = related.first else { return .null }
+        guard let rest else { return .json(object.json) }
+        return object.value(forKeyPath: rest)
+    }
+
+    /// The attributes as a JSON object.
+    public var json: JSONValue {
+        .object(attributes.mapValues(\.jsonValue))
+    }
+
+    /// The context this object lives in, if any.
+    public var context: ManagedObjectContext? {
+        state.withLock { $0.context }
+    }
+
+    /// Whether this object was inserted and not saved yet.
+    public var isInserted: Bool {
+        state.withLock { $0.isInserted }
+    }
+
+    /// Whether this object was deleted (saved or not).
+    public var isDeleted: Bool {
+        state.withLock { $0.isDeleted }
+    }
+
+    /// Whether this object has a row in the store.
+    public var isSaved: Bool {
+        state.withLock { $0.rowID != nil && !$0.isInserted }
+    }
+
+    /// The value of the entity's identification attribute, if it has one.
+    public var identification: AttributeValue? {
+        entity.identificationAttribute.map { self[$0] }
+    }
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool {
+        lhs === rhs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+extension ManagedObject: CustomStringConvertible {
+    public var description: String {
+        "<\(entity.name) \(json.text)>"
+    }
+}

@@ -1,0 +1,307 @@
+import Synchronization
+
+/// A scratch pad of objects over an ``EntityStore``: inserts, updates and deletes stay here until ``save()``.
+///
+/// Fetches see unsaved inserts and updates and hide unsaved deletes; a saved row is always the same instance.
+///
+/// ```swift
+/// let context = store.mainContext
+/// try context.insert(entity: "Review", attributes: ["reviewID": 1, "title": "Great"])
+/// try context.fetch("Review").count   // 1
+/// try store.countSaved("Review")      // 0 until…
+/// try context.save()
+/// ```
+public final class ManagedObjectContext: Sendable {
+    struct State {
+        /// The identity map: saved objects by entity and rowid.
+        var registered: [String: [Int64: ManagedObject]] = [:]
+        var inserted: [ManagedObject] = []
+        var updated: [ObjectIdentifier: ManagedObject] = [:]
+        var deleted: [ObjectIdentifier: ManagedObject] = [:]
+    }
+
+    /// The model of the store this context works on.
+    public var model: EntityModel { persistent.model }
+    let persistent: PersistentStore
+    private let state = Mutex(State())
+
+    init(persistent: PersistentStore) {
+        self.persistent = persistent
+    }
+
+    /// The description of the entity named `name`, or an error suggesting the nearest names.
+    public func entity(named name: String) throws(StoreError) -> EntityDescription {
+        guard let entity = model.entity(named: name) else {
+            throw .unknownEntity(name, suggestions: NameSuggestion.nearest(to: name, in: model.entityNames))
+        }
+        return entity
+    }
+
+    /// Inserts a new object of `entity` with `attributes` converted to their types.
+    @discardableResult
+    public func insert(entity name: String, attributes: [String: AttributeValue] = [:]) throws(StoreError)
+        -> ManagedObject
+    {
+        let object = try ManagedObject(entity: try entity(named: name), attributes: attributes)
+        try insert(object)
+        return object
+    }
+
+    /// Inserts `object` unless it is already here; an object deleted here but not saved yet comes back.
+    public func insert(_ object: ManagedObject) throws(StoreError) {
+        _ = try entity(named: object.entity.name)
+        state.withLock { state in
+            let id = ObjectIdentifier(object)
+            object.state.withLock { objectState in
+                if objectState.context === self {
+                    if objectState.isInserted { return }
+                    if objectState.rowID != nil {
+                        if objectState.isDeleted {
+                            objectState.isDeleted = false
+                            state.deleted[id] = nil
+                            if objectState.values != objectState.committed { state.updated[id] = object }
+                        }
+                        return
+                    }
+                }
+                objectState.context = self
+                objectState.rowID = nil
+                objectState.isDeleted = false
+                objectState.isInserted = true
+                state.inserted.append(object)
+            }
+        }
+    }
+
+    /// The objects of `entity` whose attributes equal `conditions`, saved or not, in row order then insertion order.
+    public func fetch(_ entity: String, where conditions: [String: AttributeValue] = [:]) throws(StoreError)
+        -> [ManagedObject]
+    {
+        let description = try self.entity(named: entity)
+        let conditions = try Self.converted(conditions, for: description)
+        // Reading inside the lock keeps a concurrent save from slipping between the read and the identity map.
+        return try state.withLock { (state) throws(StoreError) in
+            let rows = try persistent.rows(of: description, where: conditions)
+            var result: [ManagedObject] = []
+            var seen: Set<Int64> = []
+            for row in rows {
+                seen.insert(row.rowID)
+                let object: ManagedObject
+                if let registered = state.registered[entity]?[row.rowID] {
+                    object = registered
+                } else {
+                    object = ManagedObject(entity: description, converted: row.values, rowID: row.rowID, context: self)
+                    state.registered[entity, default: [:]][row.rowID] = object
+                }
+                let id = ObjectIdentifier(object)
+                if state.deleted[id] != nil { continue }
+                if state.updated[id] != nil, !Self.object(object, matches: conditions) { continue }
+                result.append(object)
+            }
+            let changedElsewhere = state.updated.values
+                .filter { $0.entity.name == entity && state.deleted[ObjectIdentifier($0)] == nil }
+                .compactMap { object in object.state.withLock { $0.rowID }.map { (object, $0) } }
+                .filter { !seen.contains($0.1) && Self.object($0.0, matches: conditions) }
+                .sorted { $0.1 < $1.1 }
+            result += changedElsewhere.map(\.0)
+            result += state.inserted.filter { $0.entity.name == entity && Self.object($0, matches: conditions) }
+            return result
+        }
+    }
+
+    /// How many objects ``fetch(_:where:)`` would return.
+    public func count(_ entity: String, where conditions: [String: AttributeValue] = [:]) throws(StoreError) -> Int {
+        try fetch(entity, where: conditions).count
+    }
+
+    /// The object of `entity` whose identification attribute has `value`, if any.
+    public func existingObject(entity: String, identifiedBy value: AttributeValue) throws(StoreError) -> ManagedObject?
+    {
+        let description = try self.entity(named: entity)
+        guard let identification = description.identificationAttribute else {
+            throw .noIdentificationAttribute(entity: entity)
+        }
+        return try fetch(entity, where: [identification: value]).first
+    }
+
+    /// The objects at the other end of `relationship` of `object`, found through the foreign key.
+    public func related(_ object: ManagedObject, _ relationship: String) throws(StoreError) -> [ManagedObject] {
+        guard let description = object.entity.relationship(named: relationship) else {
+            throw .unknownRelationship(
+                entity: object.entity.name,
+                relationship: relationship,
+                suggestions: NameSuggestion.nearest(to: relationship, in: object.entity.relationships.map(\.name))
+            )
+        }
+        let destination = try entity(named: description.destination)
+        if description.isToMany {
+            guard let identification = object.entity.identificationAttribute else {
+                throw .noIdentificationAttribute(entity: object.entity.name)
+            }
+            let value = object[identification]
+            if value.isNull { return [] }
+            return try fetch(destination.name, where: [description.foreignKey: value])
+        }
+        guard let identification = destination.identificationAttribute else {
+            throw .noIdentificationAttribute(entity: destination.name)
+        }
+        let value = object[description.foreignKey]
+        if value.isNull { return [] }
+        return try fetch(destination.name, where: [identification: value])
+    }
+
+    /// Marks `object` deleted (an unsaved insert is simply dropped); objects of other contexts are ignored.
+    public func delete(_ object: ManagedObject) {
+        state.withLock { state in
+            let id = ObjectIdentifier(object)
+            object.state.withLock { objectState in
+                guard objectState.context === self, !objectState.isDeleted else { return }
+                if objectState.isInserted {
+                    state.inserted.removeAll { $0 === object }
+                    objectState.isInserted = false
+                    objectState.isDeleted = true
+                    objectState.context = nil
+                } else if objectState.rowID != nil {
+                    objectState.isDeleted = true
+                    state.updated[id] = nil
+                    state.deleted[id] = object
+                }
+            }
+        }
+    }
+
+    /// Deletes every object of `entity`; ``save()`` makes it permanent.
+    public func deleteAll(_ entity: String) throws(StoreError) {
+        for object in try fetch(entity) {
+            delete(object)
+        }
+    }
+
+    /// Deletes every object of every entity; ``save()`` makes it permanent.
+    public func deleteAllEntities() throws(StoreError) {
+        for entity in model.entityNames {
+            try deleteAll(entity)
+        }
+    }
+
+    /// Whether there are unsaved inserts, updates or deletes.
+    public var hasChanges: Bool {
+        state.withLock { !$0.inserted.isEmpty || !$0.updated.isEmpty || !$0.deleted.isEmpty }
+    }
+
+    /// Writes every insert, update and delete in one transaction; on failure nothing is written and the changes stay.
+    public func save() throws(StoreError) {
+        try state.withLock { (state) throws(StoreError) in
+            let inserted = state.inserted.map { object in (object, object.state.withLock { $0.values }) }
+            let updated = state.updated.values.compactMap { object in
+                object.state.withLock { s in s.rowID.map { (object, $0, s.values, s.committed) } }
+            }
+            let deleted = state.deleted.values.compactMap { object in
+                object.state.withLock { $0.rowID }.map { (object, $0) }
+            }
+            for (object, values) in inserted {
+                try Self.checkRequired(values, of: object.entity)
+            }
+            for (object, _, values, _) in updated {
+                try Self.checkRequired(values, of: object.entity)
+            }
+            var changes: [PersistentStore.Change] = deleted.map { .delete(entity: $0.0.entity.name, rowID: $0.1) }
+            changes += updated.map { object, rowID, values, committed in
+                .update(
+                    entity: object.entity.name,
+                    rowID: rowID,
+                    values: values.filter { committed[$0.key] != $0.value }
+                )
+            }
+            changes += inserted.map { .insert(entity: $0.0.entity.name, values: $0.1) }
+            let rowIDs = try persistent.apply(changes)
+
+            for (object, rowID) in deleted {
+                state.registered[object.entity.name]?[rowID] = nil
+                object.state.withLock {
+                    $0.rowID = nil
+                    $0.context = nil
+                }
+            }
+            for (object, _, values, _) in updated {
+                object.state.withLock { $0.committed = values }
+            }
+            for ((object, values), rowID) in zip(inserted, rowIDs.suffix(inserted.count)) {
+                guard let rowID else { continue }
+                state.registered[object.entity.name, default: [:]][rowID] = object
+                object.state.withLock {
+                    $0.rowID = rowID
+                    $0.isInserted = false
+                    $0.committed = values
+                }
+            }
+            state.inserted = []
+            state.updated = [:]
+            state.deleted = [:]
+        }
+    }
+
+    /// Forgets every unsaved change: inserts leave the context, updates are reverted, deletes undone.
+    public func rollback() {
+        state.withLock { state in
+            for object in state.inserted {
+                object.state.withLock {
+                    $0.isInserted = false
+                    $0.context = nil
+                }
+            }
+            for object in state.updated.values {
+                object.state.withLock { $0.values = $0.committed }
+            }
+            for object in state.deleted.values {
+                object.state.withLock {
+                    $0.isDeleted = false
+                    $0.values = $0.committed
+                }
+            }
+            state = State(registered: state.registered)
+        }
+    }
+
+    func markUpdated(_ object: ManagedObject) {
+        state.withLock { state in
+            let id = ObjectIdentifier(object)
+            guard state.deleted[id] == nil, object.context === self else { return }
+            state.updated[id] = object
+        }
+    }
+
+    static func converted(_ conditions: [String: AttributeValue], for entity: EntityDescription) throws(StoreError)
+        -> [String: AttributeValue]
+    {
+        var result: [String: AttributeValue] = [:]
+        for (name, value) in conditions {
+            guard let attribute = entity.attribute(named: name) else {
+                throw .unknownAttribute(
+                    entity: entity.name,
+                    attribute: name,
+                    suggestions: NameSuggestion.nearest(to: name, in: entity.attributeNames)
+                )
+            }
+            do {
+                result[name] = try value.converted(to: attribute.type)
+            } catch {
+                throw .invalidValue(entity: entity.name, attribute: name, error)
+            }
+        }
+        return result
+    }
+
+    private static func object(_ object: ManagedObject, matches conditions: [String: AttributeValue]) -> Bool {
+        let values = object.attributes
+        return conditions.allSatisfy { values[$0.key] == $0.value }
+    }
+
+    private static func checkRequired(_ values: [String: AttributeValue], of entity: EntityDescription)
+        throws(StoreError)
+    {
+        for attribute in entity.attributes where !attribute.isOptional && (values[attribute.name] ?? .null).isNull {
+            throw .missingValue(entity: entity.name, attribute: attribute.name)
+        }
+    }
+}

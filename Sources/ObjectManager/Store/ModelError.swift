@@ -1,0 +1,32 @@
+/// Why an entity model is invalid.
+public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    case emptyName
+    case duplicateEntity(String)
+    case duplicateAttribute(entity: String, attribute: String)
+    case reservedAttribute(entity: String, attribute: String)
+    case identificationAttributeMissing(entity: String, attribute: String)
+    case unknownDestination(entity: String, relationship: String, destination: String)
+    case foreignKeyNotAnAttribute(entity: String, relationship: String, foreignKey: String, owner: String)
+    case relationshipNeedsIdentification(entity: String, relationship: String, identifiedEntity: String)
+
+    public var description: String {
+        switch self {
+        case .emptyName:
+            "Entity, attribute and relationship names must not be empty."
+        case .duplicateEntity(let entity):
+            "Entity '\(entity)' is declared twice."
+        case .duplicateAttribute(let entity, let attribute):
+            "Entity '\(entity)' declares attribute or relationship '\(attribute)' twice."
+        case .reservedAttribute(let entity, let attribute):
+            "Entity '\(entity)' uses the reserved attribute name '\(attribute)'."
+        case .identificationAttributeMissing(let entity, let attribute):
+            "Entity '\(entity)' is identified by '\(attribute)', which is not one of its attributes."
+        case .unknownDestination(let entity, let relationship, let destination):
+            "Relationship '\(entity).\(relationship)' points at unknown entity '\(destination)'."
+        case .foreignKeyNotAnAttribute(let entity, let relationship, let foreignKey, let owner):
+            "Relationship '\(entity).\(relationship)' uses foreign key '\(foreignKey)', which is not an attribute of '\(owner)'."
+        case .relationshipNeedsIdentification(let entity, let relationship, let identifiedEntity):
+            "Relationship '\(entity).\(relationship)' needs an identification attribute on '\(identifiedEntity)'."
+        }
+    }
+}

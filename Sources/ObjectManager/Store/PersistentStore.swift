@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+
+/// The SQLite side of an ``EntityStore``: one table per entity, read and written in scoped GRDB closures.
+final class PersistentStore: Sendable {
+    /// A saved row: its SQLite rowid and attribute values.
+    struct SavedRow: Sendable {
+        var rowID: Int64
+        var values: [String: AttributeValue]
+    }
+
+    /// One change of a save, applied in a single transaction.
+    enum Change: Sendable {
+        case insert(entity: String, values: [String: AttributeValue])
+        case update(entity: String, rowID: Int64, values: [String: AttributeValue])
+        case delete(entity: String, rowID: Int64)
+    }
+
+    let model: EntityModel
+    private let database: DatabaseQueue
+
+    init(model: EntityModel, path: String?) throws(StoreError) {
+        self.model = model
+        do {
+            database = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
+            try database.write { db in
+                for entity in model.entities {
+                    try db.execute(sql: Self.createTableSQL(for: entity))
+                }
+            }
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
+    /// The rows of `entity` whose attributes equal `conditions` (already converted to the attribute types), in rowid order.
+    func rows(of entity: EntityDescription, where conditions: [String: AttributeValue]) throws(StoreError) -> [SavedRow]
+    {
+        let columns = entity.attributes
+        let selection = (["rowid"] + columns.map { quote($0.name) }).joined(separator: ", ")
+        let (clause, arguments) = whereClause(conditions)
+        let sql = "SELECT \(selection) FROM \(quote(entity.name))\(clause) ORDER BY rowid"
+        do {
+            return try database.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                    var values: [String: AttributeValue] = [:]
+                    for (offset, attribute) in columns.enumerated() {
+                        let stored: DatabaseValue = row[offset + 1]
+                        values[attribute.name] = AttributeValue(databaseValue: stored, as: attribute.type)
+                    }
+                    let rowID: Int64 = row[0]
+                    return SavedRow(rowID: rowID, values: values)
+                }
+            }
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
+    /// How many rows of `entity` match `conditions`.
+    func count(of entity: EntityDescription, where conditions: [String: AttributeValue]) throws(StoreError) -> Int {
+        let (clause, arguments) = whereClause(conditions)
+        let sql = "SELECT COUNT(*) FROM \(quote(entity.name))\(clause)"
+        do {
+            return try database.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
+    /// Applies `changes` in one transaction; returns the rowid of each insert (nil for other changes), in order.
+    func apply(_ changes: [Change]) throws(StoreError) -> [Int64?] {
+        do {
+            return try database.write { db in
+                try changes.map { change -> Int64? in
+                    switch change {
+                    case .insert(let entity, let values):
+                        let pairs = values.sorted { $0.key < $1.key }
+                        let names = pairs.map(\.key)
+                        let sql =
+                            names.isEmpty
+                            ? "INSERT INTO \(quote(entity)) DEFAULT VALUES"
+                            : "INSERT INTO \(quote(entity)) (\(names.map(quote).joined(separator: ", "))) VALUES ("
+                                + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+                        try db.execute(sql: sql, arguments: StatementArguments(pairs.map(\.value.databaseValue)))
+                        return db.lastInsertedRowID
+                    case .update(let entity, let rowID, let values):
+                        let pairs = values.sorted { $0.key < $1.key }
+                        guard !pairs.isEmpty else { return nil }
+                        let assignments = pairs.map { "\(quote($0.key)) = ?" }.joined(separator: ", ")
+                        let arguments = pairs.map(\.value.databaseValue) + [rowID.databaseValue]
+                        try db.execute(
+                            sql: "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?",
+                            arguments: StatementArguments(arguments)
+                        )
+                        return nil
+                    case .delete(let entity, let rowID):
+                        try db.execute(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?", arguments: [rowID])
+                        return nil
+                    }
+                }
+            }
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
+    /// Copies the whole database into a SQLite file at `path`.
+    func backup(toPath path: String) throws(StoreError) {
+        do {
+            let destination = try DatabaseQueue(path: path)
+            try database.backup(to: destination)
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
+    private func whereClause(_ conditions: [String: AttributeValue]) -> (String, StatementArguments) {
+        guard !conditions.isEmpty else { return ("", StatementArguments()) }
+        let pairs = conditions.sorted { $0.key < $1.key }
+        let clause = " WHERE " + pairs.map { "\(quote($0.key)) IS ?" }.joined(separator: " AND ")
+        return (clause, StatementArguments(pairs.map(\.value.databaseValue)))
+    }
+
+    private static func createTableSQL(for entity: EntityDescription) -> String {
+        let columns = entity.attributes.map { attribute in
+            var column = "\(quote(attribute.name)) \(attribute.type.sqlType)"
+            if attribute.name == entity.identificationAttribute { column += " UNIQUE" }
+            return column
+        }
+        let body = columns.isEmpty ? "\"_empty\" INTEGER" : columns.joined(separator: ", ")
+        return "CREATE TABLE IF NOT EXISTS \(quote(entity.name)) (\(body))"
+    }
+}
+
+/// An SQL identifier in double quotes.
+private func quote(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

@@ -1,0 +1,29 @@
+/// Why an entity store operation failed.
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownEntity(String, suggestions: [String])
+    case unknownAttribute(entity: String, attribute: String, suggestions: [String])
+    case unknownRelationship(entity: String, relationship: String, suggestions: [String])
+    case invalidValue(entity: String, attribute: String, ConversionError)
+    case missingValue(entity: String, attribute: String)
+    case noIdentificationAttribute(entity: String)
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .unknownEntity(let entity, let suggestions):
+            "Unknown entity '\(entity)'." + NameSuggestion.didYouMean(suggestions)
+        case .unknownAttribute(let entity, let attribute, let suggestions):
+            "Entity '\(entity)' has no attribute '\(attribute)'." + NameSuggestion.didYouMean(suggestions)
+        case .unknownRelationship(let entity, let relationship, let suggestions):
+            "Entity '\(entity)' has no relationship '\(relationship)'." + NameSuggestion.didYouMean(suggestions)
+        case .invalidValue(let entity, let attribute, let error):
+            "Invalid value for '\(entity).\(attribute)': \(error)"
+        case .missingValue(let entity, let attribute):
+            "Attribute '\(entity).\(attribute)' must have a value."
+        case .noIdentificationAttribute(let entity):
+            "Entity '\(entity)' has no identification attribute."
+        case .database(let message):
+            "Database error: \(message)"
+        }
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import ObjectManager
+import Testing
+
+struct EntityStoreTests {
+    @Test func unsavedInsertIsVisibleToTheContextButNotToTheStoreUntilSaved() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        try context.insert(entity: "Review", attributes: ["reviewID": 1, "title": "Great"])
+
+        #expect(try context.fetch("Review").count == 1)
+        #expect(try store.fetchSaved("Review").isEmpty)
+        #expect(try store.countSaved("Review") == 0)
+        #expect(context.hasChanges)
+
+        try context.save()
+
+        #expect(!context.hasChanges)
+        let rows = try store.fetchSaved("Review")
+        #expect(rows.count == 1)
+        #expect(rows.first?["title"] == .string("Great"))
+        #expect(rows.first?["reviewID"] == .integer(1))
+        #expect(try store.countSaved("Review", where: ["title": "Great"]) == 1)
+    }
+
+    @Test func unsavedUpdatesAndDeletesShowInFetchOnly() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        let review = try context.insert(entity: "Review", attributes: ["reviewID": 1, "title": "Old"])
+        try context.save()
+
+        review["title"] = "New"
+        #expect(try context.fetch("Review", where: ["title": "New"]) == [review])
+        #expect(try context.fetch("Review", where: ["title": "Old"]).isEmpty)
+        #expect(try store.countSaved("Review", where: ["title": "Old"]) == 1)
+
+        try context.save()
+        #expect(try store.countSaved("Review", where: ["title": "New"]) == 1)
+
+        context.delete(review)
+        #expect(review.isDeleted)
+        #expect(try context.count("Review") == 0)
+        #expect(try store.countSaved("Review") == 1)
+        try context.save()
+        #expect(try store.countSaved("Review") == 0)
+    }
+
+    @Test func rollbackForgetsUnsavedChanges() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        let kept = try context.insert(entity: "Review", attributes: ["reviewID": 1, "title": "Kept"])
+        try context.save()
+        try context.insert(entity: "Review", attributes: ["reviewID": 2])
+        kept["title"] = "Changed"
+
+        context.rollback()
+
+        #expect(!context.hasChanges)
+        #expect(try context.fetch("Review") == [kept])
+        #expect(kept["title"] == "Kept")
+    }
+
+    @Test func deleteAllOfOneEntityLeavesTheOthers() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        try context.insert(entity: "Restaurant", attributes: ["restaurantID": 1])
+        try context.insert(entity: "Review", attributes: ["reviewID": 1])
+        try context.insert(entity: "Review", attributes: ["reviewID": 2])
+        try context.save()
+
+        try context.deleteAll("Review")
+        try context.save()
+
+        #expect(try store.countSaved("Review") == 0)
+        #expect(try store.countSaved("Restaurant") == 1)
+    }
+
+    @Test func deleteAllEntitiesEmptiesTheStoreIncludingUnsavedInserts() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        try context.insert(entity: "Restaurant", attributes: ["restaurantID": 1])
+        try context.insert(entity: "Review", attributes: ["reviewID": 1])
+        try context.save()
+        try context.insert(entity: "Article", attributes: ["title": "Unsaved"])
+
+        try context.deleteAllEntities()
+        try context.save()
+
+        for entity in ["Restaurant", "Review", "Article"] {
+            #expect(try store.countSaved(entity) == 0)
+            #expect(try context.count(entity) == 0)
+        }
+    }
+
+    @Test func theSameRowIsAlwaysTheSameInstance() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        let inserted = try context.insert(entity: "Review", attributes: ["reviewID": 7])
+        try context.save()
+
+        let first = try context.fetch("Review")
+        let second = try context.fetch("Review", where: ["reviewID": "7"])
+        #expect(first.count == 1)
+        #expect(first.first === inserted)
+        #expect(second.first === inserted)
+        #expect(try context.existingObject(entity: "Review", identifiedBy: 7) === inserted)
+        #expect(try context.existingObject(entity: "Review", identifiedBy: 8) == nil)
+
+        let other = store.newContext()
+        let elsewhere = try other.fetch("Review")
+        #expect(elsewhere.count == 1)
+        #expect(elsewhere.first !== inserted)
+        #expect(try other.fetch("Review").first === elsewhere.first)
+    }
+
+    @Test func relationshipsFollowForeignKeys() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        let restaurant = try context.insert(entity: "Restaurant", attributes: ["restaurantID": 12345, "name": "Pizza"])
+        let review = try context.insert(entity: "Review", attributes: ["reviewID": 1, "restaurantID": 12345])
+        try context.insert(entity: "Review", attributes: ["reviewID": 2, "restaurantID": 99])
+
+        #expect(try context.related(review, "restaurant") == [restaurant])
+        #expect(try context.related(restaurant, "reviews") == [review])
+        #expect(review.value(forKeyPath: "restaurant.name") == "Pizza")
+        #expect(review.value(forKeyPath: "nothing") == nil)
+    }
+
+    @Test func valuesAreConvertedToTheAttributeTypes() throws {
+        let store = try TestModel.store()
+        let review = try store.mainContext.insert(
+            entity: "Review",
+            attributes: ["reviewID": "12", "stars": 4.0, "isPublished": "true", "createdAt": "2012-03-01T10:00:00Z"]
+        )
+        try store.mainContext.save()
+
+        let row = try #require(try store.fetchSaved("Review").first)
+        #expect(row["reviewID"] == .integer(12))
+        #expect(row["stars"] == .integer(4))
+        #expect(row["isPublished"] == .boolean(true))
+        #expect(row["createdAt"] == .date(Date(timeIntervalSince1970: 1_330_596_000)))
+        #expect(review["createdAt"].stringValue == "2012-03-01T10:00:00Z")
+
+        #expect(throws: StoreError.self) { try review.setValue("many", forAttribute: "stars") }
+        #expect(review["stars"] == .integer(4))
+    }
+
+    @Test func unknownNamesAreReportedWithSuggestions() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+
+        let entityError = #expect(throws: StoreError.self) { try context.insert(entity: "Reveiw") }
+        #expect(entityError?.description == "Unknown entity 'Reveiw'. Did you mean 'Review'?")
+
+        let attributeError = #expect(throws: StoreError.self) {
+            try context.insert(entity: "Review", attributes: ["titel": "x"])
+        }
+        #expect(attributeError?.description == "Entity 'Review' has no attribute 'titel'. Did you mean 'title'?")
+
+        let valueError = #expect(throws: StoreError.self) {
+            try context.insert(entity: "Review", attributes: ["stars": "many"])
+        }
+        #expect(valueError?.description == "Invalid value for 'Review.stars': Cannot convert 'many' to integer.")
+    }
+
+    @Test func duplicateIdentificationFailsTheWholeSave() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        try context.insert(entity: "Review", attributes: ["reviewID": 1])
+        try context.save()
+        let other = store.newContext()
+        try other.insert(entity: "Restaurant", attributes: ["restaurantID": 6])
+        try other.insert(entity: "Review", attributes: ["reviewID": 1])
+
+        #expect(throws: StoreError.self) { try other.save() }
+        #expect(try store.countSaved("Restaurant") == 0)
+        #expect(other.hasChanges)
+    }
+
+    @Test func fileStoreKeepsRowsAndBacksUpToAReadableFile() throws {
+        let directory = try TestModel.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appending(path: "reviews.sqlite")
+        do {
+            let store = try EntityStore(model: TestModel.model(), location: .file(url))
+            try store.mainContext.insert(entity: "Review", attributes: ["reviewID": 1, "title": "Saved"])
+            try store.mainContext.save()
+            try store.backup(to: directory.appending(path: "backup.sqlite"))
+        }
+
+        let reopened = try EntityStore(model: TestModel.model(), location: .file(url))
+        #expect(try reopened.fetchSaved("Review").first?["title"] == "Saved")
+
+        let backupURL = directory.appending(path: "backup.sqlite")
+        let header = try Data(contentsOf: backupURL).prefix(15)
+        #expect(String(decoding: header, as: UTF8.self) == "SQLite format 3")
+        let backup = try EntityStore(model: TestModel.model(), location: .file(backupURL))
+        #expect(try backup.fetchSaved("Review", where: ["reviewID": 1]).first?["title"] == "Saved")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+    func backupIsReadableWithTheSQLiteShell() throws {
+        let directory = try TestModel.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try TestModel.store()
+        try store.mainContext.insert(
+            entity: "Review",
+            attributes: ["reviewID": 1, "title": "Great", "isPublished": true, "createdAt": "2012-03-01T00:00:00Z"]
+        )
+        try store.mainContext.save()
+        let url = directory.appending(path: "backup.sqlite")
+        try store.backup(to: url)
+
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(filePath: "/usr/bin/sqlite3")
+        process.arguments = [url.path, "select reviewID, title, isPublished, createdAt from review"]
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        #expect(process.terminationStatus == 0)
+        #expect(text == "1|Great|1|2012-03-01T00:00:00.000Z\n")
+    }
+
+    @Test func defaultStoreIsReplaceableAndResettable() throws {
+        let store = try TestModel.store()
+        let previous = EntityStore.defaultStore
+        defer { EntityStore.defaultStore = previous }
+        EntityStore.defaultStore = store
+        #expect(EntityStore.defaultStore === store)
+        EntityStore.defaultStore = nil
+        #expect(EntityStore.defaultStore == nil)
+    }
+}
