@@ -105,6 +105,7 @@ let package = Package(
                 "ObjectManager", "StubServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -22,7 +22,11 @@ public enum Suggestions {
 
     /// "Did you mean 'a'?" / "Did you mean 'a' or 'b'?" / "" when nothing is near.
     public static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
-        let near = nearest(to: name, in: candidates)
+        didYouMean(suggestions: nearest(to: name, in: candidates))
+    }
+
+    /// " Did you mean 'a'?" for suggestions already found; "" when there are none.
+    public static func didYouMean(suggestions near: [String]) -> String {
         switch near.count {
         case 0: return ""
         case 1: return " Did you mean '\(near[0])'?"

@@ -275,7 +275,7 @@ public final class ObjectManager: Sendable {
                 let root = descriptor.keyPath.map { json[keyPath: $0] } ?? json
                 guard let root, root != .null else { continue }
                 let target = object.flatMap { $0.entity.name == descriptor.mapping.entity ? $0 : nil }
-                objects += try ObjectMapper.map(root, with: descriptor.mapping, in: store.mainContext, onto: target)
+                objects += try ObjectMapper().map(root, with: descriptor.mapping, in: store.mainContext, onto: target)
             }
             try store.mainContext.save()
         } catch {

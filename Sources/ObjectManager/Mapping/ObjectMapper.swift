@@ -1,3 +1,4 @@
+import Diagnostics
 /// The mapping engine: turns JSON objects into managed objects of a context, upserting by identification.
 package struct ObjectMapper: Sendable {
     package init() {}
@@ -49,7 +50,7 @@ package struct ObjectMapper: Sendable {
                     .unknownAttribute(
                         entity: entity.name,
                         attribute: attributeMapping.attribute,
-                        suggestions: NameSuggestion.nearest(to: attributeMapping.attribute, in: entity.attributeNames)
+                        suggestions: Suggestions.nearest(to: attributeMapping.attribute, in: entity.attributeNames)
                     )
                 )
             }
@@ -98,7 +99,7 @@ package struct ObjectMapper: Sendable {
                     .unknownRelationship(
                         entity: entity.name,
                         relationship: relationshipMapping.relationship,
-                        suggestions: NameSuggestion.nearest(
+                        suggestions: Suggestions.nearest(
                             to: relationshipMapping.relationship,
                             in: entity.relationships.map(\.name)
                         )

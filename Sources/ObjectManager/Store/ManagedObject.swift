@@ -1,3 +1,4 @@
+import Diagnostics
 import Synchronization
 
 /// One object of an entity: attribute values, saved or not, living in a ``ManagedObjectContext``.
@@ -63,7 +64,7 @@ public final class ManagedObject: Sendable, Hashable {
             throw .unknownAttribute(
                 entity: entity.name,
                 attribute: attribute,
-                suggestions: NameSuggestion.nearest(to: attribute, in: entity.attributeNames)
+                suggestions: Suggestions.nearest(to: attribute, in: entity.attributeNames)
             )
         }
         let converted: AttributeValue

@@ -1,3 +1,4 @@
+import Diagnostics
 import Synchronization
 
 /// A scratch pad of objects over an ``EntityStore``: inserts, updates and deletes stay here until ``save()``.
@@ -32,7 +33,7 @@ public final class ManagedObjectContext: Sendable {
     /// The description of the entity named `name`, or an error suggesting the nearest names.
     public func entity(named name: String) throws(StoreError) -> EntityDescription {
         guard let entity = model.entity(named: name) else {
-            throw .unknownEntity(name, suggestions: NameSuggestion.nearest(to: name, in: model.entityNames))
+            throw .unknownEntity(name, suggestions: Suggestions.nearest(to: name, in: model.entityNames))
         }
         return entity
     }
@@ -130,7 +131,7 @@ public final class ManagedObjectContext: Sendable {
             throw .unknownRelationship(
                 entity: object.entity.name,
                 relationship: relationship,
-                suggestions: NameSuggestion.nearest(to: relationship, in: object.entity.relationships.map(\.name))
+                suggestions: Suggestions.nearest(to: relationship, in: object.entity.relationships.map(\.name))
             )
         }
         let destination = try entity(named: description.destination)
@@ -280,7 +281,7 @@ public final class ManagedObjectContext: Sendable {
                 throw .unknownAttribute(
                     entity: entity.name,
                     attribute: name,
-                    suggestions: NameSuggestion.nearest(to: name, in: entity.attributeNames)
+                    suggestions: Suggestions.nearest(to: name, in: entity.attributeNames)
                 )
             }
             do {

@@ -1,3 +1,4 @@
+import Diagnostics
 /// Why an entity store operation failed.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownEntity(String, suggestions: [String])
@@ -11,11 +12,11 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownEntity(let entity, let suggestions):
-            "Unknown entity '\(entity)'." + NameSuggestion.didYouMean(suggestions)
+            "Unknown entity '\(entity)'." + Suggestions.didYouMean(suggestions: suggestions)
         case .unknownAttribute(let entity, let attribute, let suggestions):
-            "Entity '\(entity)' has no attribute '\(attribute)'." + NameSuggestion.didYouMean(suggestions)
+            "Entity '\(entity)' has no attribute '\(attribute)'." + Suggestions.didYouMean(suggestions: suggestions)
         case .unknownRelationship(let entity, let relationship, let suggestions):
-            "Entity '\(entity)' has no relationship '\(relationship)'." + NameSuggestion.didYouMean(suggestions)
+            "Entity '\(entity)' has no relationship '\(relationship)'." + Suggestions.didYouMean(suggestions: suggestions)
         case .invalidValue(let entity, let attribute, let error):
             "Invalid value for '\(entity).\(attribute)': \(error)"
         case .missingValue(let entity, let attribute):
