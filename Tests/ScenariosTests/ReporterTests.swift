@@ -155,7 +155,18 @@ struct ReporterTests {
         #endif
     }
 
-    @Test func escapesControlCharacters() {
-        #expect(JUnitReporter().xml().contains("tests=\"0\""))
+    @Test func failureMessagesKeepLineBreaksAsCharacterReferences() {
+        let id = ScenarioID(file: "a.yml", name: "A")
+        let plan = RunPlan(scenarios: [.init(id: id, feature: "A", tags: [],
+            location: Self.location("a.yml", 1), steps: [.init(description: "x", phase: .steps, location: nil)])])
+        let junit = JUnitReporter()
+        junit.handle(.runStarted(plan))
+        junit.handle(.scenarioStarted(id))
+        junit.handle(.stepFinished(id, step: 0, phase: .steps,
+            outcome: .failed(reason: "line one\nline\u{1}two", location: nil), duration: .zero))
+        junit.handle(.scenarioFinished(id, outcome: .failed(step: 0, reason: "line one\nline\u{1}two"), duration: .zero))
+        let xml = junit.xml()
+        #expect(xml.contains(#"<failure message="line one&#10;linetwo">x</failure>"#))
+        #expect(xml.contains("<system-out>✗ x: line one\nlinetwo</system-out>"))
     }
 }

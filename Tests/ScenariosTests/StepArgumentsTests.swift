@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 import Scenarios
 import Testing
 
@@ -78,5 +79,24 @@ struct StepArgumentsTests {
         #expect(try arguments("0.25").doubleValue() == 0.25)
         #expect(try arguments("true").boolValue())
         #expect(try arguments("[a, b]").sourceDescription == "probe [a, b]")
+    }
+
+    @Test func plainValuesRenderAsJSONInOrder() throws {
+        let value = try arguments(#"{ b: [1, 2.5, "x\"y"], a: ~, c: { t: true } }"#).value
+        #expect(value.jsonText == #"{"b":[1,2.5,"x\"y"],"a":null,"c":{"t":true}}"#)
+        let object = try #require(value.jsonObject as? [String: Any])
+        #expect(object["b"] as? [Any] != nil)
+        #expect(object["a"] is NSNull)
+    }
+
+    @Test func contextInterpolatesValueTrees() throws {
+        let context = ScenarioContext(scenario: ScenarioID(file: "x.yml", name: "A"))
+        context.bind("place", to: ["id": "7"])
+        let value = ArgumentValue.mapping([
+            .init("path", .string("/r/${place.id}")), .init("n", .int(3)), .init("list", .list([.string("${place.id}")])),
+        ])
+        #expect(try context.interpolate(value) == .mapping([
+            .init("path", .string("/r/7")), .init("n", .int(3)), .init("list", .list([.string("7")])),
+        ]))
     }
 }

@@ -87,7 +87,7 @@ public final class JUnitReporter: Sendable {
             let step = scenario.steps.indices.contains(index) ? scenario.steps[index] : nil
             var body = step?.description ?? "step \(index + 1)"
             if let location = step?.location { body += " at \(location.fileAndLine)" }
-            xml += #"      <failure message="\#(escape(reason))">\#(escape(body))</failure>"# + "\n"
+            xml += #"      <failure message="\#(escape(reason))">\#(Self.escape(body))</failure>"# + "\n"
         case .skipped?, nil:
             xml += "      <skipped/>\n"
         case .passed?:
@@ -103,14 +103,14 @@ public final class JUnitReporter: Sendable {
                 }
             }
             lines += (entry?.logs ?? []).map { "log: \($0)" }
-            xml += "      <system-out>" + escape(lines.joined(separator: "\n")) + "</system-out>\n"
+            xml += "      <system-out>" + Self.escape(lines.joined(separator: "\n")) + "</system-out>\n"
         }
         xml += "    </testcase>\n"
         return xml
     }
 
     /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold.
-    static func escape(_ text: String) -> String {
+    static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -119,7 +119,12 @@ public final class JUnitReporter: Sendable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
+            case "\n", "\t", "\r":
+                if attribute {
+                    out += "&#\(scalar.value);"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             default:
                 if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
                 out.unicodeScalars.append(scalar)
@@ -128,5 +133,5 @@ public final class JUnitReporter: Sendable {
         return out
     }
 
-    private func escape(_ text: String) -> String { Self.escape(text) }
+    private func escape(_ text: String) -> String { Self.escape(text, attribute: true) }
 }
