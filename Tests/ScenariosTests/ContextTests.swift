@@ -19,9 +19,16 @@ struct ContextTests {
         }
         #expect(
             ScenarioContextError.unknownAttribute("length", of: "title", in: "${title.length}", step: "submit review")
-                .description == "'title' has no attribute 'length' in '${title.length}' of step 'submit review'.")
-        #expect(throws: ScenarioContextError.unknownAttribute("length", of: "title", in: "${title.length}",
-            step: "submit review")) {
+                .description == "'title' has no attribute 'length' in '${title.length}' of step 'submit review'."
+        )
+        #expect(
+            throws: ScenarioContextError.unknownAttribute(
+                "length",
+                of: "title",
+                in: "${title.length}",
+                step: "submit review"
+            )
+        ) {
             try context.interpolate("${title.length}")
         }
         #expect(throws: ScenarioContextError.malformedReference(in: "${title", step: "submit review")) {

@@ -31,11 +31,13 @@ struct LoaderTests {
         #expect(first.id == ScenarioID(file: "Scenarios/reviews.yml", name: "Posting a review that the server rejects"))
         #expect(first.location == SourceLocation(file: "Scenarios/reviews.yml", line: 6, column: 5))
         #expect(first.setUp.count == 1)
-        #expect(first.steps.map(\.description) == [
-            "stub route {class: Review, method: POST, to: /422}",
-            "log restaurant ${place.restaurantID}",
-            "expect response {status: 422}",
-        ])
+        #expect(
+            first.steps.map(\.description) == [
+                "stub route {class: Review, method: POST, to: /422}",
+                "log restaurant ${place.restaurantID}",
+                "expect response {status: 422}",
+            ]
+        )
         #expect(first.steps.map(\.location?.line) == [9, 10, 11])
         #expect(first.steps.first?.location?.column == 9)
         #expect(scenarios[1].tags == ["reviews"])
@@ -58,9 +60,14 @@ struct LoaderTests {
         for (path, name) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try "scenarios:\n  - scenario: \(name)\n    steps: [succeed]\n".write(
-                to: url, atomically: true, encoding: .utf8)
+                to: url,
+                atomically: true,
+                encoding: .utf8
+            )
         }
         let scenarios = try FakeSteps.loader.load(paths: [root.path])
         #expect(scenarios.map(\.name) == ["AC", "AZ", "B"])
@@ -72,9 +79,15 @@ struct LoaderTests {
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try "scenarios:\n  - scenario: A\n    steps: [fial]\n".write(
-            to: root.appendingPathComponent("b.yml"), atomically: true, encoding: .utf8)
+            to: root.appendingPathComponent("b.yml"),
+            atomically: true,
+            encoding: .utf8
+        )
         try "scenarios:\n  - scenario: A\n    steps: [suceed]\n".write(
-            to: root.appendingPathComponent("a.yml"), atomically: true, encoding: .utf8)
+            to: root.appendingPathComponent("a.yml"),
+            atomically: true,
+            encoding: .utf8
+        )
         #expect {
             try FakeSteps.loader.load(paths: [root.path, root.path + "/missing"])
         } throws: { error in

@@ -13,7 +13,9 @@ struct ReporterTests {
     }
 
     static func planned(_ id: ScenarioID, feature: String, line: Int, _ steps: [String]) -> RunPlan.PlannedScenario {
-        var all: [RunPlan.PlannedStep] = [.init(description: "set up the test environment", phase: .setUp, location: nil)]
+        var all: [RunPlan.PlannedStep] = [
+            .init(description: "set up the test environment", phase: .setUp, location: nil)
+        ]
         for (offset, step) in steps.enumerated() {
             all.append(.init(description: step, phase: .steps, location: location(id.file, line + 2 + offset)))
         }
@@ -25,10 +27,15 @@ struct ReporterTests {
         let ms = { Duration.milliseconds($0) }
         let plan = RunPlan(scenarios: [
             planned(posting, feature: "Reviews", line: 4, ["stub route {class: Review, method: POST, to: /review}"]),
-            planned(rejected, feature: "Reviews", line: 8, [
-                "stub route {class: Review, method: POST, to: /422}", "expect response {status: 201}",
-                "expect entities {entity: Review, count: 1}",
-            ]),
+            planned(
+                rejected,
+                feature: "Reviews",
+                line: 8,
+                [
+                    "stub route {class: Review, method: POST, to: /422}", "expect response {status: 201}",
+                    "expect entities {entity: Review, count: 1}",
+                ]
+            ),
             planned(listing, feature: "Restaurants", line: 3, ["get objects {path: /restaurants}"]),
         ])
         var events: [RunEvent] = [.runStarted(plan)]
@@ -44,12 +51,21 @@ struct ReporterTests {
         events.append(.scenarioFinished(posting, outcome: .passed, duration: ms(12)))
         events.append(.scenarioStarted(rejected))
         events.append(.log(rejected, "POST /422 → 422"))
-        finishSteps(rejected, [
-            .passed, .passed,
-            .failed(reason: "Expected status 201, got 422 & \"Invalid\"", location: location(rejected.file, 11)),
-            .skipped, .passed,
-        ])
-        events.append(.scenarioFinished(rejected, outcome: .failed(step: 2, reason: "Expected status 201, got 422 & \"Invalid\""), duration: ms(31)))
+        finishSteps(
+            rejected,
+            [
+                .passed, .passed,
+                .failed(reason: "Expected status 201, got 422 & \"Invalid\"", location: location(rejected.file, 11)),
+                .skipped, .passed,
+            ]
+        )
+        events.append(
+            .scenarioFinished(
+                rejected,
+                outcome: .failed(step: 2, reason: "Expected status 201, got 422 & \"Invalid\""),
+                duration: ms(31)
+            )
+        )
         events.append(.scenarioFinished(listing, outcome: .skipped, duration: .zero))
         events.append(.runFinished(RunSummary(passed: 1, failed: 1, skipped: 1, duration: ms(45))))
         return events
@@ -63,33 +79,39 @@ struct ReporterTests {
     }
 
     @Test func plainReportShowsTheStepsOfFailingScenarios() {
-        #expect(plain() == """
-            ✓ Posting a review (0.012 s)
-            ✗ Posting a review the server <rejects> (0.031 s)
-                ✓ set up the test environment
-                ✓ stub route {class: Review, method: POST, to: /422}
-                ✗ expect response {status: 201}
-                  Expected status 201, got 422 & "Invalid"
-                  at Scenarios/reviews.yml:11
-                - expect entities {entity: Review, count: 1} (skipped)
-                ✓ tear down the test environment
-                log: POST /422 → 422
-            - Listing restaurants (skipped)
+        #expect(
+            plain() == """
+                ✓ Posting a review (0.012 s)
+                ✗ Posting a review the server <rejects> (0.031 s)
+                    ✓ set up the test environment
+                    ✓ stub route {class: Review, method: POST, to: /422}
+                    ✗ expect response {status: 201}
+                      Expected status 201, got 422 & "Invalid"
+                      at Scenarios/reviews.yml:11
+                    - expect entities {entity: Review, count: 1} (skipped)
+                    ✓ tear down the test environment
+                    log: POST /422 → 422
+                - Listing restaurants (skipped)
 
-            1 passed, 1 failed, 1 skipped
+                1 passed, 1 failed, 1 skipped
 
-            """)
+                """
+        )
     }
 
     @Test func verbosePlainReportShowsEveryStep() {
-        #expect(plain(verbose: true).hasPrefix("""
-            ✓ Posting a review (0.012 s)
-                ✓ set up the test environment
-                ✓ stub route {class: Review, method: POST, to: /review}
-                ✓ tear down the test environment
-            ✗ Posting a review the server <rejects> (0.031 s)
+        #expect(
+            plain(verbose: true).hasPrefix(
+                """
+                ✓ Posting a review (0.012 s)
+                    ✓ set up the test environment
+                    ✓ stub route {class: Review, method: POST, to: /review}
+                    ✓ tear down the test environment
+                ✗ Posting a review the server <rejects> (0.031 s)
 
-            """))
+                """
+            )
+        )
     }
 
     @Test func coloursOnlyWhenAsked() {
@@ -109,33 +131,35 @@ struct ReporterTests {
     @Test func junitReport() {
         let junit = JUnitReporter()
         for event in Self.events { junit.handle(event) }
-        #expect(junit.xml() == """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="scenario-run" tests="3" failures="1" skipped="1" time="0.045">
-              <testsuite name="Reviews" file="Scenarios/reviews.yml" tests="2" failures="1" skipped="0" time="0.043">
-                <testcase classname="Reviews" name="Posting a review" time="0.012">
-                  <system-out>✓ set up the test environment
-            ✓ stub route {class: Review, method: POST, to: /review}
-            ✓ tear down the test environment</system-out>
-                </testcase>
-                <testcase classname="Reviews" name="Posting a review the server &lt;rejects&gt;" time="0.031">
-                  <failure message="Expected status 201, got 422 &amp; &quot;Invalid&quot;">expect response {status: 201} at Scenarios/reviews.yml:11</failure>
-                  <system-out>✓ set up the test environment
-            ✓ stub route {class: Review, method: POST, to: /422}
-            ✗ expect response {status: 201}: Expected status 201, got 422 &amp; &quot;Invalid&quot;
-            - expect entities {entity: Review, count: 1} (skipped)
-            ✓ tear down the test environment
-            log: POST /422 → 422</system-out>
-                </testcase>
-              </testsuite>
-              <testsuite name="Restaurants" file="Scenarios/restaurants.yml" tests="1" failures="0" skipped="1" time="0.000">
-                <testcase classname="Restaurants" name="Listing restaurants" time="0.000">
-                  <skipped/>
-                </testcase>
-              </testsuite>
-            </testsuites>
+        #expect(
+            junit.xml() == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <testsuites name="scenario-run" tests="3" failures="1" skipped="1" time="0.045">
+                  <testsuite name="Reviews" file="Scenarios/reviews.yml" tests="2" failures="1" skipped="0" time="0.043">
+                    <testcase classname="Reviews" name="Posting a review" time="0.012">
+                      <system-out>✓ set up the test environment
+                ✓ stub route {class: Review, method: POST, to: /review}
+                ✓ tear down the test environment</system-out>
+                    </testcase>
+                    <testcase classname="Reviews" name="Posting a review the server &lt;rejects&gt;" time="0.031">
+                      <failure message="Expected status 201, got 422 &amp; &quot;Invalid&quot;">expect response {status: 201} at Scenarios/reviews.yml:11</failure>
+                      <system-out>✓ set up the test environment
+                ✓ stub route {class: Review, method: POST, to: /422}
+                ✗ expect response {status: 201}: Expected status 201, got 422 &amp; &quot;Invalid&quot;
+                - expect entities {entity: Review, count: 1} (skipped)
+                ✓ tear down the test environment
+                log: POST /422 → 422</system-out>
+                    </testcase>
+                  </testsuite>
+                  <testsuite name="Restaurants" file="Scenarios/restaurants.yml" tests="1" failures="0" skipped="1" time="0.000">
+                    <testcase classname="Restaurants" name="Listing restaurants" time="0.000">
+                      <skipped/>
+                    </testcase>
+                  </testsuite>
+                </testsuites>
 
-            """)
+                """
+        )
     }
 
     @Test func junitIsWrittenAtomicallyAndParses() throws {
@@ -157,14 +181,30 @@ struct ReporterTests {
 
     @Test func failureMessagesKeepLineBreaksAsCharacterReferences() {
         let id = ScenarioID(file: "a.yml", name: "A")
-        let plan = RunPlan(scenarios: [.init(id: id, feature: "A", tags: [],
-            location: Self.location("a.yml", 1), steps: [.init(description: "x", phase: .steps, location: nil)])])
+        let plan = RunPlan(scenarios: [
+            .init(
+                id: id,
+                feature: "A",
+                tags: [],
+                location: Self.location("a.yml", 1),
+                steps: [.init(description: "x", phase: .steps, location: nil)]
+            )
+        ])
         let junit = JUnitReporter()
         junit.handle(.runStarted(plan))
         junit.handle(.scenarioStarted(id))
-        junit.handle(.stepFinished(id, step: 0, phase: .steps,
-            outcome: .failed(reason: "line one\nline\u{1}two", location: nil), duration: .zero))
-        junit.handle(.scenarioFinished(id, outcome: .failed(step: 0, reason: "line one\nline\u{1}two"), duration: .zero))
+        junit.handle(
+            .stepFinished(
+                id,
+                step: 0,
+                phase: .steps,
+                outcome: .failed(reason: "line one\nline\u{1}two", location: nil),
+                duration: .zero
+            )
+        )
+        junit.handle(
+            .scenarioFinished(id, outcome: .failed(step: 0, reason: "line one\nline\u{1}two"), duration: .zero)
+        )
         let xml = junit.xml()
         #expect(xml.contains(#"<failure message="line one&#10;linetwo">x</failure>"#))
         #expect(xml.contains("<system-out>✗ x: line one\nlinetwo</system-out>"))

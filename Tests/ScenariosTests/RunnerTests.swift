@@ -9,12 +9,15 @@ struct RunnerTests {
 
     @Test func waitingStepIsRetriedUntilItsTimeoutWithoutSleeping() async throws {
         let attempts = Recorder<Duration>()
-        let scenario = H.scenario("Waits", [
-            H.step("expect something", line: 3) { context in
-                attempts.append(context.stepElapsed)
-                return .wait("Still nothing")
-            }
-        ])
+        let scenario = H.scenario(
+            "Waits",
+            [
+                H.step("expect something", line: 3) { context in
+                    attempts.append(context.stepElapsed)
+                    return .wait("Still nothing")
+                }
+            ]
+        )
         let events = await harness.run(try harness.runner(), [scenario])
         let ms = { Duration.milliseconds($0) }
         #expect(attempts.all == [ms(0), ms(250), ms(500), ms(750), ms(1000)])
@@ -23,26 +26,38 @@ struct RunnerTests {
             return nil
         }
         #expect(waits == [ms(0), ms(250), ms(500), ms(750)])
-        #expect(events.stepOutcomes == [
-            .passed,
-            .failed(reason: "Timed out after 1.0 s waiting: Still nothing",
-                location: SourceLocation(file: "s.yml", line: 3, column: 9)),
-            .passed,
-        ])
+        #expect(
+            events.stepOutcomes == [
+                .passed,
+                .failed(
+                    reason: "Timed out after 1.0 s waiting: Still nothing",
+                    location: SourceLocation(file: "s.yml", line: 3, column: 9)
+                ),
+                .passed,
+            ]
+        )
         #expect(harness.clock.now.offset == .seconds(1))
     }
 
     @Test func stepTimeoutOverridesTheDefault() async throws {
         var step = H.step("slow", line: 3) { _ in .wait("Not yet") }
         step.timeout = .milliseconds(500)
-        let events = await harness.run(try harness.runner { $0.defaultSetUp = []; $0.defaultTearDown = [] },
-            [H.scenario("A", [step])])
+        let events = await harness.run(
+            try harness.runner {
+                $0.defaultSetUp = []; $0.defaultTearDown = []
+            },
+            [H.scenario("A", [step])]
+        )
         #expect(events.scenarioOutcomes == [.failed(step: 0, reason: "Timed out after 0.5 s waiting: Not yet")])
     }
 
     @Test func waitStepPassesOnceTheClockMoved() async throws {
-        let events = await harness.run(try harness.runner { $0.defaultSetUp = []; $0.defaultTearDown = [] },
-            [H.scenario("A", [Step.wait(seconds: 0.5)])])
+        let events = await harness.run(
+            try harness.runner {
+                $0.defaultSetUp = []; $0.defaultTearDown = []
+            },
+            [H.scenario("A", [Step.wait(seconds: 0.5)])]
+        )
         #expect(events.stepOutcomes == [.passed])
         #expect(harness.clock.now.offset == .milliseconds(500))
     }
@@ -50,12 +65,15 @@ struct RunnerTests {
     @Test func signalledChangeWakesAWaitingStepBeforeTheRetryInterval() async throws {
         let ready = Recorder<Bool>()
         let contexts = Recorder<ScenarioContext>()
-        let scenario = H.scenario("Wakes", [
-            H.step("expect the notification", line: 3) { context in
-                contexts.append(context)
-                return ready.all.isEmpty ? .wait("No notification yet") : .success
-            }
-        ])
+        let scenario = H.scenario(
+            "Wakes",
+            [
+                H.step("expect the notification", line: 3) { context in
+                    contexts.append(context)
+                    return ready.all.isEmpty ? .wait("No notification yet") : .success
+                }
+            ]
+        )
         let runner = try harness.runner { $0.retryInterval = .seconds(5) }
         let events = await harness.run(runner, [scenario], advancing: false) { event in
             if case .stepWaiting = event {
@@ -68,14 +86,19 @@ struct RunnerTests {
     }
 
     @Test func failureSkipsTheRestAndTearDownStillRuns() async throws {
-        let scenario = H.scenario("Fails", [
-            Step.succeed("fine"), H.step("boom", line: 4) { _ in .failure("Boom") }, Step.succeed("never"),
-        ])
+        let scenario = H.scenario(
+            "Fails",
+            [
+                Step.succeed("fine"), H.step("boom", line: 4) { _ in .failure("Boom") }, Step.succeed("never"),
+            ]
+        )
         let events = await harness.run(try harness.runner(), [scenario])
-        #expect(events.stepOutcomes == [
-            .passed, .passed, .failed(reason: "Boom", location: SourceLocation(file: "s.yml", line: 4, column: 9)),
-            .skipped, .passed,
-        ])
+        #expect(
+            events.stepOutcomes == [
+                .passed, .passed, .failed(reason: "Boom", location: SourceLocation(file: "s.yml", line: 4, column: 9)),
+                .skipped, .passed,
+            ]
+        )
         #expect(events.scenarioOutcomes == [.failed(step: 2, reason: "Boom")])
         #expect(harness.calls.all == ["set up", "tear down"])
     }
@@ -108,16 +131,21 @@ struct RunnerTests {
     }
 
     @Test func thrownErrorsFailTheStepWithTheirDescription() async throws {
-        let scenario = H.scenario("Throws", [
-            H.step("interpolate", line: 2) { context in
-                _ = try context.interpolate("/reviews/${review.id}")
-                return .success
-            }
-        ])
+        let scenario = H.scenario(
+            "Throws",
+            [
+                H.step("interpolate", line: 2) { context in
+                    _ = try context.interpolate("/reviews/${review.id}")
+                    return .success
+                }
+            ]
+        )
         let events = await harness.run(try harness.runner(), [scenario])
-        #expect(events.scenarioOutcomes == [
-            .failed(step: 1, reason: "Unbound name 'review' in '${review.id}' of step 'interpolate'.")
-        ])
+        #expect(
+            events.scenarioOutcomes == [
+                .failed(step: 1, reason: "Unbound name 'review' in '${review.id}' of step 'interpolate'.")
+            ]
+        )
     }
 
     @Test func theRunGoesOnAfterAFailureUnlessFailFast() async throws {
@@ -143,12 +171,16 @@ struct RunnerTests {
         let events = await harness.run(runner, scenarios, advancing: false) { event in
             if case .stepWaiting = event { runner.cancel() }
         }
-        #expect(events.stepOutcomes == [
-            .passed,
-            .failed(reason: "Run cancelled while waiting: Nothing ever happens",
-                location: SourceLocation(file: "s.yml", line: 2, column: 9)),
-            .passed,
-        ])
+        #expect(
+            events.stepOutcomes == [
+                .passed,
+                .failed(
+                    reason: "Run cancelled while waiting: Nothing ever happens",
+                    location: SourceLocation(file: "s.yml", line: 2, column: 9)
+                ),
+                .passed,
+            ]
+        )
         #expect(harness.calls.all == ["set up", "tear down"])
         #expect(events.scenarioOutcomes.last == .skipped)
         #expect(events.summary == RunSummary(passed: 0, failed: 1, skipped: 1, duration: .zero, cancelled: true))
@@ -156,12 +188,15 @@ struct RunnerTests {
 
     @Test func taskCancellationStillRunsTearDown() async throws {
         let started = Recorder<Bool>()
-        let scenario = H.scenario("Hangs", [
-            H.step("wait forever", line: 2) { _ in
-                started.append(true)
-                return .wait("Nothing")
-            }
-        ])
+        let scenario = H.scenario(
+            "Hangs",
+            [
+                H.step("wait forever", line: 2) { _ in
+                    started.append(true)
+                    return .wait("Nothing")
+                }
+            ]
+        )
         let runner = try harness.runner { $0.stepTimeout = .seconds(3600) }
         let events = Recorder<RunEvent>()
         let task = Task { await runner.run([scenario]) { events.append($0) } }
@@ -176,35 +211,50 @@ struct RunnerTests {
     }
 
     @Test func eventsComeInOrder() async throws {
-        let scenario = H.scenario("A", line: 7, [
-            H.step("log", line: 8) { context in
-                context.log("hello")
-                return .success
-            }
-        ])
+        let scenario = H.scenario(
+            "A",
+            line: 7,
+            [
+                H.step("log", line: 8) { context in
+                    context.log("hello")
+                    return .success
+                }
+            ]
+        )
         let events = await harness.run(try harness.runner(), [scenario])
         let id = ScenarioID(file: "s.yml", name: "A")
         let plan = RunPlan(scenarios: [
-            .init(id: id, feature: "Feature", tags: [], location: SourceLocation(file: "s.yml", line: 7, column: 5),
+            .init(
+                id: id,
+                feature: "Feature",
+                tags: [],
+                location: SourceLocation(file: "s.yml", line: 7, column: 5),
                 steps: [
                     .init(description: "set up the test environment", phase: .setUp, location: nil),
-                    .init(description: "log", phase: .steps, location: SourceLocation(file: "s.yml", line: 8, column: 9)),
+                    .init(
+                        description: "log",
+                        phase: .steps,
+                        location: SourceLocation(file: "s.yml", line: 8, column: 9)
+                    ),
                     .init(description: "tear down the test environment", phase: .tearDown, location: nil),
-                ])
+                ]
+            )
         ])
-        #expect(events == [
-            .runStarted(plan),
-            .scenarioStarted(id),
-            .stepStarted(id, step: 0, phase: .setUp),
-            .stepFinished(id, step: 0, phase: .setUp, outcome: .passed, duration: .zero),
-            .stepStarted(id, step: 1, phase: .steps),
-            .log(id, "hello"),
-            .stepFinished(id, step: 1, phase: .steps, outcome: .passed, duration: .zero),
-            .stepStarted(id, step: 2, phase: .tearDown),
-            .stepFinished(id, step: 2, phase: .tearDown, outcome: .passed, duration: .zero),
-            .scenarioFinished(id, outcome: .passed, duration: .zero),
-            .runFinished(RunSummary(passed: 1, failed: 0, skipped: 0, duration: .zero, cancelled: false)),
-        ])
+        #expect(
+            events == [
+                .runStarted(plan),
+                .scenarioStarted(id),
+                .stepStarted(id, step: 0, phase: .setUp),
+                .stepFinished(id, step: 0, phase: .setUp, outcome: .passed, duration: .zero),
+                .stepStarted(id, step: 1, phase: .steps),
+                .log(id, "hello"),
+                .stepFinished(id, step: 1, phase: .steps, outcome: .passed, duration: .zero),
+                .stepStarted(id, step: 2, phase: .tearDown),
+                .stepFinished(id, step: 2, phase: .tearDown, outcome: .passed, duration: .zero),
+                .scenarioFinished(id, outcome: .passed, duration: .zero),
+                .runFinished(RunSummary(passed: 1, failed: 0, skipped: 0, duration: .zero, cancelled: false)),
+            ]
+        )
     }
 
     @Test func eventsRoundTripThroughJSON() async throws {
@@ -222,8 +272,12 @@ struct RunnerTests {
     @Test func unknownDefaultStepsAreRejected() {
         var settings = RunSettings()
         settings.defaultSetUp = ["set up the test enviroment"]
-        #expect(throws: ScenarioRunnerError.unknownDefaultStep(
-            "set up the test enviroment", suggestion: " Did you mean 'set up the test environment' or 'tear down the test environment'?")) {
+        #expect(
+            throws: ScenarioRunnerError.unknownDefaultStep(
+                "set up the test enviroment",
+                suggestion: " Did you mean 'set up the test environment' or 'tear down the test environment'?"
+            )
+        ) {
             try ScenarioRunner(registry: harness.registry, settings: settings)
         }
     }
@@ -231,13 +285,19 @@ struct RunnerTests {
     @Test func prepareHangsStateOnEveryContext() async throws {
         enum Counter: ContextKey { typealias Value = Int }
         let seen = Recorder<Int?>()
-        let runner = try harness.runner { _ in } prepare: { context in context[Counter.self] = 41 }
-        let scenario = H.scenario("A", [
-            H.step("read", line: 2) { context in
-                seen.append(context[Counter.self])
-                return .success
-            }
-        ])
+        let runner = try harness.runner { _ in
+        } prepare: { context in
+            context[Counter.self] = 41
+        }
+        let scenario = H.scenario(
+            "A",
+            [
+                H.step("read", line: 2) { context in
+                    seen.append(context[Counter.self])
+                    return .success
+                }
+            ]
+        )
         _ = await harness.run(runner, [scenario])
         #expect(seen.all == [41])
     }

@@ -5,24 +5,48 @@ import Testing
 
 struct SelectionTests {
     let scenarios = [
-        Scenario(name: "Posting a review", tags: ["reviews"], location: SourceLocation(file: "a.yml", line: 1, column: 1),
-            feature: "A", file: "a.yml", steps: []),
-        Scenario(name: "Rejected review", tags: ["reviews", "errors"],
-            location: SourceLocation(file: "a.yml", line: 5, column: 1), feature: "A", file: "a.yml", steps: []),
-        Scenario(name: "Listing restaurants", tags: ["restaurants"],
-            location: SourceLocation(file: "b.yml", line: 1, column: 1), feature: "B", file: "b.yml", steps: []),
+        Scenario(
+            name: "Posting a review",
+            tags: ["reviews"],
+            location: SourceLocation(file: "a.yml", line: 1, column: 1),
+            feature: "A",
+            file: "a.yml",
+            steps: []
+        ),
+        Scenario(
+            name: "Rejected review",
+            tags: ["reviews", "errors"],
+            location: SourceLocation(file: "a.yml", line: 5, column: 1),
+            feature: "A",
+            file: "a.yml",
+            steps: []
+        ),
+        Scenario(
+            name: "Listing restaurants",
+            tags: ["restaurants"],
+            location: SourceLocation(file: "b.yml", line: 1, column: 1),
+            feature: "B",
+            file: "b.yml",
+            steps: []
+        ),
     ]
 
     @Test func filtersByNameTagsAndFailures() throws {
         #expect(try ScenarioSelection().select(scenarios).count == 3)
-        #expect(try ScenarioSelection(filter: "[Rr]eview$").select(scenarios).map(\.name) == [
-            "Posting a review", "Rejected review",
-        ])
-        #expect(try ScenarioSelection(tags: ["errors", "restaurants"]).select(scenarios).map(\.name) == [
-            "Rejected review", "Listing restaurants",
-        ])
-        #expect(try ScenarioSelection(filter: "review", rerunFailed: ["Rejected review"]).select(scenarios).map(\.name)
-            == ["Rejected review"])
+        #expect(
+            try ScenarioSelection(filter: "[Rr]eview$").select(scenarios).map(\.name) == [
+                "Posting a review", "Rejected review",
+            ]
+        )
+        #expect(
+            try ScenarioSelection(tags: ["errors", "restaurants"]).select(scenarios).map(\.name) == [
+                "Rejected review", "Listing restaurants",
+            ]
+        )
+        #expect(
+            try ScenarioSelection(filter: "review", rerunFailed: ["Rejected review"]).select(scenarios).map(\.name)
+                == ["Rejected review"]
+        )
     }
 
     @Test func invalidFilterIsAnError() {

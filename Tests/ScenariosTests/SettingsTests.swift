@@ -23,7 +23,9 @@ struct SettingsTests {
                 fixtures: Tests/Fixtures
                 scenarios: Tests/Scenarios
                 fail fast: true
-                """, file: "scenario-run.yml")
+                """,
+            file: "scenario-run.yml"
+        )
         #expect(settings.stepTimeout == .milliseconds(2500))
         #expect(settings.retryInterval == .milliseconds(100))
         #expect(settings.defaultSetUp == ["reset world", "seed data"])
@@ -35,7 +37,10 @@ struct SettingsTests {
 
     @Test func reportsEveryProblemAsADiagnostic() {
         #expect {
-            try RunSettings.load(yaml: "step timeout: soon\nfixture: F\ndefault set up: [{a: b}]\n", file: "scenario-run.yml")
+            try RunSettings.load(
+                yaml: "step timeout: soon\nfixture: F\ndefault set up: [{a: b}]\n",
+                file: "scenario-run.yml"
+            )
         } throws: { error in
             (error as? DiagnosticList)?.description == """
                 scenario-run.yml:1:15: error: 'step timeout' must be a positive number of seconds.

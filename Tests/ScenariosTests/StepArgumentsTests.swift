@@ -33,18 +33,38 @@ struct StepArgumentsTests {
 
     @Test func errorsPointAtTheOffendingNode() throws {
         let arguments = try arguments("{ count: three, map: 1 }")
-        #expect(throws: StepArgumentError("'count' of step 'probe' must be an integer, not 'three'.",
-            at: SourceLocation(file: file, line: 4, column: 25))) { try arguments.int("count") }
-        #expect(throws: StepArgumentError("Step 'probe' needs 'name'.",
-            at: SourceLocation(file: file, line: 4, column: 16))) { try arguments.string("name") }
-        #expect(throws: StepArgumentError("'map' of step 'probe' must be a mapping, not '1'.",
-            at: SourceLocation(file: file, line: 4, column: 37))) { try arguments.mapping("map") }
-        #expect(throws: StepArgumentError("Unknown argument 'map' for step 'probe'.",
-            at: SourceLocation(file: file, line: 4, column: 32))) {
+        #expect(
+            throws: StepArgumentError(
+                "'count' of step 'probe' must be an integer, not 'three'.",
+                at: SourceLocation(file: file, line: 4, column: 25)
+            )
+        ) { try arguments.int("count") }
+        #expect(
+            throws: StepArgumentError(
+                "Step 'probe' needs 'name'.",
+                at: SourceLocation(file: file, line: 4, column: 16)
+            )
+        ) { try arguments.string("name") }
+        #expect(
+            throws: StepArgumentError(
+                "'map' of step 'probe' must be a mapping, not '1'.",
+                at: SourceLocation(file: file, line: 4, column: 37)
+            )
+        ) { try arguments.mapping("map") }
+        #expect(
+            throws: StepArgumentError(
+                "Unknown argument 'map' for step 'probe'.",
+                at: SourceLocation(file: file, line: 4, column: 32)
+            )
+        ) {
             try arguments.rejectUnknownKeys(allowed: ["count", "name"])
         }
-        #expect(throws: StepArgumentError("Step 'probe' takes a single value, not a mapping.",
-            at: SourceLocation(file: file, line: 4, column: 16))) { try arguments.scalar() }
+        #expect(
+            throws: StepArgumentError(
+                "Step 'probe' takes a single value, not a mapping.",
+                at: SourceLocation(file: file, line: 4, column: 16)
+            )
+        ) { try arguments.scalar() }
     }
 
     @Test func oneOfPicksTheMostSpecificShape() throws {
@@ -58,20 +78,26 @@ struct StepArgumentsTests {
         #expect(try arguments("{ relationship: r, class: A, method: GET, to: /x }").oneOf(shapes) == 1)
         #expect(try arguments("{ name: n, to: /x }").oneOf(shapes) == 2)
         #expect(try arguments("all").oneOf(shapes) == 3)
-        #expect(throws: StepArgumentError(
-            "Step 'probe' takes {class, method, to} or {relationship, class, method, to} or {name, to} or a value.",
-            at: SourceLocation(file: file, line: 4, column: 16))) {
+        #expect(
+            throws: StepArgumentError(
+                "Step 'probe' takes {class, method, to} or {relationship, class, method, to} or {name, to} or a value.",
+                at: SourceLocation(file: file, line: 4, column: 16)
+            )
+        ) {
             try arguments("{ name: n }").oneOf(shapes)
         }
     }
 
     @Test func convertsToPlainValuesKeepingKeyOrder() throws {
         let arguments = try arguments(#"{ z: ~, b: true, i: 12, d: 1.5, s: "12", l: [a, 2], m: { y: 1, x: 2 } }"#)
-        #expect(arguments.value == .mapping([
-            .init("z", .null), .init("b", .bool(true)), .init("i", .int(12)), .init("d", .double(1.5)),
-            .init("s", .string("12")), .init("l", .list([.string("a"), .int(2)])),
-            .init("m", .mapping([.init("y", .int(1)), .init("x", .int(2))])),
-        ]))
+        #expect(
+            arguments.value
+                == .mapping([
+                    .init("z", .null), .init("b", .bool(true)), .init("i", .int(12)), .init("d", .double(1.5)),
+                    .init("s", .string("12")), .init("l", .list([.string("a"), .int(2)])),
+                    .init("m", .mapping([.init("y", .int(1)), .init("x", .int(2))])),
+                ])
+        )
     }
 
     @Test func listsAndScalars() throws {
@@ -93,10 +119,14 @@ struct StepArgumentsTests {
         let context = ScenarioContext(scenario: ScenarioID(file: "x.yml", name: "A"))
         context.bind("place", to: ["id": "7"])
         let value = ArgumentValue.mapping([
-            .init("path", .string("/r/${place.id}")), .init("n", .int(3)), .init("list", .list([.string("${place.id}")])),
+            .init("path", .string("/r/${place.id}")), .init("n", .int(3)),
+            .init("list", .list([.string("${place.id}")])),
         ])
-        #expect(try context.interpolate(value) == .mapping([
-            .init("path", .string("/r/7")), .init("n", .int(3)), .init("list", .list([.string("7")])),
-        ]))
+        #expect(
+            try context.interpolate(value)
+                == .mapping([
+                    .init("path", .string("/r/7")), .init("n", .int(3)), .init("list", .list([.string("7")])),
+                ])
+        )
     }
 }

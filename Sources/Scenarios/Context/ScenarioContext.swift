@@ -70,7 +70,11 @@ public final class ScenarioContext: Sendable {
                 }
                 guard let text = value.value(forKeyPath: keyPath) else {
                     throw .unknownAttribute(
-                        keyPath, of: name, in: Interpolation.spelling(name: name, keyPath: keyPath), step: step)
+                        keyPath,
+                        of: name,
+                        in: Interpolation.spelling(name: name, keyPath: keyPath),
+                        step: step
+                    )
                 }
                 out += text
             }

@@ -58,7 +58,8 @@ struct ScenarioFileLoader {
             default:
                 report(
                     .unknownFileKey(key, suggestion: Suggestions.didYouMean(key, in: Self.fileKeys)),
-                    at: location(of: keyNode))
+                    at: location(of: keyNode)
+                )
             }
         }
 
@@ -89,8 +90,13 @@ struct ScenarioFileLoader {
         for item in items {
             guard
                 let scenario = scenario(
-                    item, feature: feature, fileTags: fileTags, setUp: setUp, bound: fileBindings,
-                    firstLines: &firstLines)
+                    item,
+                    feature: feature,
+                    fileTags: fileTags,
+                    setUp: setUp,
+                    bound: fileBindings,
+                    firstLines: &firstLines
+                )
             else { continue }
             scenarios.append(scenario)
         }
@@ -100,7 +106,11 @@ struct ScenarioFileLoader {
     // MARK: Scenarios
 
     private mutating func scenario(
-        _ node: Node, feature: String, fileTags: Set<String>, setUp: [Step], bound: Set<String>,
+        _ node: Node,
+        feature: String,
+        fileTags: Set<String>,
+        setUp: [Step],
+        bound: Set<String>,
         firstLines: inout [String: Int]
     ) -> Scenario? {
         guard case .mapping(let mapping) = node else {
@@ -130,8 +140,13 @@ struct ScenarioFileLoader {
         for keyNode in unknownKeys {
             let key = keyNode.string ?? ""
             report(
-                .unknownScenarioKey(key, scenario: name, suggestion: Suggestions.didYouMean(key, in: Self.scenarioKeys)),
-                at: location(of: keyNode))
+                .unknownScenarioKey(
+                    key,
+                    scenario: name,
+                    suggestion: Suggestions.didYouMean(key, in: Self.scenarioKeys)
+                ),
+                at: location(of: keyNode)
+            )
         }
         if valid, let nameNode {
             let line = location(of: nameNode).line
@@ -160,8 +175,14 @@ struct ScenarioFileLoader {
         }
         guard valid else { return nil }
         return Scenario(
-            name: name, tags: fileTags.union(tags), location: location(of: node), feature: feature, file: file,
-            setUp: setUp, steps: steps)
+            name: name,
+            tags: fileTags.union(tags),
+            location: location(of: node),
+            feature: feature,
+            file: file,
+            setUp: setUp,
+            steps: steps
+        )
     }
 
     // MARK: Steps
@@ -195,13 +216,16 @@ struct ScenarioFileLoader {
         let nameLocation = location(of: nameNode)
         guard let definition = registry.definition(named: name) else {
             report(
-                .unknownStep(name, suggestion: Suggestions.didYouMean(name, in: registry.names)), at: nameLocation)
+                .unknownStep(name, suggestion: Suggestions.didYouMean(name, in: registry.names)),
+                at: nameLocation
+            )
             // Bind its `as:` anyway so that later references do not pile up errors.
             if case .mapping(let mapping)? = argumentsNode, let value = mapping["as"]?.string { bound.insert(value) }
             return nil
         }
 
-        var arguments = argumentsNode.map { self.arguments($0, stepName: definition.name, topLevel: true) }
+        var arguments =
+            argumentsNode.map { self.arguments($0, stepName: definition.name, topLevel: true) }
             ?? StepArguments.none(stepName: definition.name, at: nameLocation)
         var binding: String?
         if case .mapping(var entries) = arguments.content, let index = entries.firstIndex(where: { $0.key == "as" }) {
@@ -223,7 +247,10 @@ struct ScenarioFileLoader {
             do throws(Interpolation.Problem) {
                 for name in try Interpolation.parse(text) {
                     guard case .reference(let name, let keyPath) = name, !bound.contains(name) else { continue }
-                    report(.unboundName(name, reference: Interpolation.spelling(name: name, keyPath: keyPath)), at: location)
+                    report(
+                        .unboundName(name, reference: Interpolation.spelling(name: name, keyPath: keyPath)),
+                        at: location
+                    )
                 }
             } catch {
                 switch error {
@@ -255,12 +282,17 @@ struct ScenarioFileLoader {
             return StepArguments(.scalar(scalar.string, isPlain: isPlain), at: at, stepName: stepName)
         case .sequence(let sequence):
             return StepArguments(
-                .sequence(sequence.map { arguments($0, stepName: stepName) }), at: at, stepName: stepName)
+                .sequence(sequence.map { arguments($0, stepName: stepName) }),
+                at: at,
+                stepName: stepName
+            )
         case .mapping(let mapping):
             let entries = mapping.map { key, value in
                 StepArguments.Entry(
-                    key: key.string ?? "", keyLocation: location(of: key),
-                    value: arguments(value, stepName: stepName))
+                    key: key.string ?? "",
+                    keyLocation: location(of: key),
+                    value: arguments(value, stepName: stepName)
+                )
             }
             return StepArguments(.mapping(entries), at: at, stepName: stepName)
         case .alias:
@@ -326,13 +358,15 @@ struct ScenarioFileLoader {
             }
             report(
                 .invalidYAML(problem: problem, context: contextText),
-                at: SourceLocation(file: file, line: mark.line, column: mark.column))
+                at: SourceLocation(file: file, line: mark.line, column: mark.column)
+            )
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? ""
             report(
                 .duplicateKey(duplicates.joined(separator: "', '")),
                 at: secondOccurrence(of: key, after: context.mark)
-                    ?? SourceLocation(file: file, line: context.mark.line, column: context.mark.column))
+                    ?? SourceLocation(file: file, line: context.mark.line, column: context.mark.column)
+            )
         case .reader(let problem, _, _, _):
             report(.invalidYAML(problem: problem, context: nil), at: SourceLocation(file: file, line: 1, column: 1))
         default:

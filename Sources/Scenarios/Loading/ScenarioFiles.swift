@@ -18,7 +18,9 @@ enum ScenarioFiles {
                     Diagnostic(
                         location: SourceLocation(file: path, line: 1, column: 1),
                         message: LoadError.noSuchPath.message,
-                        sourceLine: nil))
+                        sourceLine: nil
+                    )
+                )
                 continue
             }
             if isDirectory.boolValue {

@@ -33,7 +33,9 @@ public struct ScenarioLoader: Sendable {
                     Diagnostic(
                         location: SourceLocation(file: file, line: 1, column: 1),
                         message: LoadError.unreadable.message,
-                        sourceLine: nil))
+                        sourceLine: nil
+                    )
+                )
                 continue
             }
             var fileLoader = ScenarioFileLoader(file: file, text: text, registry: registry, buildContext: buildContext)

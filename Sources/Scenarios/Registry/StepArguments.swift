@@ -107,7 +107,8 @@ public struct StepArguments: Sendable {
             throw StepArgumentError(
                 "Unknown argument '\(entry.key)' for step '\(stepName)'."
                     + Suggestions.didYouMean(entry.key, in: allowed),
-                at: entry.keyLocation)
+                at: entry.keyLocation
+            )
         }
     }
 
@@ -138,7 +139,9 @@ public struct StepArguments: Sendable {
         for item in try list() {
             guard case .scalar(let text, _) = item.content else {
                 throw StepArgumentError(
-                    "Step '\(stepName)' takes a list of values, not \(item.kindDescription).", at: item.location)
+                    "Step '\(stepName)' takes a list of values, not \(item.kindDescription).",
+                    at: item.location
+                )
             }
             out.append(text)
         }
@@ -180,7 +183,9 @@ public struct StepArguments: Sendable {
         case .mapping, .none: break
         default:
             throw StepArgumentError(
-                "Step '\(stepName)' takes a mapping with '\(key)', not \(kindDescription).", at: location)
+                "Step '\(stepName)' takes a mapping with '\(key)', not \(kindDescription).",
+                at: location
+            )
         }
         guard let value = self[key] else {
             throw StepArgumentError("Step '\(stepName)' needs '\(key)'.", at: location)
@@ -234,7 +239,9 @@ public struct StepArguments: Sendable {
         let value = try required(key)
         guard case .mapping = value.content else {
             throw StepArgumentError(
-                "'\(key)' of step '\(stepName)' must be a mapping, not \(value.kindDescription).", at: value.location)
+                "'\(key)' of step '\(stepName)' must be a mapping, not \(value.kindDescription).",
+                at: value.location
+            )
         }
         return value
     }
@@ -305,7 +312,9 @@ public struct StepArguments: Sendable {
         case .mapping: return self[key]
         default:
             throw StepArgumentError(
-                "Step '\(stepName)' takes a mapping with '\(key)', not \(kindDescription).", at: location)
+                "Step '\(stepName)' takes a mapping with '\(key)', not \(kindDescription).",
+                at: location
+            )
         }
     }
 
@@ -315,7 +324,9 @@ public struct StepArguments: Sendable {
         case .none: return ""
         default:
             throw StepArgumentError(
-                "'\(key)' of step '\(stepName)' must be a value, not \(kindDescription).", at: location)
+                "'\(key)' of step '\(stepName)' must be a value, not \(kindDescription).",
+                at: location
+            )
         }
     }
 

@@ -46,7 +46,10 @@ public final class PlainReporter: Sendable {
     }
 
     private func scenarioText(
-        _ id: ScenarioID, outcome: ScenarioOutcome, duration: Duration, record: RunRecord
+        _ id: ScenarioID,
+        outcome: ScenarioOutcome,
+        duration: Duration,
+        record: RunRecord
     ) -> String {
         switch outcome {
         case .skipped:

@@ -47,7 +47,8 @@ public final class ScenarioRunner: Sendable {
                 let location = SourceLocation(file: origin, line: 1, column: 1)
                 do throws(StepArgumentError) {
                     steps.append(
-                        try definition.build(.none(stepName: definition.name, at: location), buildContext))
+                        try definition.build(.none(stepName: definition.name, at: location), buildContext)
+                    )
                 } catch {
                     throw .invalidDefaultStep(name, message: error.message)
                 }
@@ -75,12 +76,20 @@ public final class ScenarioRunner: Sendable {
         RunPlan(
             scenarios: scenarios.map { scenario in
                 RunPlan.PlannedScenario(
-                    id: scenario.id, feature: scenario.feature, tags: scenario.tags.sorted(),
+                    id: scenario.id,
+                    feature: scenario.feature,
+                    tags: scenario.tags.sorted(),
                     location: scenario.location,
                     steps: steps(of: scenario).map {
-                        RunPlan.PlannedStep(description: $0.step.description, phase: $0.phase, location: $0.step.location)
-                    })
-            })
+                        RunPlan.PlannedStep(
+                            description: $0.step.description,
+                            phase: $0.phase,
+                            location: $0.step.location
+                        )
+                    }
+                )
+            }
+        )
     }
 
     // MARK: Running
@@ -190,7 +199,13 @@ public final class ScenarioRunner: Sendable {
                 var failure: (step: Int, reason: String)?
                 for (index, entry) in tearDown {
                     let outcome = await self.execute(
-                        entry.step, index: index, phase: .tearDown, in: context, emit: emit, cancellable: false)
+                        entry.step,
+                        index: index,
+                        phase: .tearDown,
+                        in: context,
+                        emit: emit,
+                        cancellable: false
+                    )
                     if failure == nil, case .failed(let reason, _) = outcome { failure = (index, reason) }
                 }
                 return failure
@@ -205,8 +220,12 @@ public final class ScenarioRunner: Sendable {
 
     /// Runs one step, retrying while it waits, and reports its start, waits and end.
     private func execute(
-        _ step: Step, index: Int, phase: StepPhase, in context: ScenarioContext,
-        emit: @Sendable (RunEvent) -> Void, cancellable: Bool = true
+        _ step: Step,
+        index: Int,
+        phase: StepPhase,
+        in context: ScenarioContext,
+        emit: @Sendable (RunEvent) -> Void,
+        cancellable: Bool = true
     ) async -> StepOutcome {
         let id = context.scenario
         emit(.stepStarted(id, step: index, phase: phase))
@@ -235,7 +254,9 @@ public final class ScenarioRunner: Sendable {
                 let waited = stopwatch.elapsed
                 if waited >= timeout {
                     outcome = .failed(
-                        reason: "Timed out after \(timeout.shortSeconds) s waiting: \(reason)", location: step.location)
+                        reason: "Timed out after \(timeout.shortSeconds) s waiting: \(reason)",
+                        location: step.location
+                    )
                     break attempts
                 }
                 if cancellable && isCancelled {

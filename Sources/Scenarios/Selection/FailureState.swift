@@ -25,7 +25,9 @@ public struct FailureState: Sendable {
     /// Replaces the file with `names` (sorted), atomically.
     public func save(_ names: Set<String>) throws {
         try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            at: url.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(File(failed: names.sorted())).write(to: url, options: .atomic)

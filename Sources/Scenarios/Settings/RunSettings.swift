@@ -46,7 +46,9 @@ public struct RunSettings: Sendable, Equatable {
             throw DiagnosticList([
                 Diagnostic(
                     location: SourceLocation(file: url.path, line: 1, column: 1),
-                    message: "Cannot read the settings file.", sourceLine: nil)
+                    message: "Cannot read the settings file.",
+                    sourceLine: nil
+                )
             ])
         }
         return try load(yaml: text, file: url.path)

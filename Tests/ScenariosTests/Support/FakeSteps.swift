@@ -17,23 +17,32 @@ enum FakeSteps {
 
     static let definitions: [StepDefinition] = [
         StepDefinition(name: "stub route", summary: "Re-points a class route", usage: ["{class, method, to}"]) {
-            arguments, context throws(StepArgumentError) in
+            arguments,
+            context throws(StepArgumentError) in
             try arguments.rejectUnknownKeys(allowed: ["class", "method", "to"])
             let className = try arguments.string("class")
             let method = try arguments.string("method")
             _ = try arguments.string("to")
             try context.vocabulary.check(
-                "\(className) \(method)", is: .classRoute, at: arguments["class"]?.location ?? arguments.location)
+                "\(className) \(method)",
+                is: .classRoute,
+                at: arguments["class"]?.location ?? arguments.location
+            )
             return Step(arguments.sourceDescription) { _ in .success }
         },
         StepDefinition(
-            name: "create from factory", summary: "Builds an object", usage: ["{factory, properties, as}"],
+            name: "create from factory",
+            summary: "Builds an object",
+            usage: ["{factory, properties, as}"],
             bindsName: true
         ) { arguments, context throws(StepArgumentError) in
             try arguments.rejectUnknownKeys(allowed: ["factory", "properties"])
             let factory = try arguments.string("factory")
             try context.vocabulary.check(
-                factory, is: .factory, at: arguments["factory"]?.location ?? arguments.location)
+                factory,
+                is: .factory,
+                at: arguments["factory"]?.location ?? arguments.location
+            )
             var properties: [String: String] = ["factory": factory]
             if let mapping = try arguments.optionalMapping("properties") {
                 for key in mapping.keys { properties[key] = try mapping.string(key) }
@@ -46,7 +55,8 @@ enum FakeSteps {
             }
         },
         StepDefinition(name: "expect response", summary: "Checks the last response", usage: ["{status}"]) {
-            arguments, _ throws(StepArgumentError) in
+            arguments,
+            _ throws(StepArgumentError) in
             try arguments.rejectUnknownKeys(allowed: ["status"])
             let status = try arguments.int("status")
             return Step(arguments.sourceDescription) { _ in
@@ -57,20 +67,23 @@ enum FakeSteps {
             arguments.isEmpty ? Step("succeed") { _ in .success } : Step.succeed(try arguments.scalar())
         },
         StepDefinition(name: "fail", summary: "Always fails", usage: ["reason"]) {
-            arguments, _ throws(StepArgumentError) in
+            arguments,
+            _ throws(StepArgumentError) in
             Step.fail(try arguments.scalar())
         },
         StepDefinition(name: "wait", summary: "Waits", usage: ["seconds"]) { arguments, _ throws(StepArgumentError) in
             Step.wait(seconds: try arguments.doubleValue())
         },
         StepDefinition(name: "use fixture", summary: "Reads a fixture", usage: ["name"]) {
-            arguments, context throws(StepArgumentError) in
+            arguments,
+            context throws(StepArgumentError) in
             let name = try arguments.scalar()
             try context.checkFixture(name, at: arguments.location)
             return Step(arguments.sourceDescription) { _ in .success }
         },
         StepDefinition(name: "log", summary: "Logs an interpolated line", usage: ["text"]) {
-            arguments, _ throws(StepArgumentError) in
+            arguments,
+            _ throws(StepArgumentError) in
             let text = try arguments.scalar()
             return Step(arguments.sourceDescription) { context in
                 context.log(try context.interpolate(text))

@@ -24,14 +24,16 @@ struct RunHarness {
                     calls.append("set up")
                     return .success
                 }
-            })
+            }
+        )
         try? builder.register(
             StepDefinition(name: "tear down the test environment", summary: "") { _, _ in
                 Step("tear down the test environment") { _ in
                     calls.append("tear down")
                     return .success
                 }
-            })
+            }
+        )
         return builder.build()
     }
 
@@ -42,12 +44,19 @@ struct RunHarness {
         var settings = self.settings
         configure(&settings)
         return try ScenarioRunner(
-            registry: registry, settings: settings, clock: clock, environment: [:], prepare: prepare)
+            registry: registry,
+            settings: settings,
+            clock: clock,
+            environment: [:],
+            prepare: prepare
+        )
     }
 
     /// Runs to the end; on every *wait* the clock is advanced by the retry interval once the runner sleeps.
     func run(
-        _ runner: ScenarioRunner, _ scenarios: [Scenario], advancing: Bool = true,
+        _ runner: ScenarioRunner,
+        _ scenarios: [Scenario],
+        advancing: Bool = true,
         onEvent: (RunEvent) async -> Void = { _ in }
     ) async -> [RunEvent] {
         var events: [RunEvent] = []
@@ -64,11 +73,19 @@ struct RunHarness {
 
     static func scenario(_ name: String, file: String = "s.yml", line: Int = 1, _ steps: [Step]) -> Scenario {
         Scenario(
-            name: name, location: SourceLocation(file: file, line: line, column: 5), feature: "Feature", file: file,
-            steps: steps)
+            name: name,
+            location: SourceLocation(file: file, line: line, column: 5),
+            feature: "Feature",
+            file: file,
+            steps: steps
+        )
     }
 
-    static func step(_ name: String, line: Int, _ action: @escaping @Sendable (ScenarioContext) async throws -> StepResult)
+    static func step(
+        _ name: String,
+        line: Int,
+        _ action: @escaping @Sendable (ScenarioContext) async throws -> StepResult
+    )
         -> Step
     {
         Step(name, location: SourceLocation(file: "s.yml", line: line, column: 9), action: action)

@@ -8,8 +8,11 @@ enum Snapshot {
     static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" }
 
     /// The expected text in `relativePath`, or `nil` (recording it) when recording.
-    static func expect(_ actual: String, matches relativePath: String, sourceLocation: SourceLocation = #_sourceLocation)
-    {
+    static func expect(
+        _ actual: String,
+        matches relativePath: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let url = testsDirectory.appendingPathComponent(relativePath)
         if recording {
             try? actual.write(to: url, atomically: true, encoding: .utf8)
