@@ -302,3 +302,27 @@ struct RunnerTests {
         #expect(seen.all == [41])
     }
 }
+
+struct LoadAndRunTests {
+    @Test func bindingsFlowFromSetUpToLaterSteps() async throws {
+        let text = """
+            set up:
+              - create from factory: { factory: restaurant, as: place, properties: { restaurantID: 12345 } }
+            scenarios:
+              - scenario: Logs the restaurant
+                steps:
+                  - create from factory: { factory: review, as: review }
+                  - log: "restaurant ${place.restaurantID}, review from ${review.factory}"
+            """
+        let scenarios = try FakeSteps.loader.load(yaml: text, file: "reviews.yml")
+        var settings = RunSettings()
+        settings.defaultSetUp = []
+        settings.defaultTearDown = []
+        let runner = try ScenarioRunner(registry: FakeSteps.registry, settings: settings, clock: TestClock())
+        var logs: [String] = []
+        for await event in runner.events(running: scenarios) {
+            if case .log(_, let line) = event { logs.append(line) }
+        }
+        #expect(logs == ["restaurant 12345, review from review"])
+    }
+}

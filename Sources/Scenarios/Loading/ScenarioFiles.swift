@@ -25,7 +25,7 @@ enum ScenarioFiles {
             }
             if isDirectory.boolValue {
                 files += search(path).sorted()
-            } else {
+            } else if !excludedNames.contains((path as NSString).lastPathComponent) {
                 files.append(path)
             }
         }
