@@ -1,0 +1,48 @@
+import Foundation
+
+/// `${name}` and `${name.key.path}` references inside a string argument.
+enum Interpolation {
+    enum Part: Equatable {
+        case literal(String)
+        case reference(name: String, keyPath: String)
+    }
+
+    enum Problem: Error, Equatable {
+        case unterminated
+        case emptyName
+    }
+
+    /// Splits `text` into literal text and references.
+    static func parse(_ text: String) throws(Problem) -> [Part] {
+        var parts: [Part] = []
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            if start.lowerBound > rest.startIndex {
+                parts.append(.literal(String(rest[..<start.lowerBound])))
+            }
+            let afterOpen = rest[start.upperBound...]
+            guard let close = afterOpen.firstIndex(of: "}") else { throw .unterminated }
+            let reference = afterOpen[..<close].trimmingCharacters(in: .whitespaces)
+            let name = reference.prefix { $0 != "." }
+            guard !name.isEmpty else { throw .emptyName }
+            let keyPath = reference.dropFirst(name.count).drop { $0 == "." }
+            parts.append(.reference(name: String(name), keyPath: String(keyPath)))
+            rest = afterOpen[afterOpen.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        return parts
+    }
+
+    /// The names a text refers to, in order.
+    static func names(in text: String) throws(Problem) -> [String] {
+        try parse(text).compactMap {
+            if case .reference(let name, _) = $0 { return name }
+            return nil
+        }
+    }
+
+    /// The reference as the user wrote it, for messages: `${place.restaurantID}`.
+    static func spelling(name: String, keyPath: String) -> String {
+        keyPath.isEmpty ? "${\(name)}" : "${\(name).\(keyPath)}"
+    }
+}

@@ -1,0 +1,133 @@
+/// The state of one scenario run, shared by its steps: bound names, typed storage for step modules,
+/// the clock, the environment, logging, and a signal that wakes waiting steps.
+///
+/// ```swift
+/// context.bind("place", to: restaurant)
+/// let path = try context.interpolate("/restaurants/${place.restaurantID}")
+/// context[StubJournalKey.self] = journal
+/// ```
+public final class ScenarioContext: Sendable {
+    private struct State {
+        var bindings: [String: any Bindable] = [:]
+        var storage: [ObjectIdentifier: any Sendable] = [:]
+        var currentStep: String?
+        var stepStart: Stopwatch?
+    }
+
+    /// The scenario this context runs.
+    public let scenario: ScenarioID
+    /// The clock every wait and timeout uses.
+    public let clock: any Clock<Duration>
+    /// The process environment (or a test's stand-in).
+    public let environment: [String: String]
+
+    private let state = Locked(State())
+    private let logSink: @Sendable (String) -> Void
+    let changes = ChangeSignal()
+
+    /// Makes a context; the runner does this for every scenario, tests of step modules do it directly.
+    public init(
+        scenario: ScenarioID,
+        clock: any Clock<Duration> = ContinuousClock(),
+        environment: [String: String] = [:],
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.scenario = scenario
+        self.clock = clock
+        self.environment = environment
+        self.logSink = log
+    }
+
+    // MARK: Bindings
+
+    /// Binds `name` (from `as: name`) to a value for later `${name}` references.
+    public func bind(_ name: String, to value: any Bindable) {
+        state.withLock { $0.bindings[name] = value }
+    }
+
+    /// The value bound to `name`, if any.
+    public func binding(_ name: String) -> (any Bindable)? {
+        state.withLock { $0.bindings[name] }
+    }
+
+    /// Replaces every `${name}` and `${name.key.path}` in `text` with the bound value.
+    public func interpolate(_ text: String) throws(ScenarioContextError) -> String {
+        let step = currentStep
+        let parts: [Interpolation.Part]
+        do {
+            parts = try Interpolation.parse(text)
+        } catch {
+            throw .malformedReference(in: text, step: step)
+        }
+        var out = ""
+        for part in parts {
+            switch part {
+            case .literal(let literal):
+                out += literal
+            case .reference(let name, let keyPath):
+                guard let value = binding(name) else {
+                    throw .unboundName(name, in: Interpolation.spelling(name: name, keyPath: keyPath), step: step)
+                }
+                guard let text = value.value(forKeyPath: keyPath) else {
+                    throw .unknownAttribute(
+                        keyPath,
+                        of: name,
+                        in: Interpolation.spelling(name: name, keyPath: keyPath),
+                        step: step
+                    )
+                }
+                out += text
+            }
+        }
+        return out
+    }
+
+    // MARK: Storage
+
+    /// Typed storage for step modules' state (object manager, stub journal, last response...).
+    public subscript<K: ContextKey>(key: K.Type) -> K.Value? {
+        get { state.withLock { $0.storage[ObjectIdentifier(key)] as? K.Value } }
+        set { state.withLock { $0.storage[ObjectIdentifier(key)] = newValue } }
+    }
+
+    // MARK: Logging and waking
+
+    /// Adds a line to the scenario's log (a `.log` run event).
+    public func log(_ line: String) {
+        logSink(line)
+    }
+
+    /// Tells a waiting step that something it may wait for happened, so it is retried at once.
+    public func signalChange() {
+        changes.signal()
+    }
+
+    // MARK: The current step
+
+    /// The description of the step being run, if any.
+    public var currentStep: String? { state.withLock { $0.currentStep } }
+
+    /// How long the current step has been running (across its retries), on the context's clock.
+    public var stepElapsed: Duration { state.withLock { $0.stepStart?.elapsed } ?? .zero }
+
+    /// Marks the start of a step: its retries and ``stepElapsed`` count from here.
+    package func beginStep(_ description: String) {
+        let stopwatch = Stopwatch(clock)
+        state.withLock {
+            $0.currentStep = description
+            $0.stepStart = stopwatch
+        }
+    }
+
+    /// Sleeps for `interval` on the clock, or less when a change is signalled after `generation`.
+    func pause(for interval: Duration, orUntilChangeAfter generation: UInt64) async {
+        let clock = self.clock
+        let changes = self.changes
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await clock.sleep(for: interval) }
+            group.addTask { await changes.wait(after: generation) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// What happens during a run, in order. Plain `Codable` values with stable ids (``ScenarioID`` and
+/// step indexes into the plan), so that they can be streamed between processes.
+public enum RunEvent: Sendable, Hashable, Codable {
+    /// Every scenario of the run and its steps, before anything runs.
+    case runStarted(RunPlan)
+    case scenarioStarted(ScenarioID)
+    case stepStarted(ScenarioID, step: Int, phase: StepPhase)
+    /// A step answered *wait*; sent at most once per retry.
+    case stepWaiting(ScenarioID, step: Int, reason: String, waited: Duration)
+    case stepFinished(ScenarioID, step: Int, phase: StepPhase, outcome: StepOutcome, duration: Duration)
+    /// A line a step logged.
+    case log(ScenarioID, String)
+    /// Also sent, without `scenarioStarted`, for scenarios that are skipped.
+    case scenarioFinished(ScenarioID, outcome: ScenarioOutcome, duration: Duration)
+    case runFinished(RunSummary)
+}

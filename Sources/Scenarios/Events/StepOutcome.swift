@@ -1,0 +1,10 @@
+public import Diagnostics
+
+/// How a step ended.
+public enum StepOutcome: Sendable, Hashable, Codable {
+    case passed
+    /// The reason, and where the step is written.
+    case failed(reason: String, location: SourceLocation?)
+    /// Not run: an earlier step failed, the run was cancelled, or tear-down is skipped.
+    case skipped
+}

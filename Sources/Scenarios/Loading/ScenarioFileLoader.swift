@@ -1,0 +1,401 @@
+import Diagnostics
+import Foundation
+import Yams
+
+/// Loads one scenario file, collecting every diagnostic instead of stopping at the first.
+struct ScenarioFileLoader {
+    static let fileKeys = ["feature", "tags", "set up", "scenarios"]
+    static let scenarioKeys = ["scenario", "tags", "steps"]
+
+    let file: String
+    let text: String
+    let registry: StepRegistry
+    let buildContext: StepBuildContext
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String, text: String, registry: StepRegistry, buildContext: StepBuildContext) {
+        self.file = file
+        self.text = text
+        self.registry = registry
+        self.buildContext = buildContext
+    }
+
+    mutating func load() -> [Scenario] {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            report(error)
+            return []
+        } catch {
+            report(.invalidYAML(problem: "\(error)", context: nil), at: SourceLocation(file: file, line: 1, column: 1))
+            return []
+        }
+        guard let root else {
+            report(.emptyFile, at: SourceLocation(file: file, line: 1, column: 1))
+            return []
+        }
+        guard case .mapping(let mapping) = root else {
+            report(.fileNotMapping, at: location(of: root))
+            return []
+        }
+
+        var feature = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        var fileTags: Set<String> = []
+        var setUpNode: Node?
+        var scenariosNode: Node?
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "feature":
+                if let name = name(value, key: key) { feature = name }
+            case "tags":
+                fileTags = tags(value)
+            case "set up":
+                setUpNode = value
+            case "scenarios":
+                scenariosNode = value
+            default:
+                report(
+                    .unknownFileKey(key, suggestion: Suggestions.didYouMean(key, in: Self.fileKeys)),
+                    at: location(of: keyNode)
+                )
+            }
+        }
+
+        // File set-up bindings are visible to every scenario.
+        var fileBindings: Set<String> = []
+        var setUp: [Step] = []
+        if let setUpNode {
+            if case .sequence(let items) = setUpNode {
+                setUp = steps(Array(items), bound: &fileBindings)
+            } else if !isNull(setUpNode) {
+                report(.notAList(key: "set up"), at: location(of: setUpNode))
+            }
+        }
+
+        guard let scenariosNode else {
+            report(.missingScenarios, at: location(of: root))
+            return []
+        }
+        guard case .sequence(let items) = scenariosNode else {
+            report(.notAList(key: "scenarios"), at: location(of: scenariosNode))
+            return []
+        }
+        if items.isEmpty {
+            report(.noScenarios, at: location(of: scenariosNode))
+        }
+        var scenarios: [Scenario] = []
+        var firstLines: [String: Int] = [:]
+        for item in items {
+            guard
+                let scenario = scenario(
+                    item,
+                    feature: feature,
+                    fileTags: fileTags,
+                    setUp: setUp,
+                    bound: fileBindings,
+                    firstLines: &firstLines
+                )
+            else { continue }
+            scenarios.append(scenario)
+        }
+        return scenarios
+    }
+
+    // MARK: Scenarios
+
+    private mutating func scenario(
+        _ node: Node,
+        feature: String,
+        fileTags: Set<String>,
+        setUp: [Step],
+        bound: Set<String>,
+        firstLines: inout [String: Int]
+    ) -> Scenario? {
+        guard case .mapping(let mapping) = node else {
+            report(.scenarioNotMapping, at: location(of: node))
+            return nil
+        }
+        var nameNode: Node?
+        var tagsNode: Node?
+        var stepsNode: Node?
+        var unknownKeys: [Node] = []
+        for (keyNode, value) in mapping {
+            switch keyNode.string ?? "" {
+            case "scenario": nameNode = value
+            case "tags": tagsNode = value
+            case "steps": stepsNode = value
+            default: unknownKeys.append(keyNode)
+            }
+        }
+        var name = "?"
+        var valid = true
+        if let nameNode {
+            if let text = self.name(nameNode, key: "scenario") { name = text } else { valid = false }
+        } else {
+            report(.missingScenarioName, at: location(of: node))
+            valid = false
+        }
+        for keyNode in unknownKeys {
+            let key = keyNode.string ?? ""
+            report(
+                .unknownScenarioKey(
+                    key,
+                    scenario: name,
+                    suggestion: Suggestions.didYouMean(key, in: Self.scenarioKeys)
+                ),
+                at: location(of: keyNode)
+            )
+        }
+        if valid, let nameNode {
+            let line = location(of: nameNode).line
+            if let first = firstLines[name] {
+                report(.duplicateScenario(name, firstLine: first), at: location(of: nameNode))
+            } else {
+                firstLines[name] = line
+            }
+        }
+        let tags = tagsNode.map { self.tags($0) } ?? []
+
+        var steps: [Step] = []
+        var bound = bound
+        switch stepsNode {
+        case nil:
+            report(.missingSteps(scenario: name), at: location(of: node))
+        case .sequence(let items)?:
+            if items.isEmpty { report(.emptySteps(scenario: name), at: location(of: stepsNode)) }
+            steps = self.steps(Array(items), bound: &bound)
+        case let other?:
+            if isNull(other) {
+                report(.emptySteps(scenario: name), at: location(of: other))
+            } else {
+                report(.notAList(key: "steps"), at: location(of: other))
+            }
+        }
+        guard valid else { return nil }
+        return Scenario(
+            name: name,
+            tags: fileTags.union(tags),
+            location: location(of: node),
+            feature: feature,
+            file: file,
+            setUp: setUp,
+            steps: steps
+        )
+    }
+
+    // MARK: Steps
+
+    private mutating func steps(_ items: [Node], bound: inout Set<String>) -> [Step] {
+        items.compactMap { step($0, bound: &bound) }
+    }
+
+    private mutating func step(_ node: Node, bound: inout Set<String>) -> Step? {
+        let nameNode: Node
+        let argumentsNode: Node?
+        switch node {
+        case .scalar:
+            nameNode = node
+            argumentsNode = nil
+        case .mapping(let mapping) where mapping.count == 1:
+            guard let pair = mapping.first else { return nil }
+            nameNode = pair.key
+            argumentsNode = pair.value
+        case .mapping(let mapping):
+            report(.stepNotOneKey(count: mapping.count), at: location(of: node))
+            return nil
+        default:
+            report(.stepNotNameOrMapping, at: location(of: node))
+            return nil
+        }
+        guard let name = nameNode.string, case .scalar = nameNode else {
+            report(.stepNotNameOrMapping, at: location(of: nameNode))
+            return nil
+        }
+        let nameLocation = location(of: nameNode)
+        guard let definition = registry.definition(named: name) else {
+            report(
+                .unknownStep(name, suggestion: Suggestions.didYouMean(name, in: registry.names)),
+                at: nameLocation
+            )
+            // Bind its `as:` anyway so that later references do not pile up errors.
+            if case .mapping(let mapping)? = argumentsNode, let value = mapping["as"]?.string { bound.insert(value) }
+            return nil
+        }
+
+        var arguments =
+            argumentsNode.map { self.arguments($0, stepName: definition.name, topLevel: true) }
+            ?? StepArguments.none(stepName: definition.name, at: nameLocation)
+        var binding: String?
+        if case .mapping(var entries) = arguments.content, let index = entries.firstIndex(where: { $0.key == "as" }) {
+            let entry = entries.remove(at: index)
+            arguments.content = .mapping(entries)
+            if case .scalar(let text, _) = entry.value.content, Self.isValidName(text) {
+                if definition.bindsName {
+                    binding = text
+                } else {
+                    report(.bindingNotAllowed(step: definition.name, name: text), at: entry.keyLocation)
+                }
+            } else {
+                report(.invalidBindingName(entry.value.rendering), at: entry.value.location)
+            }
+        }
+        arguments.bindingName = binding
+
+        for (text, location) in arguments.scalars {
+            do throws(Interpolation.Problem) {
+                for name in try Interpolation.parse(text) {
+                    guard case .reference(let name, let keyPath) = name, !bound.contains(name) else { continue }
+                    report(
+                        .unboundName(name, reference: Interpolation.spelling(name: name, keyPath: keyPath)),
+                        at: location
+                    )
+                }
+            } catch {
+                switch error {
+                case .unterminated: report(.unterminatedReference(text), at: location)
+                case .emptyName: report(.emptyReference(text), at: location)
+                }
+            }
+        }
+        if let binding { bound.insert(binding) }
+
+        do throws(StepArgumentError) {
+            var step = try definition.build(arguments, buildContext)
+            step.location = nameLocation
+            return step
+        } catch {
+            report(.argument(error.message), at: error.location)
+            return nil
+        }
+    }
+
+    private func arguments(_ node: Node, stepName: String, topLevel: Bool = false) -> StepArguments {
+        let at = location(of: node)
+        switch node {
+        case .scalar(let scalar):
+            let isPlain = scalar.style == .plain || scalar.style == .any
+            if topLevel, isPlain, ["", "~", "null"].contains(scalar.string) {
+                return StepArguments(.none, at: at, stepName: stepName)
+            }
+            return StepArguments(.scalar(scalar.string, isPlain: isPlain), at: at, stepName: stepName)
+        case .sequence(let sequence):
+            return StepArguments(
+                .sequence(sequence.map { arguments($0, stepName: stepName) }),
+                at: at,
+                stepName: stepName
+            )
+        case .mapping(let mapping):
+            let entries = mapping.map { key, value in
+                StepArguments.Entry(
+                    key: key.string ?? "",
+                    keyLocation: location(of: key),
+                    value: arguments(value, stepName: stepName)
+                )
+            }
+            return StepArguments(.mapping(entries), at: at, stepName: stepName)
+        case .alias:
+            return StepArguments(.none, at: at, stepName: stepName)
+        }
+    }
+
+    // MARK: Small parts
+
+    private mutating func name(_ node: Node, key: String) -> String? {
+        guard case .scalar(let scalar) = node else {
+            report(.notAName(key: key), at: location(of: node))
+            return nil
+        }
+        return scalar.string
+    }
+
+    private mutating func tags(_ node: Node) -> Set<String> {
+        guard case .sequence(let items) = node else {
+            report(.tagsNotNames, at: location(of: node))
+            return []
+        }
+        var tags: Set<String> = []
+        for item in items {
+            guard case .scalar(let scalar) = item, !scalar.string.isEmpty else {
+                report(.tagsNotNames, at: location(of: item))
+                continue
+            }
+            tags.insert(scalar.string)
+        }
+        return tags
+    }
+
+    private func isNull(_ node: Node) -> Bool {
+        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else { return false }
+        return ["", "~", "null"].contains(scalar.string)
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
+    }
+
+    private func location(of node: Node?) -> SourceLocation {
+        let mark = node?.mark
+        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    private mutating func report(_ error: LoadError, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(error.message, at: location, in: text))
+    }
+
+    private mutating func report(_ error: YamlError) {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            var contextText = context?.text
+            if let context, context.mark.line != mark.line {
+                contextText = (contextText ?? "") + " that started on line \(context.mark.line)"
+            }
+            report(
+                .invalidYAML(problem: problem, context: contextText),
+                at: SourceLocation(file: file, line: mark.line, column: mark.column)
+            )
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let key = duplicates.first ?? ""
+            report(
+                .duplicateKey(duplicates.joined(separator: "', '")),
+                at: secondOccurrence(of: key, after: context.mark)
+                    ?? SourceLocation(file: file, line: context.mark.line, column: context.mark.column)
+            )
+        case .reader(let problem, _, _, _):
+            report(.invalidYAML(problem: problem, context: nil), at: SourceLocation(file: file, line: 1, column: 1))
+        default:
+            report(.invalidYAML(problem: "\(error)", context: nil), at: SourceLocation(file: file, line: 1, column: 1))
+        }
+    }
+}
+
+extension ScenarioFileLoader {
+    /// Where `key:` is written again at the same column after `mark` (Yams reports the first occurrence).
+    fileprivate func secondOccurrence(of key: String, after mark: Mark) -> SourceLocation? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard mark.line >= 1, mark.line < lines.count else { return nil }
+        for index in mark.line..<lines.count {
+            let scalars = Array(lines[index].unicodeScalars)
+            guard scalars.count >= mark.column else { continue }
+            let rest = String(String.UnicodeScalarView(scalars[(mark.column - 1)...]))
+            if rest.hasPrefix(key + ":") || rest.hasPrefix("\"\(key)\":") || rest.hasPrefix("'\(key)':") {
+                return SourceLocation(file: file, line: index + 1, column: mark.column)
+            }
+        }
+        return nil
+    }
+}
+
+extension StepArguments {
+    /// The node as text, for messages.
+    fileprivate var rendering: String {
+        if case .scalar(let text, _) = content { return text }
+        return kindDescription
+    }
+}

@@ -1,0 +1,68 @@
+public import Diagnostics
+public import Foundation
+
+/// Loads scenario files into ``Scenario`` values, resolving every step against a registry and reporting
+/// every problem of every file at once, compiler-style.
+///
+/// ```swift
+/// let loader = ScenarioLoader(registry: registry, buildContext: StepBuildContext(fixturesDirectory: fixtures))
+/// do {
+///     let scenarios = try loader.load(paths: ["Scenarios"])
+/// } catch {
+///     print(error)  // Scenarios/reviews.yml:7:9: error: Unknown step 'stub rout'. Did you mean 'stub route'?
+/// }
+/// ```
+public struct ScenarioLoader: Sendable {
+    public var registry: StepRegistry
+    public var buildContext: StepBuildContext
+
+    public init(registry: StepRegistry, buildContext: StepBuildContext = StepBuildContext()) {
+        self.registry = registry
+        self.buildContext = buildContext
+    }
+
+    /// Loads files and folders (searched recursively for `*.yml` / `*.yaml`), in path order.
+    public func load(paths: [String]) throws(DiagnosticList) -> [Scenario] {
+        let (files, problems) = ScenarioFiles.find(in: paths)
+        var diagnostics = problems
+        var scenarios: [Scenario] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+            else {
+                diagnostics.append(
+                    Diagnostic(
+                        location: SourceLocation(file: file, line: 1, column: 1),
+                        message: LoadError.unreadable.message,
+                        sourceLine: nil
+                    )
+                )
+                continue
+            }
+            var fileLoader = ScenarioFileLoader(file: file, text: text, registry: registry, buildContext: buildContext)
+            scenarios += fileLoader.load()
+            diagnostics += fileLoader.diagnostics
+        }
+        guard diagnostics.isEmpty else { throw DiagnosticList(diagnostics) }
+        return scenarios
+    }
+
+    /// Loads files given as URLs.
+    public func load(files: [URL]) throws(DiagnosticList) -> [Scenario] {
+        try load(paths: files.map(\.path))
+    }
+
+    /// Loads one file's text; `file` is the name used in diagnostics and scenario ids.
+    public func load(yaml: String, file: String) throws(DiagnosticList) -> [Scenario] {
+        var fileLoader = ScenarioFileLoader(file: file, text: yaml, registry: registry, buildContext: buildContext)
+        let scenarios = fileLoader.load()
+        guard fileLoader.diagnostics.isEmpty else { throw DiagnosticList(fileLoader.diagnostics) }
+        return scenarios
+    }
+
+    /// The scenario files a run of `paths` would load, in order (for `--list` and `check`).
+    public static func scenarioFiles(in paths: [String]) throws(DiagnosticList) -> [String] {
+        let (files, problems) = ScenarioFiles.find(in: paths)
+        guard problems.isEmpty else { throw DiagnosticList(problems) }
+        return files
+    }
+}

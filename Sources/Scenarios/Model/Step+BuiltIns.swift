@@ -1,0 +1,23 @@
+extension Step {
+    /// A step that always passes.
+    public static func succeed(_ reason: String) -> Step {
+        Step("succeed: \(reason)") { _ in .success }
+    }
+
+    /// A step that always fails with `reason`.
+    public static func fail(_ reason: String) -> Step {
+        Step("fail: \(reason)") { _ in .failure(reason) }
+    }
+
+    /// Waits until `seconds` have passed on the context's clock (KIF `stepToWaitForTimeInterval`).
+    ///
+    /// The step answers *wait* until the time has passed, so its timeout is the interval plus a second.
+    public static func wait(seconds: Double) -> Step {
+        let interval = Duration.milliseconds(Int64((seconds * 1000).rounded()))
+        return Step("wait \(interval.shortSeconds) s", timeout: interval + .seconds(1)) { context in
+            let elapsed = context.stepElapsed
+            if elapsed >= interval { return .success }
+            return .wait("\((interval - elapsed).shortSeconds) s left of \(interval.shortSeconds) s")
+        }
+    }
+}

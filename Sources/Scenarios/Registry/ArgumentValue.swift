@@ -1,0 +1,45 @@
+/// A step argument as a plain value tree, for steps that pass JSON-like values through.
+///
+/// Plain YAML scalars resolve as YAML's core schema does (`~` → null, `true`, `12`, `1.5`);
+/// quoted scalars stay strings. Mappings keep their key order.
+public enum ArgumentValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case list([ArgumentValue])
+    case mapping([Entry])
+
+    /// One key and value of a mapping.
+    public struct Entry: Sendable, Hashable, Codable {
+        public var key: String
+        public var value: ArgumentValue
+
+        public init(_ key: String, _ value: ArgumentValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The value of `key` in a mapping; `nil` for other values or a missing key.
+    public subscript(key: String) -> ArgumentValue? {
+        guard case .mapping(let entries) = self else { return nil }
+        return entries.first { $0.key == key }?.value
+    }
+
+    /// Resolves a plain (unquoted) YAML scalar.
+    static func resolvingPlain(_ text: String) -> ArgumentValue {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        default: break
+        }
+        if let int = Int(text) { return .int(int) }
+        if text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true, let double = Double(text) {
+            return .double(double)
+        }
+        return .string(text)
+    }
+}

@@ -1,0 +1,35 @@
+/// A step the scenario files can use by name: how to describe it and how to build it from its arguments.
+///
+/// ```swift
+/// StepDefinition(name: "expect response", summary: "Passes when the last response matches",
+///                usage: ["{status, json, body contains, error}"]) { arguments, _ in
+///     let status = try arguments.int("status")
+///     return Step(arguments.sourceDescription) { context in ... }
+/// }
+/// ```
+public struct StepDefinition: Sendable {
+    /// The name used in scenario files, e.g. `stub route`.
+    public var name: String
+    /// One line for help and `--list`.
+    public var summary: String
+    /// The argument shapes it accepts, for help and messages: `{class, method, to}`.
+    public var usage: [String]
+    /// Whether the step accepts `as: NAME` (it creates something later steps can refer to).
+    public var bindsName: Bool
+    /// Builds the step, checking its arguments; the loader sets the step's location.
+    public var build: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Step
+
+    public init(
+        name: String,
+        summary: String,
+        usage: [String] = [],
+        bindsName: Bool = false,
+        build: @escaping @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Step
+    ) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.bindsName = bindsName
+        self.build = build
+    }
+}

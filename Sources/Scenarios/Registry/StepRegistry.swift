@@ -1,0 +1,71 @@
+/// The steps scenario files may use, looked up case-insensitively with runs of spaces collapsed.
+///
+/// Built with a ``Builder``, then frozen:
+///
+/// ```swift
+/// var builder = StepRegistry.Builder()
+/// try builder.register(stubRoute)
+/// let registry = builder.build()
+/// registry.definition(named: "Stub  Route")  // stubRoute
+/// ```
+public struct StepRegistry: Sendable {
+    /// Collects step definitions, rejecting duplicate names.
+    public struct Builder: Sendable {
+        private var definitions: [String: StepDefinition] = [:]
+        private var order: [String] = []
+
+        public init() {}
+
+        /// Adds a definition; throws when its name is empty or already taken.
+        public mutating func register(_ definition: StepDefinition) throws(StepRegistryError) {
+            let key = StepRegistry.normalize(definition.name)
+            guard !key.isEmpty else { throw .emptyName }
+            guard definitions[key] == nil else { throw .duplicateName(definition.name) }
+            definitions[key] = definition
+            order.append(key)
+        }
+
+        /// Adds every definition, stopping at the first problem.
+        public mutating func register(contentsOf definitions: [StepDefinition]) throws(StepRegistryError) {
+            for definition in definitions { try register(definition) }
+        }
+
+        /// The frozen registry.
+        public func build() -> StepRegistry {
+            StepRegistry(definitions: definitions, order: order)
+        }
+    }
+
+    private let byKey: [String: StepDefinition]
+    private let order: [String]
+
+    private init(definitions: [String: StepDefinition], order: [String]) {
+        self.byKey = definitions
+        self.order = order
+    }
+
+    /// An empty registry.
+    public init() {
+        self.init(definitions: [:], order: [])
+    }
+
+    /// The definition for `name`, ignoring case and extra spaces.
+    public func definition(named name: String) -> StepDefinition? {
+        byKey[Self.normalize(name)]
+    }
+
+    /// Every definition, in registration order.
+    public var definitions: [StepDefinition] {
+        order.compactMap { byKey[$0] }
+    }
+
+    /// Every registered name as written at registration, for suggestions.
+    public var names: [String] {
+        definitions.map(\.name)
+    }
+
+    /// Lower-cased, trimmed, with every run of whitespace collapsed to one space.
+    static func normalize(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}

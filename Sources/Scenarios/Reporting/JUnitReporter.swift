@@ -1,0 +1,137 @@
+public import Foundation
+
+/// A JUnit XML report: a `testsuite` per scenario file (named after its feature), a `testcase` per
+/// scenario with its time, a `failure` for the failing step, `skipped`, and the step lines in `system-out`.
+///
+/// ```swift
+/// let junit = JUnitReporter()
+/// for await event in runner.events(running: scenarios) { junit.handle(event) }
+/// try junit.write(to: URL(fileURLWithPath: "report.xml"))
+/// ```
+public final class JUnitReporter: Sendable {
+    private let record = Locked(RunRecord())
+
+    public init() {}
+
+    /// Consumes one event.
+    public func handle(_ event: RunEvent) {
+        record.withLock { $0.apply(event) }
+    }
+
+    /// The report so far.
+    public func xml() -> String {
+        let record = self.record.withLock { $0 }
+        var files: [String] = []
+        var byFile: [String: [RunPlan.PlannedScenario]] = [:]
+        for scenario in record.plan.scenarios {
+            if byFile[scenario.id.file] == nil { files.append(scenario.id.file) }
+            byFile[scenario.id.file, default: []].append(scenario)
+        }
+        func counts(_ scenarios: [RunPlan.PlannedScenario]) -> (failures: Int, skipped: Int, time: Duration) {
+            var failures = 0
+            var skipped = 0
+            var time = Duration.zero
+            for scenario in scenarios {
+                let entry = record.scenarios[scenario.id]
+                switch entry?.outcome {
+                case .failed?: failures += 1
+                case .skipped?, nil: skipped += 1
+                case .passed?: break
+                }
+                time += entry?.duration ?? .zero
+            }
+            return (failures, skipped, time)
+        }
+
+        let all = counts(record.plan.scenarios)
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml +=
+            #"<testsuites name="scenario-run" tests="\#(record.plan.scenarios.count)" failures="\#(all.failures)" skipped="\#(all.skipped)" time="\#((record.summary?.duration ?? all.time).fixedSeconds)">"#
+            + "\n"
+        for file in files {
+            let scenarios = byFile[file] ?? []
+            let feature = scenarios.first?.feature ?? file
+            let suite = counts(scenarios)
+            xml +=
+                #"  <testsuite name="\#(escape(feature))" file="\#(escape(file))" tests="\#(scenarios.count)" failures="\#(suite.failures)" skipped="\#(suite.skipped)" time="\#(suite.time.fixedSeconds)">"#
+                + "\n"
+            for scenario in scenarios {
+                xml += testcase(scenario, record: record)
+            }
+            xml += "  </testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    /// Writes the report atomically: a temporary file in the same folder, then a rename.
+    public func write(to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        try Data(xml().utf8).write(to: temporary)
+        // rename(2) replaces the destination atomically; FileManager.replaceItemAt is unreliable on Linux.
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, "errno": code])
+        }
+    }
+
+    private func testcase(_ scenario: RunPlan.PlannedScenario, record: RunRecord) -> String {
+        let entry = record.scenarios[scenario.id]
+        var xml =
+            #"    <testcase classname="\#(escape(scenario.feature))" name="\#(escape(scenario.id.name))" time="\#((entry?.duration ?? .zero).fixedSeconds)">"#
+            + "\n"
+        switch entry?.outcome {
+        case .failed(let index, let reason)?:
+            let step = scenario.steps.indices.contains(index) ? scenario.steps[index] : nil
+            var body = step?.description ?? "step \(index + 1)"
+            if let location = step?.location { body += " at \(location.fileAndLine)" }
+            xml += #"      <failure message="\#(escape(reason))">\#(Self.escape(body))</failure>"# + "\n"
+        case .skipped?, nil:
+            xml += "      <skipped/>\n"
+        case .passed?:
+            break
+        }
+        if entry != nil, entry?.outcome != .skipped {
+            var lines: [String] = []
+            for line in record.stepLines(scenario.id) {
+                switch line.outcome {
+                case .failed(let reason, _)?: lines.append("✗ \(line.description): \(reason)")
+                case .passed?: lines.append("✓ \(line.description)")
+                case .skipped?, nil: lines.append("- \(line.description) (skipped)")
+                }
+            }
+            lines += (entry?.logs ?? []).map { "log: \($0)" }
+            xml += "      <system-out>" + Self.escape(lines.joined(separator: "\n")) + "</system-out>\n"
+        }
+        xml += "    </testcase>\n"
+        return xml
+    }
+
+    /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold.
+    static func escape(_ text: String, attribute: Bool = false) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t", "\r":
+                if attribute {
+                    out += "&#\(scalar.value);"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private func escape(_ text: String) -> String { Self.escape(text, attribute: true) }
+}

@@ -1,0 +1,96 @@
+/// Headless progress: one line per scenario, the steps of failing scenarios (of every scenario when
+/// verbose) with the failing step's reason and `FILE:LINE`, and a last line `N passed, N failed`.
+///
+/// ```
+/// ✓ Posting a review (0.012 s)
+/// ✗ Posting a review that the server rejects (0.031 s)
+///     ✓ set up the test environment
+///     ✗ expect response {status: 201}
+///       Expected status 201, got 422
+///       at Scenarios/reviews.yml:12
+///     ✓ tear down the test environment
+///
+/// 1 passed, 1 failed
+/// ```
+public final class PlainReporter: Sendable {
+    private let verbose: Bool
+    private let colors: Bool
+    private let write: @Sendable (String) -> Void
+    private let record = Locked(RunRecord())
+
+    /// `colors` turns on ANSI colours (the caller decides from isatty and `NO_COLOR`);
+    /// `write` receives text in pieces that end with a newline.
+    public init(verbose: Bool = false, colors: Bool = false, write: @escaping @Sendable (String) -> Void) {
+        self.verbose = verbose
+        self.colors = colors
+        self.write = write
+    }
+
+    /// Consumes one event, writing what it completes.
+    public func handle(_ event: RunEvent) {
+        let snapshot = record.withLock { record -> RunRecord in
+            record.apply(event)
+            return record
+        }
+        switch event {
+        case .scenarioFinished(let id, let outcome, let duration):
+            write(scenarioText(id, outcome: outcome, duration: duration, record: snapshot))
+        case .runFinished(let summary):
+            var text = "\n"
+            if summary.cancelled { text += paint("Run cancelled.", .yellow) + "\n" }
+            text += summary.line + "\n"
+            write(text)
+        default:
+            break
+        }
+    }
+
+    private func scenarioText(
+        _ id: ScenarioID,
+        outcome: ScenarioOutcome,
+        duration: Duration,
+        record: RunRecord
+    ) -> String {
+        switch outcome {
+        case .skipped:
+            return paint("- \(id.name) (skipped)", .yellow) + "\n"
+        case .passed:
+            var text = paint("✓", .green) + " \(id.name) (\(duration.fixedSeconds) s)\n"
+            if verbose { text += steps(id, record: record) }
+            return text
+        case .failed:
+            return paint("✗", .red) + " \(id.name) (\(duration.fixedSeconds) s)\n" + steps(id, record: record)
+        }
+    }
+
+    private func steps(_ id: ScenarioID, record: RunRecord) -> String {
+        var text = ""
+        for line in record.stepLines(id) {
+            switch line.outcome {
+            case .failed(let reason, let location)?:
+                text += "    " + paint("✗", .red) + " \(line.description)\n"
+                text += "      " + paint(reason, .red) + "\n"
+                if let location { text += "      " + paint("at \(location.fileAndLine)", .dim) + "\n" }
+            case .passed?:
+                text += "    " + paint("✓", .green) + " \(line.description)\n"
+            case .skipped?, nil:
+                text += "    " + paint("- \(line.description) (skipped)", .yellow) + "\n"
+            }
+        }
+        for log in record.scenarios[id]?.logs ?? [] {
+            text += "    " + paint("log: \(log)", .dim) + "\n"
+        }
+        return text
+    }
+
+    private enum Colour: String {
+        case red = "31"
+        case green = "32"
+        case yellow = "33"
+        case dim = "2"
+    }
+
+    private func paint(_ text: String, _ colour: Colour) -> String {
+        colors ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,57 @@
+/// What reporters remember of a run, reduced from its events.
+struct RunRecord: Sendable {
+    struct ScenarioRecord: Sendable {
+        var outcome: ScenarioOutcome?
+        var duration: Duration = .zero
+        var steps: [Int: StepOutcome] = [:]
+        var logs: [String] = []
+    }
+
+    var plan = RunPlan(scenarios: [])
+    var scenarios: [ScenarioID: ScenarioRecord] = [:]
+    var summary: RunSummary?
+
+    mutating func apply(_ event: RunEvent) {
+        switch event {
+        case .runStarted(let plan):
+            self.plan = plan
+            scenarios = [:]
+            summary = nil
+        case .scenarioStarted(let id):
+            scenarios[id] = ScenarioRecord()
+        case .stepStarted, .stepWaiting:
+            break
+        case .stepFinished(let id, let step, _, let outcome, _):
+            scenarios[id, default: ScenarioRecord()].steps[step] = outcome
+        case .log(let id, let line):
+            scenarios[id, default: ScenarioRecord()].logs.append(line)
+        case .scenarioFinished(let id, let outcome, let duration):
+            scenarios[id, default: ScenarioRecord()].outcome = outcome
+            scenarios[id, default: ScenarioRecord()].duration = duration
+        case .runFinished(let summary):
+            self.summary = summary
+        }
+    }
+
+    /// The step lines of a scenario: `✓ description`, `✗ description`, `- description (skipped)`.
+    func stepLines(_ id: ScenarioID) -> [(glyph: StepGlyph, description: String, outcome: StepOutcome?)] {
+        guard let planned = plan.scenario(id) else { return [] }
+        let record = scenarios[id]
+        return planned.steps.enumerated().map { index, step in
+            let outcome = record?.steps[index]
+            let glyph: StepGlyph
+            switch outcome {
+            case .passed?: glyph = .passed
+            case .failed?: glyph = .failed
+            case .skipped?, nil: glyph = .skipped
+            }
+            return (glyph, step.description, outcome)
+        }
+    }
+
+    enum StepGlyph: String {
+        case passed = "✓"
+        case failed = "✗"
+        case skipped = "-"
+    }
+}

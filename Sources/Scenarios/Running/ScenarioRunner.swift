@@ -1,0 +1,274 @@
+public import Diagnostics
+public import Foundation
+
+/// Runs scenarios one after another and reports what happens as ``RunEvent``s.
+///
+/// Each scenario runs its default set-up steps, the file's `set up`, its own steps, then the default
+/// tear-down steps. A step answering *wait* is retried every ``RunSettings/retryInterval`` (or at once
+/// when its context signals a change) until its timeout. The first failure skips the remaining steps;
+/// tear-down always runs (also when the run is cancelled) unless ``RunSettings/skipTearDown``.
+///
+/// ```swift
+/// let runner = try ScenarioRunner(registry: registry, settings: settings) { context in
+///     context[WorldKey.self] = World()
+/// }
+/// for await event in runner.events(running: scenarios) { reporter.handle(event) }
+/// ```
+public final class ScenarioRunner: Sendable {
+    private struct State {
+        var cancelled = false
+        var task: Task<RunSummary, Never>?
+    }
+
+    public let settings: RunSettings
+    public let clock: any Clock<Duration>
+    public let environment: [String: String]
+    private let prepare: @Sendable (ScenarioContext) async -> Void
+    private let defaultSetUp: [Step]
+    private let defaultTearDown: [Step]
+    private let state = Locked(State())
+
+    /// Makes a runner; `prepare` is called with every scenario's fresh context before its first step,
+    /// so that step modules can hang their world on it.
+    public init(
+        registry: StepRegistry,
+        settings: RunSettings = RunSettings(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        buildContext: StepBuildContext = StepBuildContext(),
+        prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
+    ) throws(ScenarioRunnerError) {
+        func build(_ names: [String], _ origin: String) throws(ScenarioRunnerError) -> [Step] {
+            var steps: [Step] = []
+            for name in names {
+                guard let definition = registry.definition(named: name) else {
+                    throw .unknownDefaultStep(name, suggestion: Suggestions.didYouMean(name, in: registry.names))
+                }
+                let location = SourceLocation(file: origin, line: 1, column: 1)
+                do throws(StepArgumentError) {
+                    steps.append(
+                        try definition.build(.none(stepName: definition.name, at: location), buildContext)
+                    )
+                } catch {
+                    throw .invalidDefaultStep(name, message: error.message)
+                }
+            }
+            return steps
+        }
+        self.settings = settings
+        self.clock = clock
+        self.environment = environment
+        self.prepare = prepare
+        self.defaultSetUp = try build(settings.defaultSetUp, "default set up")
+        self.defaultTearDown = try build(settings.defaultTearDown, "default tear down")
+    }
+
+    // MARK: Plan
+
+    /// Every step a scenario runs, in order, with its phase.
+    func steps(of scenario: Scenario) -> [(step: Step, phase: StepPhase)] {
+        defaultSetUp.map { ($0, .setUp) } + scenario.setUp.map { ($0, .setUp) } + scenario.steps.map { ($0, .steps) }
+            + defaultTearDown.map { ($0, .tearDown) }
+    }
+
+    /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``.
+    public func plan(_ scenarios: [Scenario]) -> RunPlan {
+        RunPlan(
+            scenarios: scenarios.map { scenario in
+                RunPlan.PlannedScenario(
+                    id: scenario.id,
+                    feature: scenario.feature,
+                    tags: scenario.tags.sorted(),
+                    location: scenario.location,
+                    steps: steps(of: scenario).map {
+                        RunPlan.PlannedStep(
+                            description: $0.step.description,
+                            phase: $0.phase,
+                            location: $0.step.location
+                        )
+                    }
+                )
+            }
+        )
+    }
+
+    // MARK: Running
+
+    /// Runs `scenarios`, passing every event to `onEvent` as it happens; returns the totals.
+    ///
+    /// Cancelling the calling task has the same effect as ``cancel()``.
+    @discardableResult
+    public func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunSummary {
+        state.withLock { $0.cancelled = false }
+        let task = Task { await self.perform(scenarios, emit: onEvent) }
+        let cancelledAlready = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelledAlready { task.cancel() }
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            self.cancel()
+        }
+    }
+
+    /// Runs `scenarios`, delivering every event through the stream (never dropped); the stream ends
+    /// after ``RunEvent/runFinished(_:)``. Ending iteration early cancels the run.
+    public func events(running scenarios: [Scenario]) -> AsyncStream<RunEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
+        let task = Task {
+            await self.run(scenarios) { continuation.yield($0) }
+            continuation.finish()
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        return stream
+    }
+
+    /// Stops the run: the current step is interrupted, the current scenario's tear-down still runs,
+    /// the remaining scenarios are skipped.
+    public func cancel() {
+        let task = state.withLock { state -> Task<RunSummary, Never>? in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    private var isCancelled: Bool {
+        state.withLock { $0.cancelled } || Task.isCancelled
+    }
+
+    private func perform(_ scenarios: [Scenario], emit: @escaping @Sendable (RunEvent) -> Void) async -> RunSummary {
+        let stopwatch = Stopwatch(clock)
+        emit(.runStarted(plan(scenarios)))
+        var summary = RunSummary()
+        var stopped = false
+        for scenario in scenarios {
+            if stopped || isCancelled {
+                emit(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero))
+                summary.skipped += 1
+                continue
+            }
+            switch await run(scenario, emit: emit) {
+            case .passed:
+                summary.passed += 1
+            case .failed:
+                summary.failed += 1
+                if settings.failFast { stopped = true }
+            case .skipped:
+                summary.skipped += 1
+            }
+        }
+        summary.duration = stopwatch.elapsed
+        summary.cancelled = isCancelled
+        emit(.runFinished(summary))
+        return summary
+    }
+
+    private func run(_ scenario: Scenario, emit: @escaping @Sendable (RunEvent) -> Void) async -> ScenarioOutcome {
+        let id = scenario.id
+        let stopwatch = Stopwatch(clock)
+        let context = ScenarioContext(scenario: id, clock: clock, environment: environment) { line in
+            emit(.log(id, line))
+        }
+        emit(.scenarioStarted(id))
+        await prepare(context)
+
+        let all = steps(of: scenario)
+        var failure: (step: Int, reason: String)?
+        for (index, entry) in all.enumerated() where entry.phase != .tearDown {
+            if failure != nil || isCancelled {
+                emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
+                continue
+            }
+            let outcome = await execute(entry.step, index: index, phase: entry.phase, in: context, emit: emit)
+            if case .failed(let reason, _) = outcome { failure = (index, reason) }
+        }
+
+        let tearDown = all.enumerated().filter { $0.element.phase == .tearDown }
+        if settings.skipTearDown {
+            for (index, _) in tearDown {
+                emit(.stepFinished(id, step: index, phase: .tearDown, outcome: .skipped, duration: .zero))
+            }
+        } else {
+            // A fresh task, so that tear-down runs in full even when the run is being cancelled.
+            let tearDownFailure = await Task {
+                var failure: (step: Int, reason: String)?
+                for (index, entry) in tearDown {
+                    let outcome = await self.execute(
+                        entry.step,
+                        index: index,
+                        phase: .tearDown,
+                        in: context,
+                        emit: emit,
+                        cancellable: false
+                    )
+                    if failure == nil, case .failed(let reason, _) = outcome { failure = (index, reason) }
+                }
+                return failure
+            }.value
+            if failure == nil { failure = tearDownFailure }
+        }
+
+        let outcome: ScenarioOutcome = failure.map { .failed(step: $0.step, reason: $0.reason) } ?? .passed
+        emit(.scenarioFinished(id, outcome: outcome, duration: stopwatch.elapsed))
+        return outcome
+    }
+
+    /// Runs one step, retrying while it waits, and reports its start, waits and end.
+    private func execute(
+        _ step: Step,
+        index: Int,
+        phase: StepPhase,
+        in context: ScenarioContext,
+        emit: @Sendable (RunEvent) -> Void,
+        cancellable: Bool = true
+    ) async -> StepOutcome {
+        let id = context.scenario
+        emit(.stepStarted(id, step: index, phase: phase))
+        context.beginStep(step.description)
+        let stopwatch = Stopwatch(clock)
+        let timeout = step.timeout ?? settings.stepTimeout
+        var outcome: StepOutcome
+        attempts: while true {
+            let generation = context.changes.generation
+            let result: StepResult
+            do {
+                result = try await step.action(context)
+            } catch {
+                let reason = cancellable && isCancelled ? "Run cancelled." : String(describing: error)
+                outcome = .failed(reason: reason, location: step.location)
+                break attempts
+            }
+            switch result {
+            case .success:
+                outcome = .passed
+                break attempts
+            case .failure(let reason):
+                outcome = .failed(reason: reason, location: step.location)
+                break attempts
+            case .wait(let reason):
+                let waited = stopwatch.elapsed
+                if waited >= timeout {
+                    outcome = .failed(
+                        reason: "Timed out after \(timeout.shortSeconds) s waiting: \(reason)",
+                        location: step.location
+                    )
+                    break attempts
+                }
+                if cancellable && isCancelled {
+                    outcome = .failed(reason: "Run cancelled while waiting: \(reason)", location: step.location)
+                    break attempts
+                }
+                emit(.stepWaiting(id, step: index, reason: reason, waited: waited))
+                let pause = min(settings.retryInterval, timeout - waited)
+                await context.pause(for: pause, orUntilChangeAfter: generation)
+            }
+        }
+        emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
+        return outcome
+    }
+}

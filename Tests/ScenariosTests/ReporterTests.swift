@@ -1,0 +1,212 @@
+import Diagnostics
+import Foundation
+import Scenarios
+import Testing
+
+struct ReporterTests {
+    static let posting = ScenarioID(file: "Scenarios/reviews.yml", name: "Posting a review")
+    static let rejected = ScenarioID(file: "Scenarios/reviews.yml", name: "Posting a review the server <rejects>")
+    static let listing = ScenarioID(file: "Scenarios/restaurants.yml", name: "Listing restaurants")
+
+    static func location(_ file: String, _ line: Int) -> Diagnostics.SourceLocation {
+        SourceLocation(file: file, line: line, column: 9)
+    }
+
+    static func planned(_ id: ScenarioID, feature: String, line: Int, _ steps: [String]) -> RunPlan.PlannedScenario {
+        var all: [RunPlan.PlannedStep] = [
+            .init(description: "set up the test environment", phase: .setUp, location: nil)
+        ]
+        for (offset, step) in steps.enumerated() {
+            all.append(.init(description: step, phase: .steps, location: location(id.file, line + 2 + offset)))
+        }
+        all.append(.init(description: "tear down the test environment", phase: .tearDown, location: nil))
+        return .init(id: id, feature: feature, tags: [], location: location(id.file, line), steps: all)
+    }
+
+    static let events: [RunEvent] = {
+        let ms = { Duration.milliseconds($0) }
+        let plan = RunPlan(scenarios: [
+            planned(posting, feature: "Reviews", line: 4, ["stub route {class: Review, method: POST, to: /review}"]),
+            planned(
+                rejected,
+                feature: "Reviews",
+                line: 8,
+                [
+                    "stub route {class: Review, method: POST, to: /422}", "expect response {status: 201}",
+                    "expect entities {entity: Review, count: 1}",
+                ]
+            ),
+            planned(listing, feature: "Restaurants", line: 3, ["get objects {path: /restaurants}"]),
+        ])
+        var events: [RunEvent] = [.runStarted(plan)]
+        func finishSteps(_ id: ScenarioID, _ outcomes: [StepOutcome]) {
+            for (index, outcome) in outcomes.enumerated() {
+                let phase: StepPhase = index == 0 ? .setUp : index == outcomes.count - 1 ? .tearDown : .steps
+                events.append(.stepStarted(id, step: index, phase: phase))
+                events.append(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: ms(1)))
+            }
+        }
+        events.append(.scenarioStarted(posting))
+        finishSteps(posting, [.passed, .passed, .passed])
+        events.append(.scenarioFinished(posting, outcome: .passed, duration: ms(12)))
+        events.append(.scenarioStarted(rejected))
+        events.append(.log(rejected, "POST /422 → 422"))
+        finishSteps(
+            rejected,
+            [
+                .passed, .passed,
+                .failed(reason: "Expected status 201, got 422 & \"Invalid\"", location: location(rejected.file, 11)),
+                .skipped, .passed,
+            ]
+        )
+        events.append(
+            .scenarioFinished(
+                rejected,
+                outcome: .failed(step: 2, reason: "Expected status 201, got 422 & \"Invalid\""),
+                duration: ms(31)
+            )
+        )
+        events.append(.scenarioFinished(listing, outcome: .skipped, duration: .zero))
+        events.append(.runFinished(RunSummary(passed: 1, failed: 1, skipped: 1, duration: ms(45))))
+        return events
+    }()
+
+    func plain(verbose: Bool = false, colors: Bool = false) -> String {
+        let output = Recorder<String>()
+        let reporter = PlainReporter(verbose: verbose, colors: colors) { output.append($0) }
+        for event in Self.events { reporter.handle(event) }
+        return output.all.joined()
+    }
+
+    @Test func plainReportShowsTheStepsOfFailingScenarios() {
+        #expect(
+            plain() == """
+                ✓ Posting a review (0.012 s)
+                ✗ Posting a review the server <rejects> (0.031 s)
+                    ✓ set up the test environment
+                    ✓ stub route {class: Review, method: POST, to: /422}
+                    ✗ expect response {status: 201}
+                      Expected status 201, got 422 & "Invalid"
+                      at Scenarios/reviews.yml:11
+                    - expect entities {entity: Review, count: 1} (skipped)
+                    ✓ tear down the test environment
+                    log: POST /422 → 422
+                - Listing restaurants (skipped)
+
+                1 passed, 1 failed, 1 skipped
+
+                """
+        )
+    }
+
+    @Test func verbosePlainReportShowsEveryStep() {
+        #expect(
+            plain(verbose: true).hasPrefix(
+                """
+                ✓ Posting a review (0.012 s)
+                    ✓ set up the test environment
+                    ✓ stub route {class: Review, method: POST, to: /review}
+                    ✓ tear down the test environment
+                ✗ Posting a review the server <rejects> (0.031 s)
+
+                """
+            )
+        )
+    }
+
+    @Test func coloursOnlyWhenAsked() {
+        #expect(!plain().contains("\u{1B}["))
+        #expect(plain(colors: true).hasPrefix("\u{1B}[32m✓\u{1B}[0m Posting a review (0.012 s)\n"))
+    }
+
+    @Test func summaryLineOmitsSkippedWhenNone() {
+        let output = Recorder<String>()
+        let reporter = PlainReporter { output.append($0) }
+        reporter.handle(.runFinished(RunSummary(passed: 3, failed: 0)))
+        #expect(output.all.joined() == "\n3 passed, 0 failed\n")
+        reporter.handle(.runFinished(RunSummary(passed: 0, failed: 0, skipped: 2, cancelled: true)))
+        #expect(output.all.last == "\nRun cancelled.\n0 passed, 0 failed, 2 skipped\n")
+    }
+
+    @Test func junitReport() {
+        let junit = JUnitReporter()
+        for event in Self.events { junit.handle(event) }
+        #expect(
+            junit.xml() == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <testsuites name="scenario-run" tests="3" failures="1" skipped="1" time="0.045">
+                  <testsuite name="Reviews" file="Scenarios/reviews.yml" tests="2" failures="1" skipped="0" time="0.043">
+                    <testcase classname="Reviews" name="Posting a review" time="0.012">
+                      <system-out>✓ set up the test environment
+                ✓ stub route {class: Review, method: POST, to: /review}
+                ✓ tear down the test environment</system-out>
+                    </testcase>
+                    <testcase classname="Reviews" name="Posting a review the server &lt;rejects&gt;" time="0.031">
+                      <failure message="Expected status 201, got 422 &amp; &quot;Invalid&quot;">expect response {status: 201} at Scenarios/reviews.yml:11</failure>
+                      <system-out>✓ set up the test environment
+                ✓ stub route {class: Review, method: POST, to: /422}
+                ✗ expect response {status: 201}: Expected status 201, got 422 &amp; &quot;Invalid&quot;
+                - expect entities {entity: Review, count: 1} (skipped)
+                ✓ tear down the test environment
+                log: POST /422 → 422</system-out>
+                    </testcase>
+                  </testsuite>
+                  <testsuite name="Restaurants" file="Scenarios/restaurants.yml" tests="1" failures="0" skipped="1" time="0.000">
+                    <testcase classname="Restaurants" name="Listing restaurants" time="0.000">
+                      <skipped/>
+                    </testcase>
+                  </testsuite>
+                </testsuites>
+
+                """
+        )
+    }
+
+    @Test func junitIsWrittenAtomicallyAndParses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("report.xml")
+        let junit = JUnitReporter()
+        for event in Self.events { junit.handle(event) }
+        try junit.write(to: url)
+        try junit.write(to: url)  // replaces the existing file
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.xml"])
+        let data = try Data(contentsOf: url)
+        #expect(String(decoding: data, as: UTF8.self) == junit.xml())
+        #if canImport(FoundationXML)
+            // XML parsing is not part of this test on platforms without FoundationXML.
+        #endif
+    }
+
+    @Test func failureMessagesKeepLineBreaksAsCharacterReferences() {
+        let id = ScenarioID(file: "a.yml", name: "A")
+        let plan = RunPlan(scenarios: [
+            .init(
+                id: id,
+                feature: "A",
+                tags: [],
+                location: Self.location("a.yml", 1),
+                steps: [.init(description: "x", phase: .steps, location: nil)]
+            )
+        ])
+        let junit = JUnitReporter()
+        junit.handle(.runStarted(plan))
+        junit.handle(.scenarioStarted(id))
+        junit.handle(
+            .stepFinished(
+                id,
+                step: 0,
+                phase: .steps,
+                outcome: .failed(reason: "line one\nline\u{1}two", location: nil),
+                duration: .zero
+            )
+        )
+        junit.handle(
+            .scenarioFinished(id, outcome: .failed(step: 0, reason: "line one\nline\u{1}two"), duration: .zero)
+        )
+        let xml = junit.xml()
+        #expect(xml.contains(#"<failure message="line one&#10;linetwo">x</failure>"#))
+        #expect(xml.contains("<system-out>✗ x: line one\nlinetwo</system-out>"))
+    }
+}

@@ -1,0 +1,328 @@
+import Diagnostics
+import Foundation
+import Scenarios
+import Testing
+
+struct RunnerTests {
+    let harness = RunHarness()
+    typealias H = RunHarness
+
+    @Test func waitingStepIsRetriedUntilItsTimeoutWithoutSleeping() async throws {
+        let attempts = Recorder<Duration>()
+        let scenario = H.scenario(
+            "Waits",
+            [
+                H.step("expect something", line: 3) { context in
+                    attempts.append(context.stepElapsed)
+                    return .wait("Still nothing")
+                }
+            ]
+        )
+        let events = await harness.run(try harness.runner(), [scenario])
+        let ms = { Duration.milliseconds($0) }
+        #expect(attempts.all == [ms(0), ms(250), ms(500), ms(750), ms(1000)])
+        let waits = events.compactMap { event -> Duration? in
+            if case .stepWaiting(_, 1, "Still nothing", let waited) = event { return waited }
+            return nil
+        }
+        #expect(waits == [ms(0), ms(250), ms(500), ms(750)])
+        #expect(
+            events.stepOutcomes == [
+                .passed,
+                .failed(
+                    reason: "Timed out after 1.0 s waiting: Still nothing",
+                    location: SourceLocation(file: "s.yml", line: 3, column: 9)
+                ),
+                .passed,
+            ]
+        )
+        #expect(harness.clock.now.offset == .seconds(1))
+    }
+
+    @Test func stepTimeoutOverridesTheDefault() async throws {
+        var step = H.step("slow", line: 3) { _ in .wait("Not yet") }
+        step.timeout = .milliseconds(500)
+        let events = await harness.run(
+            try harness.runner {
+                $0.defaultSetUp = []; $0.defaultTearDown = []
+            },
+            [H.scenario("A", [step])]
+        )
+        #expect(events.scenarioOutcomes == [.failed(step: 0, reason: "Timed out after 0.5 s waiting: Not yet")])
+    }
+
+    @Test func waitStepPassesOnceTheClockMoved() async throws {
+        let events = await harness.run(
+            try harness.runner {
+                $0.defaultSetUp = []; $0.defaultTearDown = []
+            },
+            [H.scenario("A", [Step.wait(seconds: 0.5)])]
+        )
+        #expect(events.stepOutcomes == [.passed])
+        #expect(harness.clock.now.offset == .milliseconds(500))
+    }
+
+    @Test func signalledChangeWakesAWaitingStepBeforeTheRetryInterval() async throws {
+        let ready = Recorder<Bool>()
+        let contexts = Recorder<ScenarioContext>()
+        let scenario = H.scenario(
+            "Wakes",
+            [
+                H.step("expect the notification", line: 3) { context in
+                    contexts.append(context)
+                    return ready.all.isEmpty ? .wait("No notification yet") : .success
+                }
+            ]
+        )
+        let runner = try harness.runner { $0.retryInterval = .seconds(5) }
+        let events = await harness.run(runner, [scenario], advancing: false) { event in
+            if case .stepWaiting = event {
+                ready.append(true)
+                contexts.all.first?.signalChange()
+            }
+        }
+        #expect(events.stepOutcomes == [.passed, .passed, .passed])
+        #expect(harness.clock.now.offset == .zero)
+    }
+
+    @Test func failureSkipsTheRestAndTearDownStillRuns() async throws {
+        let scenario = H.scenario(
+            "Fails",
+            [
+                Step.succeed("fine"), H.step("boom", line: 4) { _ in .failure("Boom") }, Step.succeed("never"),
+            ]
+        )
+        let events = await harness.run(try harness.runner(), [scenario])
+        #expect(
+            events.stepOutcomes == [
+                .passed, .passed, .failed(reason: "Boom", location: SourceLocation(file: "s.yml", line: 4, column: 9)),
+                .skipped, .passed,
+            ]
+        )
+        #expect(events.scenarioOutcomes == [.failed(step: 2, reason: "Boom")])
+        #expect(harness.calls.all == ["set up", "tear down"])
+    }
+
+    @Test func setUpFailureSkipsTheScenarioSteps() async throws {
+        var scenario = H.scenario("Set-up fails", [Step.succeed("never")])
+        scenario.setUp = [Step.fail("No server")]
+        let events = await harness.run(try harness.runner(), [scenario])
+        #expect(events.stepOutcomes == [.passed, .failed(reason: "No server", location: nil), .skipped, .passed])
+    }
+
+    @Test func skipTearDownReportsTearDownSkipped() async throws {
+        let runner = try harness.runner { $0 = $0.applying(environment: ["KIF_SKIP_TEAR_DOWN": "1"]) }
+        let events = await harness.run(runner, [H.scenario("A", [Step.succeed("ok")])])
+        #expect(events.stepOutcomes == [.passed, .passed, .skipped])
+        #expect(events.scenarioOutcomes == [.passed])
+        #expect(harness.calls.all == ["set up"])
+    }
+
+    @Test func tearDownFailureFailsThePassingScenario() async throws {
+        var builder = StepRegistry.Builder()
+        try builder.register(StepDefinition(name: "clean up", summary: "") { _, _ in Step.fail("Store locked") })
+        var settings = harness.settings
+        settings.defaultSetUp = []
+        settings.defaultTearDown = ["Clean  Up"]
+        let runner = try ScenarioRunner(registry: builder.build(), settings: settings, clock: harness.clock)
+        let events = await harness.run(runner, [H.scenario("A", [Step.succeed("ok")])])
+        #expect(events.scenarioOutcomes == [.failed(step: 1, reason: "Store locked")])
+        #expect(events.summary?.line == "0 passed, 1 failed")
+    }
+
+    @Test func thrownErrorsFailTheStepWithTheirDescription() async throws {
+        let scenario = H.scenario(
+            "Throws",
+            [
+                H.step("interpolate", line: 2) { context in
+                    _ = try context.interpolate("/reviews/${review.id}")
+                    return .success
+                }
+            ]
+        )
+        let events = await harness.run(try harness.runner(), [scenario])
+        #expect(
+            events.scenarioOutcomes == [
+                .failed(step: 1, reason: "Unbound name 'review' in '${review.id}' of step 'interpolate'.")
+            ]
+        )
+    }
+
+    @Test func theRunGoesOnAfterAFailureUnlessFailFast() async throws {
+        let scenarios = [
+            H.scenario("One", [Step.fail("no")]), H.scenario("Two", [Step.succeed("ok")]),
+            H.scenario("Three", [Step.succeed("ok")]),
+        ]
+        let goesOn = await harness.run(try harness.runner(), scenarios)
+        #expect(goesOn.summary?.line == "2 passed, 1 failed")
+
+        let stops = await harness.run(try harness.runner { $0.failFast = true }, scenarios)
+        #expect(stops.scenarioOutcomes == [.failed(step: 1, reason: "no"), .skipped, .skipped])
+        #expect(stops.summary?.line == "0 passed, 1 failed, 2 skipped")
+        #expect(stops.summary?.cancelled == false)
+    }
+
+    @Test func cancelStillRunsTearDownAndSkipsTheRest() async throws {
+        let scenarios = [
+            H.scenario("Hangs", [H.step("wait forever", line: 2) { _ in .wait("Nothing ever happens") }]),
+            H.scenario("Never", [Step.succeed("ok")]),
+        ]
+        let runner = try harness.runner { $0.stepTimeout = .seconds(3600) }
+        let events = await harness.run(runner, scenarios, advancing: false) { event in
+            if case .stepWaiting = event { runner.cancel() }
+        }
+        #expect(
+            events.stepOutcomes == [
+                .passed,
+                .failed(
+                    reason: "Run cancelled while waiting: Nothing ever happens",
+                    location: SourceLocation(file: "s.yml", line: 2, column: 9)
+                ),
+                .passed,
+            ]
+        )
+        #expect(harness.calls.all == ["set up", "tear down"])
+        #expect(events.scenarioOutcomes.last == .skipped)
+        #expect(events.summary == RunSummary(passed: 0, failed: 1, skipped: 1, duration: .zero, cancelled: true))
+    }
+
+    @Test func taskCancellationStillRunsTearDown() async throws {
+        let started = Recorder<Bool>()
+        let scenario = H.scenario(
+            "Hangs",
+            [
+                H.step("wait forever", line: 2) { _ in
+                    started.append(true)
+                    return .wait("Nothing")
+                }
+            ]
+        )
+        let runner = try harness.runner { $0.stepTimeout = .seconds(3600) }
+        let events = Recorder<RunEvent>()
+        let task = Task { await runner.run([scenario]) { events.append($0) } }
+        // Wait until the runner sleeps between retries, then cancel the caller's task.
+        await harness.clock.waitForSleepers()
+        task.cancel()
+        let summary = await task.value
+        #expect(summary.cancelled)
+        #expect(started.all.count >= 1)
+        #expect(harness.calls.all == ["set up", "tear down"])
+        #expect(events.all.stepOutcomes.last == .passed)
+    }
+
+    @Test func eventsComeInOrder() async throws {
+        let scenario = H.scenario(
+            "A",
+            line: 7,
+            [
+                H.step("log", line: 8) { context in
+                    context.log("hello")
+                    return .success
+                }
+            ]
+        )
+        let events = await harness.run(try harness.runner(), [scenario])
+        let id = ScenarioID(file: "s.yml", name: "A")
+        let plan = RunPlan(scenarios: [
+            .init(
+                id: id,
+                feature: "Feature",
+                tags: [],
+                location: SourceLocation(file: "s.yml", line: 7, column: 5),
+                steps: [
+                    .init(description: "set up the test environment", phase: .setUp, location: nil),
+                    .init(
+                        description: "log",
+                        phase: .steps,
+                        location: SourceLocation(file: "s.yml", line: 8, column: 9)
+                    ),
+                    .init(description: "tear down the test environment", phase: .tearDown, location: nil),
+                ]
+            )
+        ])
+        #expect(
+            events == [
+                .runStarted(plan),
+                .scenarioStarted(id),
+                .stepStarted(id, step: 0, phase: .setUp),
+                .stepFinished(id, step: 0, phase: .setUp, outcome: .passed, duration: .zero),
+                .stepStarted(id, step: 1, phase: .steps),
+                .log(id, "hello"),
+                .stepFinished(id, step: 1, phase: .steps, outcome: .passed, duration: .zero),
+                .stepStarted(id, step: 2, phase: .tearDown),
+                .stepFinished(id, step: 2, phase: .tearDown, outcome: .passed, duration: .zero),
+                .scenarioFinished(id, outcome: .passed, duration: .zero),
+                .runFinished(RunSummary(passed: 1, failed: 0, skipped: 0, duration: .zero, cancelled: false)),
+            ]
+        )
+    }
+
+    @Test func eventsRoundTripThroughJSON() async throws {
+        let scenarios = [
+            H.scenario("A", [H.step("waits", line: 2) { _ in .wait("Later") }]),
+            H.scenario("B", [Step.succeed("ok")]),
+        ]
+        let events = await harness.run(try harness.runner { $0.failFast = true }, scenarios)
+        #expect(events.count > 8)
+        let data = try JSONEncoder().encode(events)
+        let decoded = try JSONDecoder().decode([RunEvent].self, from: data)
+        #expect(decoded == events)
+    }
+
+    @Test func unknownDefaultStepsAreRejected() {
+        var settings = RunSettings()
+        settings.defaultSetUp = ["set up the test enviroment"]
+        #expect(
+            throws: ScenarioRunnerError.unknownDefaultStep(
+                "set up the test enviroment",
+                suggestion: " Did you mean 'set up the test environment' or 'tear down the test environment'?"
+            )
+        ) {
+            try ScenarioRunner(registry: harness.registry, settings: settings)
+        }
+    }
+
+    @Test func prepareHangsStateOnEveryContext() async throws {
+        enum Counter: ContextKey { typealias Value = Int }
+        let seen = Recorder<Int?>()
+        let runner = try harness.runner { _ in
+        } prepare: { context in
+            context[Counter.self] = 41
+        }
+        let scenario = H.scenario(
+            "A",
+            [
+                H.step("read", line: 2) { context in
+                    seen.append(context[Counter.self])
+                    return .success
+                }
+            ]
+        )
+        _ = await harness.run(runner, [scenario])
+        #expect(seen.all == [41])
+    }
+}
+
+struct LoadAndRunTests {
+    @Test func bindingsFlowFromSetUpToLaterSteps() async throws {
+        let text = """
+            set up:
+              - create from factory: { factory: restaurant, as: place, properties: { restaurantID: 12345 } }
+            scenarios:
+              - scenario: Logs the restaurant
+                steps:
+                  - create from factory: { factory: review, as: review }
+                  - log: "restaurant ${place.restaurantID}, review from ${review.factory}"
+            """
+        let scenarios = try FakeSteps.loader.load(yaml: text, file: "reviews.yml")
+        var settings = RunSettings()
+        settings.defaultSetUp = []
+        settings.defaultTearDown = []
+        let runner = try ScenarioRunner(registry: FakeSteps.registry, settings: settings, clock: TestClock())
+        var logs: [String] = []
+        for await event in runner.events(running: scenarios) {
+            if case .log(_, let line) = event { logs.append(line) }
+        }
+        #expect(logs == ["restaurant 12345, review from review"])
+    }
+}

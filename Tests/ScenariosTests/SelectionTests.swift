@@ -1,0 +1,77 @@
+import Diagnostics
+import Foundation
+import Scenarios
+import Testing
+
+struct SelectionTests {
+    let scenarios = [
+        Scenario(
+            name: "Posting a review",
+            tags: ["reviews"],
+            location: SourceLocation(file: "a.yml", line: 1, column: 1),
+            feature: "A",
+            file: "a.yml",
+            steps: []
+        ),
+        Scenario(
+            name: "Rejected review",
+            tags: ["reviews", "errors"],
+            location: SourceLocation(file: "a.yml", line: 5, column: 1),
+            feature: "A",
+            file: "a.yml",
+            steps: []
+        ),
+        Scenario(
+            name: "Listing restaurants",
+            tags: ["restaurants"],
+            location: SourceLocation(file: "b.yml", line: 1, column: 1),
+            feature: "B",
+            file: "b.yml",
+            steps: []
+        ),
+    ]
+
+    @Test func filtersByNameTagsAndFailures() throws {
+        #expect(try ScenarioSelection().select(scenarios).count == 3)
+        #expect(
+            try ScenarioSelection(filter: "[Rr]eview$").select(scenarios).map(\.name) == [
+                "Posting a review", "Rejected review",
+            ]
+        )
+        #expect(
+            try ScenarioSelection(tags: ["errors", "restaurants"]).select(scenarios).map(\.name) == [
+                "Rejected review", "Listing restaurants",
+            ]
+        )
+        #expect(
+            try ScenarioSelection(filter: "review", rerunFailed: ["Rejected review"]).select(scenarios).map(\.name)
+                == ["Rejected review"]
+        )
+    }
+
+    @Test func invalidFilterIsAnError() {
+        #expect(throws: ScenarioSelectionError.invalidFilter("(")) { try ScenarioSelection(filter: "(") }
+    }
+
+    @Test func failureStateRoundTripsAndStartsEmpty() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let state = FailureState(projectDirectory: root)
+        #expect(try state.load().isEmpty)
+        try state.save(["B", "A"])
+        #expect(try state.load() == ["A", "B"])
+        #expect(state.url.path.hasSuffix(".scenario-run/last-failed.json"))
+        try state.save([])
+        #expect(try state.load().isEmpty)
+    }
+
+    @Test func failedNamesComeFromEvents() {
+        let a = ScenarioID(file: "a.yml", name: "A")
+        let b = ScenarioID(file: "a.yml", name: "B")
+        let events: [RunEvent] = [
+            .scenarioFinished(a, outcome: .failed(step: 1, reason: "x"), duration: .zero),
+            .scenarioFinished(b, outcome: .passed, duration: .zero),
+        ]
+        #expect(FailureState.failedNames(in: events) == ["A"])
+    }
+}

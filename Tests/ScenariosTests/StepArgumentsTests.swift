@@ -1,0 +1,132 @@
+import Diagnostics
+import Foundation
+import Scenarios
+import Testing
+
+struct StepArgumentsTests {
+    let file = "x.yml"
+
+    func arguments(_ yaml: String) throws -> StepArguments {
+        let captured = Recorder<StepArguments>()
+        let definition = StepDefinition(name: "probe", summary: "") { arguments, _ in
+            captured.append(arguments)
+            return Step("probe") { _ in .success }
+        }
+        var builder = StepRegistry.Builder()
+        try builder.register(definition)
+        let loader = ScenarioLoader(registry: builder.build())
+        _ = try loader.load(yaml: "scenarios:\n  - scenario: A\n    steps:\n      - probe: \(yaml)\n", file: file)
+        return try #require(captured.all.first)
+    }
+
+    @Test func typedAccessors() throws {
+        let arguments = try arguments(#"{ name: Review, count: 3, ratio: 0.5, save: no, quoted: "12", map: { a: 1 } }"#)
+        #expect(try arguments.string("name") == "Review")
+        #expect(try arguments.int("count") == 3)
+        #expect(try arguments.double("ratio") == 0.5)
+        #expect(try arguments.bool("save") == false)
+        #expect(try arguments.optionalString("missing") == nil)
+        #expect(try arguments.optionalInt("count") == 3)
+        #expect(try arguments.mapping("map").int("a") == 1)
+        #expect(arguments.keys == ["name", "count", "ratio", "save", "quoted", "map"])
+    }
+
+    @Test func errorsPointAtTheOffendingNode() throws {
+        let arguments = try arguments("{ count: three, map: 1 }")
+        #expect(
+            throws: StepArgumentError(
+                "'count' of step 'probe' must be an integer, not 'three'.",
+                at: SourceLocation(file: file, line: 4, column: 25)
+            )
+        ) { try arguments.int("count") }
+        #expect(
+            throws: StepArgumentError(
+                "Step 'probe' needs 'name'.",
+                at: SourceLocation(file: file, line: 4, column: 16)
+            )
+        ) { try arguments.string("name") }
+        #expect(
+            throws: StepArgumentError(
+                "'map' of step 'probe' must be a mapping, not '1'.",
+                at: SourceLocation(file: file, line: 4, column: 37)
+            )
+        ) { try arguments.mapping("map") }
+        #expect(
+            throws: StepArgumentError(
+                "Unknown argument 'map' for step 'probe'.",
+                at: SourceLocation(file: file, line: 4, column: 32)
+            )
+        ) {
+            try arguments.rejectUnknownKeys(allowed: ["count", "name"])
+        }
+        #expect(
+            throws: StepArgumentError(
+                "Step 'probe' takes a single value, not a mapping.",
+                at: SourceLocation(file: file, line: 4, column: 16)
+            )
+        ) { try arguments.scalar() }
+    }
+
+    @Test func oneOfPicksTheMostSpecificShape() throws {
+        let shapes: [ArgumentShape] = [
+            .mapping(required: ["class", "method", "to"]),
+            .mapping(required: ["relationship", "class", "method", "to"]),
+            .mapping(required: ["name", "to"]),
+            .scalar,
+        ]
+        #expect(try arguments("{ class: A, method: GET, to: /x }").oneOf(shapes) == 0)
+        #expect(try arguments("{ relationship: r, class: A, method: GET, to: /x }").oneOf(shapes) == 1)
+        #expect(try arguments("{ name: n, to: /x }").oneOf(shapes) == 2)
+        #expect(try arguments("all").oneOf(shapes) == 3)
+        #expect(
+            throws: StepArgumentError(
+                "Step 'probe' takes {class, method, to} or {relationship, class, method, to} or {name, to} or a value.",
+                at: SourceLocation(file: file, line: 4, column: 16)
+            )
+        ) {
+            try arguments("{ name: n }").oneOf(shapes)
+        }
+    }
+
+    @Test func convertsToPlainValuesKeepingKeyOrder() throws {
+        let arguments = try arguments(#"{ z: ~, b: true, i: 12, d: 1.5, s: "12", l: [a, 2], m: { y: 1, x: 2 } }"#)
+        #expect(
+            arguments.value
+                == .mapping([
+                    .init("z", .null), .init("b", .bool(true)), .init("i", .int(12)), .init("d", .double(1.5)),
+                    .init("s", .string("12")), .init("l", .list([.string("a"), .int(2)])),
+                    .init("m", .mapping([.init("y", .int(1)), .init("x", .int(2))])),
+                ])
+        )
+    }
+
+    @Test func listsAndScalars() throws {
+        #expect(try arguments("[restaurant, review]").scalarList() == ["restaurant", "review"])
+        #expect(try arguments("0.25").doubleValue() == 0.25)
+        #expect(try arguments("true").boolValue())
+        #expect(try arguments("[a, b]").sourceDescription == "probe [a, b]")
+    }
+
+    @Test func plainValuesRenderAsJSONInOrder() throws {
+        let value = try arguments(#"{ b: [1, 2.5, "x\"y"], a: ~, c: { t: true } }"#).value
+        #expect(value.jsonText == #"{"b":[1,2.5,"x\"y"],"a":null,"c":{"t":true}}"#)
+        let object = try #require(value.jsonObject as? [String: Any])
+        #expect(object["b"] as? [Any] != nil)
+        #expect(object["a"] is NSNull)
+    }
+
+    @Test func contextInterpolatesValueTrees() throws {
+        let context = ScenarioContext(scenario: ScenarioID(file: "x.yml", name: "A"))
+        context.bind("place", to: ["id": "7"])
+        let value = ArgumentValue.mapping([
+            .init("path", .string("/r/${place.id}")), .init("n", .int(3)),
+            .init("list", .list([.string("${place.id}")])),
+        ])
+        #expect(
+            try context.interpolate(value)
+                == .mapping([
+                    .init("path", .string("/r/7")), .init("n", .int(3)), .init("list", .list([.string("7")])),
+                ])
+        )
+    }
+}
