@@ -117,6 +117,7 @@ let package = Package(
         .testTarget(
             name: "ScenariosTests",
             dependencies: ["Scenarios", "Diagnostics"],
+            exclude: ["Malformed", "Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -151,9 +151,9 @@ final class FailureCollector: Sendable {
 import Synchronization
 
 /// First Ctrl-C (or SIGTERM) cancels the run gracefully; a second one exits at once with 130.
-final class InterruptHandler: Sendable {
+final class InterruptHandler: @unchecked Sendable {  // sources are only touched in init and cancel()
     private let sources: [any DispatchSourceSignal]
-    private let count = Mutex(0)
+    private let count = Counter()
 
     init(_ onFirst: @escaping @Sendable () -> Void) {
         var sources: [any DispatchSourceSignal] = []
@@ -162,10 +162,7 @@ final class InterruptHandler: Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                let seen = count.withLock { value -> Int in
-                    value += 1
-                    return value
-                }
+                let seen = count.increment()
                 if seen == 1 { onFirst() } else { Foundation.exit(130) }
             }
             source.resume()
@@ -178,5 +175,17 @@ final class InterruptHandler: Sendable {
         for source in sources { source.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
+    }
+}
+
+/// A thread-safe counter for signal deliveries.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+
+    func increment() -> Int {
+        value.withLock { value in
+            value += 1
+            return value
+        }
     }
 }

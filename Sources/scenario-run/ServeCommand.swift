@@ -35,9 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.printError("error: The stub server could not start: \(error)")
             throw ExitCode(2)
         }
-        print("Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)")
-        print("Press Ctrl-C to stop.")
-        fflush(stdout)
+        StandardOutput().write("Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)\nPress Ctrl-C to stop.\n")
         let stopped = AsyncStream<Void>.makeStream()
         let interrupts = InterruptHandler { stopped.continuation.finish() }
         for await _ in stopped.stream {}

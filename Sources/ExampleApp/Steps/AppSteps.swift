@@ -12,7 +12,7 @@ extension RestaurantReviews {
         name: "submit review",
         summary: "Posts a review through the review composer",
         usage: ["{restaurant, title, body, rating}"]
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         _ = try arguments.oneOf([.mapping(required: ["restaurant", "title"], optional: ["body", "rating"])])
         let restaurant = try arguments.string("restaurant")
         let title = try arguments.string("title")
@@ -35,7 +35,7 @@ extension RestaurantReviews {
     }
 
     /// `load restaurants` — opens the restaurant list.
-    static let loadRestaurants = StepDefinition(name: "load restaurants", summary: "Opens the restaurant list") { arguments, _ in
+    static let loadRestaurants = StepDefinition(name: "load restaurants", summary: "Opens the restaurant list") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         guard arguments.isEmpty else { throw StepArgumentError("Step 'load restaurants' takes no arguments.", at: arguments.location) }
         return Step("load restaurants") { context in
             let list = Screens.restaurantList
@@ -49,7 +49,7 @@ extension RestaurantReviews {
         name: "expect composer",
         summary: "Passes when the review composer shows that status and message",
         usage: ["{status, message}"]
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         _ = try arguments.oneOf([.mapping(required: [], optional: ["status", "message"])])
         let status = try arguments.optionalString("status")
         let names = ["idle", "sending", "sent", "failed", "offline"]
@@ -78,7 +78,7 @@ extension RestaurantReviews {
         name: "expect restaurant list",
         summary: "Passes when the restaurant list shows that many rows and that banner",
         usage: ["{count, banner}"]
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         _ = try arguments.oneOf([.mapping(required: [], optional: ["count", "banner"])])
         let count = try arguments.optionalInt("count")
         let banner = try arguments.optionalString("banner")

@@ -26,6 +26,8 @@ public struct RunSettings: Sendable, Equatable {
     public var fixtures: String = "Fixtures"
     /// The folder searched for scenario files when no path is given.
     public var scenarios: String = "Scenarios"
+    /// Folders skipped when searching for scenario files, unless a path names them directly.
+    public var exclude: [String] = ["Scenarios/examples-failing"]
     /// Skip tear-down steps (reported skipped) to inspect what a scenario left (`KIF_SKIP_TEAR_DOWN`).
     public var skipTearDown = false
     /// Stop after the first failing scenario (`--fail-fast`, `KIF_EXIT_ON_FAILURE`).
@@ -36,7 +38,8 @@ public struct RunSettings: Sendable, Equatable {
     public init() {}
 
     static let keys = [
-        "step timeout", "retry interval", "default set up", "default tear down", "fixtures", "scenarios", "fail fast",
+        "step timeout", "retry interval", "default set up", "default tear down", "fixtures", "scenarios", "exclude",
+        "fail fast",
     ]
 
     /// Reads `scenario-run.yml`; every problem is a diagnostic.
@@ -120,6 +123,14 @@ public struct RunSettings: Sendable, Equatable {
             case "default tear down": names(key, value).map { settings.defaultTearDown = $0 }
             case "fixtures": text(key, value).map { settings.fixtures = $0 }
             case "scenarios": text(key, value).map { settings.scenarios = $0 }
+            case "exclude":
+                if case .sequence(let items) = value, items.allSatisfy({ $0.scalar != nil }) {
+                    settings.exclude = items.compactMap(\.string)
+                } else if let single = value.scalar?.string {
+                    settings.exclude = [single]
+                } else {
+                    report("'exclude' must be a list of folders.", value.mark)
+                }
             case "fail fast":
                 switch value.string?.lowercased() {
                 case "true"?, "yes"?: settings.failFast = true

@@ -9,11 +9,11 @@ public enum BuiltInSteps {
     /// Every built-in definition, including the default set-up and tear-down steps.
     public static var definitions: [StepDefinition] {
         [
-            StepDefinition(name: "set up the test environment", summary: "Fresh shared object manager, store, cache and journal") { arguments, _ in
+            StepDefinition(name: "set up the test environment", summary: "Fresh shared object manager, store, cache and journal") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 try noArguments(arguments)
                 return .setUpTestEnvironment()
             },
-            StepDefinition(name: "tear down the test environment", summary: "Cancel requests, empty the store and cache, drop shared instances") { arguments, _ in
+            StepDefinition(name: "tear down the test environment", summary: "Cancel requests, empty the store and cache, drop shared instances") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 try noArguments(arguments)
                 return .tearDownTestEnvironment()
             },
@@ -21,22 +21,22 @@ public enum BuiltInSteps {
             createFromFactory, createFromFactories, insertEntity, deleteEntities,
             getObjects, objectRequest("post object", .post), objectRequest("put object", .put), objectRequest("delete object", .delete),
             expectResponse, expectEntities, expectPendingRequests, expectCachedResponse, expectRequest, expectReachability,
-            StepDefinition(name: "wait for notification", summary: "Passes once the notification is posted", usage: ["NAME"]) { arguments, _ in
+            StepDefinition(name: "wait for notification", summary: "Passes once the notification is posted", usage: ["NAME"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 .waitForNotification(named: try arguments.scalar())
             },
-            StepDefinition(name: "wait for requests", summary: "Passes when the queue is empty and nothing is in flight") { arguments, _ in
+            StepDefinition(name: "wait for requests", summary: "Passes when the queue is empty and nothing is in flight") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 try noArguments(arguments)
                 return .waitForRequests()
             },
-            StepDefinition(name: "wait", summary: "Passes after the time has passed", usage: ["SECONDS"]) { arguments, _ in
+            StepDefinition(name: "wait", summary: "Passes after the time has passed", usage: ["SECONDS"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 let seconds = try arguments.doubleValue()
                 guard seconds >= 0 else { throw StepArgumentError("Step 'wait' takes a number of seconds ≥ 0.", at: arguments.location) }
                 return .wait(seconds: seconds)
             },
-            StepDefinition(name: "fail", summary: "Always fails", usage: ["REASON"]) { arguments, _ in
+            StepDefinition(name: "fail", summary: "Always fails", usage: ["REASON"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 .fail(arguments.isEmpty ? "Failed on purpose" : try arguments.scalar())
             },
-            StepDefinition(name: "succeed", summary: "Always passes", usage: ["REASON"]) { arguments, _ in
+            StepDefinition(name: "succeed", summary: "Always passes", usage: ["REASON"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 .succeed(arguments.isEmpty ? "Passed" : try arguments.scalar())
             },
         ]
@@ -56,7 +56,7 @@ public enum BuiltInSteps {
         name: "stub route",
         summary: "Re-points a route of the shared router",
         usage: ["{class, method, to}", "{relationship, class, method, to}", "{name, to}"]
-    ) { arguments, build in
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
         let shape = try arguments.oneOf([
             .mapping(required: ["class", "method", "to"]),
             .mapping(required: ["relationship", "class", "method", "to"]),
@@ -82,8 +82,7 @@ public enum BuiltInSteps {
         }
     }
 
-    static let suspendQueue = StepDefinition(name: "suspend queue", summary: "Suspends or resumes the request queue", usage: ["true", "false"]) {
-        arguments, _ in
+    static let suspendQueue = StepDefinition(name: "suspend queue", summary: "Suspends or resumes the request queue", usage: ["true", "false"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         .suspendQueue(try arguments.boolValue())
     }
 
@@ -91,7 +90,7 @@ public enum BuiltInSteps {
         name: "stub reachability",
         summary: "Fakes the network reachability status",
         usage: ReachabilityStatus.allCases.map(\.rawValue)
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         .stubReachability(try reachability(arguments))
     }
 
@@ -99,7 +98,7 @@ public enum BuiltInSteps {
         name: "cache response",
         summary: "Stores a response in the response cache",
         usage: ["{path, method, data, status, headers}", "{path, method, fixture, status, headers}"]
-    ) { arguments, build in
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
         let shape = try arguments.oneOf([
             .mapping(required: ["path", "data"], optional: ["method", "status", "headers"]),
             .mapping(required: ["path", "fixture"], optional: ["method", "status", "headers"]),
@@ -126,7 +125,7 @@ public enum BuiltInSteps {
         summary: "Builds an object from a named factory",
         usage: ["{factory, properties, as}", "FACTORY"],
         bindsName: true
-    ) { arguments, build in
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
         if case .scalar = arguments.content {
             let factory = try arguments.scalar()
             try build.vocabulary.check(factory, is: .factory, at: arguments.location)
@@ -143,7 +142,7 @@ public enum BuiltInSteps {
         name: "create from factories",
         summary: "One object from each named factory",
         usage: ["[FACTORY, ...]"]
-    ) { arguments, build in
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
         let items = try arguments.list()
         var names: [String] = []
         for item in items {
@@ -159,7 +158,7 @@ public enum BuiltInSteps {
         summary: "Inserts an object into the entity store",
         usage: ["{entity, attributes, save, as}"],
         bindsName: true
-    ) { arguments, build in
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
         try arguments.rejectUnknownKeys(allowed: ["entity", "attributes", "save"])
         let entity = try arguments.string("entity")
         try check(entity, is: .entity, arguments["entity"], build)
@@ -171,7 +170,7 @@ public enum BuiltInSteps {
         name: "delete entities",
         summary: "Deletes every object of an entity, or of all entities, and saves",
         usage: ["{entity}", "all"]
-    ) { arguments, build in
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
         if case .scalar = arguments.content {
             let text = try arguments.scalar()
             guard text.lowercased() == "all" else {
@@ -192,7 +191,7 @@ public enum BuiltInSteps {
         name: "get objects",
         summary: "Sends a GET through router, queue, HTTP, mapping and store",
         usage: ["{route}", "{path}", "{relationship, of}"]
-    ) { arguments, build in
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
         let shape = try arguments.oneOf([
             .mapping(required: ["route"]), .mapping(required: ["path"]), .mapping(required: ["relationship", "of"]),
         ])
@@ -209,8 +208,7 @@ public enum BuiltInSteps {
     }
 
     static func objectRequest(_ name: String, _ method: HTTPMethod) -> StepDefinition {
-        StepDefinition(name: name, summary: "Sends an object through its class route", usage: ["{class, attributes}", "{object}"]) {
-            arguments, build in
+        StepDefinition(name: name, summary: "Sends an object through its class route", usage: ["{class, attributes}", "{object}"]) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
             let shape = try arguments.oneOf([.mapping(required: ["class"], optional: ["attributes"]), .mapping(required: ["object"])])
             if shape == 1 { return .sendObject(.bound(try arguments.string("object")), method: method) }
             let entity = try arguments.string("class")
@@ -227,7 +225,7 @@ public enum BuiltInSteps {
         name: "expect response",
         summary: "Passes when the last request has completed and matches",
         usage: ["{status, json, body contains, error}"]
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         _ = try arguments.oneOf([.mapping(required: [], optional: ["status", "json", "body contains", "error"])])
         return .expectResponse(
             status: try arguments.optionalInt("status"),
@@ -241,7 +239,7 @@ public enum BuiltInSteps {
         name: "expect entities",
         summary: "Passes when the store holds that many matching objects",
         usage: ["{entity, count, where}"]
-    ) { arguments, build in
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
         _ = try arguments.oneOf([.mapping(required: ["entity"], optional: ["count", "where"])])
         let entity = try arguments.string("entity")
         try check(entity, is: .entity, arguments["entity"], build)
@@ -256,7 +254,7 @@ public enum BuiltInSteps {
         name: "expect pending requests",
         summary: "Passes when N requests are queued or in flight",
         usage: ["N"]
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         .expectPendingRequests(try arguments.intValue())
     }
 
@@ -264,7 +262,7 @@ public enum BuiltInSteps {
         name: "expect cached response",
         summary: "Passes when the cache holds a response for that URL",
         usage: ["{path, method}"]
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         _ = try arguments.oneOf([.mapping(required: ["path"], optional: ["method"])])
         let method = try arguments["method"] == nil ? .get : method(arguments, "method")
         return .expectCachedResponse(path: try arguments.string("path"), method: method)
@@ -274,7 +272,7 @@ public enum BuiltInSteps {
         name: "expect request",
         summary: "Passes when the stub server's journal holds matching requests",
         usage: ["{method, path, count, json}"]
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         _ = try arguments.oneOf([.mapping(required: [], optional: ["method", "path", "count", "json"])])
         if arguments["method"] != nil { _ = try method(arguments, "method") }
         return .expectRequest(
@@ -289,7 +287,7 @@ public enum BuiltInSteps {
         name: "expect reachability",
         summary: "Passes when the HTTP client reports that status",
         usage: ReachabilityStatus.allCases.map(\.rawValue)
-    ) { arguments, _ in
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         .expectReachability(try reachability(arguments))
     }
 

@@ -180,7 +180,7 @@ final class NotificationFlag: Sendable {
             self?.state.withLock { $0.seen = true }
             context?.signalChange()
         }
-        world.keepNotificationToken(token as AnyObject)
+        world.keepNotificationToken(NotificationObservation(token: token as AnyObject, center: world.environment.notificationCenter))
         return true
     }
 }

@@ -78,7 +78,7 @@ extension Step {
     ) -> Step {
         Step("cache response \(method) \(path)") { context in
             let manager = try context.objectManager
-            var fields = headers.sorted { $0.key < $1.key }.map { HTTPHeader(name: $0.key, value: try context.interpolate($0.value)) }
+            var fields = try headers.sorted { $0.key < $1.key }.map { HTTPHeader(name: $0.key, value: try context.interpolate($0.value)) }
             let data: Data
             var contentType = "application/json"
             switch body {

@@ -1,21 +1,7 @@
-import ObjectManager
+public import ObjectManager
 public import Scenarios
 
 extension ArgumentValue {
-    /// Every string in the tree with `${name.attribute}` replaced from the context's bindings.
-    public func interpolated(in context: ScenarioContext) throws -> ArgumentValue {
-        switch self {
-        case .string(let text):
-            return .string(try context.interpolate(text))
-        case .list(let items):
-            return .list(try items.map { try $0.interpolated(in: context) })
-        case .mapping(let entries):
-            return .mapping(try entries.map { ArgumentValue.Entry($0.key, try $0.value.interpolated(in: context)) })
-        case .null, .bool, .int, .double:
-            return self
-        }
-    }
-
     /// The value as JSON (mappings become objects).
     public var jsonValue: JSONValue {
         switch self {

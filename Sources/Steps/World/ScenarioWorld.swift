@@ -13,8 +13,8 @@ public final class ScenarioWorld: Sendable {
         var running = 0
         var tasks: [Task<Void, Never>] = []
         var stepState: [UUID: any Sendable] = [:]
-        var observations: [AnyObject] = []
-        var notificationTokens: [AnyObject] = []
+        var observations: [any Sendable] = []
+        var notificationTokens: [NotificationObservation] = []
     }
 
     public let manager: ObjectManager
@@ -60,7 +60,7 @@ public final class ScenarioWorld: Sendable {
         }
     }
 
-    func keepNotificationToken(_ token: AnyObject) {
+    func keepNotificationToken(_ token: NotificationObservation) {
         state.withLock { $0.notificationTokens.append(token) }
     }
 
@@ -70,7 +70,7 @@ public final class ScenarioWorld: Sendable {
             defer { state.tasks = []; state.notificationTokens = []; state.observations = [] }
             return (state.tasks, state.notificationTokens)
         }
-        for token in tokens { environment.notificationCenter.removeObserver(token) }
+        for token in tokens { token.remove() }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
     }
@@ -84,5 +84,20 @@ public struct BoundObject: Bindable {
 
     public func value(forKeyPath keyPath: String) -> String? {
         keyPath.isEmpty ? object.description : object.value(forKeyPath: keyPath)?.stringValue
+    }
+}
+
+/// A NotificationCenter observer token; only ever handed back to `removeObserver`, which is thread-safe.
+final class NotificationObservation: @unchecked Sendable {
+    private let token: AnyObject
+    private let center: NotificationCenter
+
+    init(token: AnyObject, center: NotificationCenter) {
+        self.token = token
+        self.center = center
+    }
+
+    func remove() {
+        center.removeObserver(token)
     }
 }
