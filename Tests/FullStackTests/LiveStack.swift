@@ -4,6 +4,10 @@ import ObjectManager
 import StubServer
 import Testing
 
+/// Every full-stack suite shares the process-wide shared manager and default store, so they run one
+/// test at a time, under this parent suite.
+@Suite(.serialized) enum FullStack {}
+
 /// The repository's own `Fixtures/` folder: the same files the demo scenarios use.
 let repositoryFixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -3,7 +3,8 @@ import Foundation
 import ObjectManager
 import Testing
 
-@Suite(.serialized) struct QueueAndCacheTests {
+extension FullStack {
+@Suite struct QueueAndCacheTests {
     @Test func suspendedQueueHoldsRequestsUntilResumedThenSendsThemInOrder() async throws {
         let stack = try await LiveStack.start()
         let manager = stack.manager
@@ -118,4 +119,5 @@ import Testing
         try await stack.factory.tearDown()
         await stack.server.stop()
     }
+}
 }

@@ -5,7 +5,8 @@ import Testing
 
 /// The RKKIFSteps route-stubbing table, through router, queue, HTTP, mapping and store against
 /// the live stub server.
-@Suite(.serialized) struct RouteStubbingTests {
+extension FullStack {
+@Suite struct RouteStubbingTests {
     static let reviewPOST = Route.Key.class(entity: "Review", method: .post)
 
     @Test func unstubbedRoutePostsToTheRestaurantsReviews() async throws {
@@ -77,7 +78,7 @@ import Testing
     @Test func stubbingAnUnknownRouteIsAClearError() async throws {
         let stack = try await LiveStack.start()
         #expect(throws: RoutingError.self) {
-            try stack.manager.router.replacePathPattern(of: .class(entity: "Review", method: .delete), with: "/x")
+            try stack.manager.router.replacePathPattern(of: .class(entity: "Review", method: .patch), with: "/x")
         }
         try await stack.stop()
     }
@@ -98,4 +99,5 @@ import Testing
         #expect(try stack.context.related(place, "reviews").count == 2)
         try await stack.stop()
     }
+}
 }

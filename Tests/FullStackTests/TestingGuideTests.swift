@@ -4,7 +4,8 @@ import StubServer
 import Testing
 
 /// The RestKit testing guide's server: `/articles/:category/:id`, `/offline`, `/error`.
-@Suite(.serialized) struct TestingGuideTests {
+extension FullStack {
+@Suite struct TestingGuideTests {
     static let model: EntityModel = {
         do {
             return try EntityModel(entities: [
@@ -80,6 +81,10 @@ import Testing
         wrong.expect(from: "author", to: "name")
         wrong.expect(from: "tags", to: "tags", passing: { _ in false })
         let error = try #require(throws: MappingTestError.self) { try wrong.verify() }
-        #expect(error.failures.count == 3)
+        guard case .unmetExpectations(let failures) = error else { Issue.record("unexpected \(error)"); return }
+        #expect(failures.count == 3)
+        #expect(failures.contains { $0.contains("RestKit Testing") })
+        #expect(failures.contains { $0.contains("name") })
     }
+}
 }

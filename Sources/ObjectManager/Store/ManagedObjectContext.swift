@@ -224,20 +224,29 @@ public final class ManagedObjectContext: Sendable {
                     $0.context = nil
                 }
             }
+            // An object changed on another thread while this save was writing keeps its newer values
+            // as an update for the next save, rather than losing them.
+            var changedMeanwhile: [ObjectIdentifier: ManagedObject] = [:]
             for (object, _, values, _) in updated {
-                object.state.withLock { $0.committed = values }
+                let changed = object.state.withLock { objectState -> Bool in
+                    objectState.committed = values
+                    return objectState.values != values
+                }
+                if changed { changedMeanwhile[ObjectIdentifier(object)] = object }
             }
             for ((object, values), rowID) in zip(inserted, rowIDs.suffix(inserted.count)) {
                 guard let rowID else { continue }
                 state.registered[object.entity.name, default: [:]][rowID] = object
-                object.state.withLock {
-                    $0.rowID = rowID
-                    $0.isInserted = false
-                    $0.committed = values
+                let changed = object.state.withLock { objectState -> Bool in
+                    objectState.rowID = rowID
+                    objectState.isInserted = false
+                    objectState.committed = values
+                    return objectState.values != values
                 }
+                if changed { changedMeanwhile[ObjectIdentifier(object)] = object }
             }
             state.inserted = []
-            state.updated = [:]
+            state.updated = changedMeanwhile
             state.deleted = [:]
         }
     }
