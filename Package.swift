@@ -110,7 +110,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FullStackTests",
-            dependencies: ["ObjectManager", "StubServer", "ExampleApp"],
+            dependencies: ["ObjectManager", "StubServer", "ExampleApp", "Scenarios", "Steps", "ScenarioTesting", "Diagnostics"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),
