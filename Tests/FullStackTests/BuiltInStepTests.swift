@@ -212,13 +212,13 @@ extension FullStack {
                 inline.yml:4:30: error: Unknown class route 'Review PATCH'. Did you mean 'Review PUT' or 'Review POST'?
                       - stub route: { class: Review, method: PATCH, to: /x }
                                              ^
-                inline.yml:5:38: error: Unknown entity 'Reveiw'. Did you mean 'Review'?
+                inline.yml:5:34: error: Unknown entity 'Reveiw'. Did you mean 'Review'?
                       - insert entity: { entity: Reveiw }
                                                  ^
-                inline.yml:6:45: error: Unknown factory 'resturant'. Did you mean 'restaurant'?
+                inline.yml:6:41: error: Unknown factory 'resturant'. Did you mean 'restaurant'?
                       - create from factory: { factory: resturant }
                                                         ^
-                inline.yml:7:52: error: Fixture 'nope.json' not found in 'Fixtures'.
+                inline.yml:7:46: error: Fixture 'nope.json' not found in 'Fixtures'.
                       - cache response: { path: /x, fixture: nope.json }
                                                                ^
                 """)
