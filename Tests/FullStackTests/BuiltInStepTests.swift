@@ -220,7 +220,7 @@ extension FullStack {
                                                         ^
                 inline.yml:7:46: error: Fixture 'nope.json' not found in 'Fixtures'.
                       - cache response: { path: /x, fixture: nope.json }
-                                                               ^
+                                                             ^
                 """)
         }
     }
