@@ -113,6 +113,11 @@ let package = Package(
             dependencies: ["ObjectManager", "StubServer", "ExampleApp", "Scenarios", "Steps", "ScenarioTesting", "Diagnostics"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["ObjectManager"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScenariosTests",
