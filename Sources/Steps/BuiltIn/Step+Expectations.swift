@@ -19,11 +19,12 @@ extension Step {
         return Step("expect response " + parts.joined(separator: ", ")) { context in
             let world = try context.world
             if world.runningCount > 0 { return .wait("\(world.runningCount) request(s) still running") }
-            guard let record = world.manager.lastRecord else { return .wait("No request has completed yet") }
+            guard let lastRecord = world.manager.lastRecord else { return .wait("No request has completed yet") }
+            let record = ResponseFacts(lastRecord)
             if let status, record.status != status {
-                return world.notYet("The last response (\(record)) has status \(record.status.map(String.init) ?? "none"), expected \(status)")
+                return world.notYet("The last response (\(record.text)) has status \(record.status.map(String.init) ?? "none"), expected \(status)")
             }
-            let body = record.response?.body ?? Data()
+            let body = record.body
             if let json {
                 let expected = try json.interpolated(in: context)
                 guard let actual = try? JSONValue(parsing: body) else {
@@ -39,7 +40,7 @@ extension Step {
             }
             if let error {
                 let text = try context.interpolate(error)
-                guard let message = record.errorDescription else { return world.notYet("The last request (\(record)) did not fail") }
+                guard let message = record.errorDescription else { return world.notYet("The last request (\(record.text)) did not fail") }
                 if !message.contains(text) { return world.notYet("The last request failed with '\(message)', expected '\(text)'") }
             }
             return .success
@@ -185,5 +186,22 @@ final class NotificationFlag: Sendable {
         }
         world.keepNotificationToken(NotificationObservation(token: token as AnyObject, center: world.environment.notificationCenter))
         return true
+    }
+}
+
+/// The parts of a request record `expect response` checks, copied out in a function the optimizer
+/// does not inline (works around a Swift 6.3.1 -O crash in CopyPropagation on the closure).
+struct ResponseFacts {
+    var status: Int?
+    var body: Data
+    var errorDescription: String?
+    var text: String
+
+    @inline(never)
+    init(_ record: RequestRecord) {
+        status = record.status
+        body = record.response?.body ?? Data()
+        errorDescription = record.errorDescription
+        text = record.description
     }
 }
