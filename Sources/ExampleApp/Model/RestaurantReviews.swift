@@ -83,12 +83,7 @@ public enum RestaurantReviews {
 
     /// The factories `restaurant`, `review` and `user`, and the reset of the app's screens.
     public static func makeTestFactory(makeClient: (@Sendable (URL) -> HTTPClient)? = nil) -> TestFactory {
-        let factory =
-            if let makeClient {
-                TestFactory(model: model, makeClient: makeClient, configureManager: configure)
-            } else {
-                TestFactory(model: model, configureManager: configure)
-            }
+        let factory = TestFactory(model: model, makeClient: makeClient, configureManager: configure)
         factory.defineFactory("restaurant", entity: "Restaurant", attributes: ["restaurantID": 12345, "name": "Chez Swift", "cuisine": "French"])
         factory.defineFactory(
             "review",

@@ -38,15 +38,21 @@ public final class TestFactory: Sendable {
 
     /// - Parameters:
     ///   - model: the entity model every new store is created from.
-    ///   - makeClient: the HTTP client for a base URL (live transport by default).
+    ///   - makeClient: the HTTP client for a base URL. By default every manager this factory sets up
+    ///     shares one live transport, so connections to the stub server are reused across scenarios.
     ///   - configureManager: the app's routes, mappings and descriptors, applied to every new manager.
     public init(
         model: EntityModel,
-        makeClient: @escaping @Sendable (URL) -> HTTPClient = { HTTPClient(baseURL: $0) },
+        makeClient: (@Sendable (URL) -> HTTPClient)? = nil,
         configureManager: @escaping @Sendable (ObjectManager) throws -> Void = { _ in }
     ) {
         self.model = model
-        self.makeClient = makeClient
+        if let makeClient {
+            self.makeClient = makeClient
+        } else {
+            let transport = AsyncHTTPTransport()
+            self.makeClient = { HTTPClient(baseURL: $0, transport: transport) }
+        }
         self.configureManager = configureManager
     }
 
