@@ -67,12 +67,13 @@ extension RestaurantReviews {
         let message = try arguments.optionalString("message")
         return Step("expect composer" + (status.map { " \($0)" } ?? "") + (message.map { " '\($0)'" } ?? "")) { context in
             let world = try context.world
+            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let shown = Screens.composer.status
-            if let status, shown.name != status { return world.notYet("The composer shows '\(shown)', expected '\(status)'") }
+            if let status, shown.name != status { return ScenarioWorld.notYet("The composer shows '\(shown)', expected '\(status)'", settled: settled) }
             if let message {
                 let expected = try context.interpolate(message)
                 guard let text = shown.message, text.contains(expected) else {
-                    return world.notYet("The composer's message is '\(shown.message ?? "")', expected '\(expected)'")
+                    return ScenarioWorld.notYet("The composer's message is '\(shown.message ?? "")', expected '\(expected)'", settled: settled)
                 }
             }
             return .success
@@ -90,13 +91,14 @@ extension RestaurantReviews {
         let banner = try arguments.optionalString("banner")
         return Step("expect restaurant list" + (count.map { " count \($0)" } ?? "") + (banner.map { " banner '\($0)'" } ?? "")) { context in
             let world = try context.world
+            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let list = Screens.restaurantList
-            guard list.isLoaded else { return world.notYet("The restaurant list has not loaded") }
+            guard list.isLoaded else { return ScenarioWorld.notYet("The restaurant list has not loaded", settled: settled) }
             if let count, list.rows.count != count {
-                return world.notYet("The restaurant list shows \(list.rows.count) row(s)" + (list.errorMessage.map { " (\($0))" } ?? "") + ", expected \(count)")
+                return ScenarioWorld.notYet("The restaurant list shows \(list.rows.count) row(s)" + (list.errorMessage.map { " (\($0))" } ?? "") + ", expected \(count)", settled: settled)
             }
             if let banner, list.banner != banner {
-                return world.notYet("The restaurant list's banner is '\(list.banner ?? "none")', expected '\(banner)'")
+                return ScenarioWorld.notYet("The restaurant list's banner is '\(list.banner ?? "none")', expected '\(banner)'", settled: settled)
             }
             return .success
         }

@@ -18,30 +18,31 @@ extension Step {
         if let error { parts.append("error '\(error)'") }
         return Step("expect response " + parts.joined(separator: ", ")) { context in
             let world = try context.world
+            let settled = world.isSettled  // read before looking, so a late finish is not missed
             if world.runningCount > 0 { return .wait("\(world.runningCount) request(s) still running") }
             guard let lastRecord = world.manager.lastRecord else { return .wait("No request has completed yet") }
             let record = ResponseFacts(lastRecord)
             if let status, record.status != status {
-                return world.notYet("The last response (\(record.text)) has status \(record.status.map(String.init) ?? "none"), expected \(status)")
+                return ScenarioWorld.notYet("The last response (\(record.text)) has status \(record.status.map(String.init) ?? "none"), expected \(status)", settled: settled)
             }
             let body = record.body
             if let json {
                 let expected = try json.interpolated(in: context)
                 guard let actual = try? JSONValue(parsing: body) else {
-                    return world.notYet("The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'")
+                    return ScenarioWorld.notYet("The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'", settled: settled)
                 }
-                if !actual.contains(expected) { return world.notYet("The last response's JSON \(actual) does not contain \(expected)") }
+                if !actual.contains(expected) { return ScenarioWorld.notYet("The last response's JSON \(actual) does not contain \(expected)", settled: settled) }
             }
             if let bodyContains {
                 let text = try context.interpolate(bodyContains)
                 if !String(decoding: body, as: UTF8.self).contains(text) {
-                    return world.notYet("The last response's body does not contain '\(text)'")
+                    return ScenarioWorld.notYet("The last response's body does not contain '\(text)'", settled: settled)
                 }
             }
             if let error {
                 let text = try context.interpolate(error)
-                guard let message = record.errorDescription else { return world.notYet("The last request (\(record.text)) did not fail") }
-                if !message.contains(text) { return world.notYet("The last request failed with '\(message)', expected '\(text)'") }
+                guard let message = record.errorDescription else { return ScenarioWorld.notYet("The last request (\(record.text)) did not fail", settled: settled) }
+                if !message.contains(text) { return ScenarioWorld.notYet("The last request failed with '\(message)', expected '\(text)'", settled: settled) }
             }
             return .success
         }
@@ -52,6 +53,7 @@ extension Step {
         let filter = conditions.isEmpty ? "" : " where " + conditions.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
         return Step("expect entities \(entity)" + (count.map { " count \($0)" } ?? "") + filter) { context in
             let world = try context.world
+            let settled = world.isSettled  // read before looking, so a late finish is not missed
             guard let store = world.manager.store else { throw StepError.noStore }
             let conditions = try conditions.interpolated(in: context)
             let description = try store.mainContext.entity(named: entity)
@@ -65,9 +67,9 @@ extension Step {
                 return .failure("Entity '\(entity)' has no attribute '\(unknown)'.")
             }
             if let count {
-                return matching.count == count ? .success : world.notYet("\(matching.count) \(entity) object(s)\(filter), expected \(count)")
+                return matching.count == count ? .success : ScenarioWorld.notYet("\(matching.count) \(entity) object(s)\(filter), expected \(count)", settled: settled)
             }
-            return matching.isEmpty ? world.notYet("No \(entity) object\(filter)") : .success
+            return matching.isEmpty ? ScenarioWorld.notYet("No \(entity) object\(filter)", settled: settled) : .success
         }
     }
 
@@ -84,10 +86,11 @@ extension Step {
     public static func expectCachedResponse(path: String, method: HTTPMethod = .get) -> Step {
         Step("expect cached response \(method) \(path)") { context in
             let world = try context.world
+            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let manager = world.manager
             let url = manager.router.url(forPath: try context.interpolate(path))
             return manager.cache.cachedResponse(for: method, url: url) != nil
-                ? .success : world.notYet("No cached response for \(method) \(url.path) (\(manager.cache.count) cached)")
+                ? .success : ScenarioWorld.notYet("No cached response for \(method) \(url.path) (\(manager.cache.count) cached)", settled: settled)
         }
     }
 
@@ -100,6 +103,7 @@ extension Step {
         if let json { parts.append("json \(json)") }
         return Step("expect request " + parts.joined(separator: " ")) { context in
             let world = try context.world
+            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let journal = world.environment.server.journal
             let path = try path.map { try context.interpolate($0) }
             let expected = try json?.interpolated(in: context)
@@ -111,9 +115,9 @@ extension Step {
             let seen = journal.entries.map { "\($0.method) \($0.path)" }.joined(separator: ", ")
             if let count {
                 return matching.count == count
-                    ? .success : world.notYet("\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]")
+                    ? .success : ScenarioWorld.notYet("\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]", settled: settled)
             }
-            return matching.isEmpty ? world.notYet("No matching request; the server saw: [\(seen)]") : .success
+            return matching.isEmpty ? ScenarioWorld.notYet("No matching request; the server saw: [\(seen)]", settled: settled) : .success
         }
     }
 
@@ -132,6 +136,7 @@ extension Step {
         let notificationName = Notification.Name(NotificationNames.resolve(name))
         return Step("wait for notification \(name)") { context in
             let world = try context.world
+            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let seen = world.stepState(id) { NotificationFlag() }
             if seen.observe(once: world, name: notificationName, context: context) {
                 return .wait("Waiting for notification '\(name)'")
@@ -144,6 +149,7 @@ extension Step {
     public static func waitForRequests() -> Step {
         Step("wait for requests") { context in
             let world = try context.world
+            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let count = world.manager.queue.count
             if count > 0 {
                 return .wait("\(count) request(s) queued or in flight" + (world.manager.queue.isSuspended ? " (the queue is suspended)" : ""))

@@ -54,10 +54,11 @@ public final class ScenarioWorld: Sendable {
     /// steps change cannot change any more.
     public var isSettled: Bool { runningCount == 0 && manager.queue.count == 0 }
 
-    /// `.wait(reason)` while something is still running; once everything has settled, nothing can
-    /// make the expectation come true, so `.failure(reason)` at once instead of at the timeout.
-    public func notYet(_ reason: String) -> StepResult {
-        isSettled ? .failure(reason) : .wait(reason)
+    /// What an unmet expectation answers: `.wait(reason)` while something is still running; once
+    /// everything had settled *before the expectation looked* (`settled`, read first), nothing can make
+    /// it come true, so `.failure(reason)` at once instead of at the timeout.
+    public static func notYet(_ reason: String, settled: Bool) -> StepResult {
+        settled ? .failure(reason) : .wait(reason)
     }
 
     /// State a step keeps between its attempts (a notification it is waiting for).
