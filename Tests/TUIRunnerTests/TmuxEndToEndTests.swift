@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Drives the built `scenario-run` in a real terminal: a detached tmux session of 100×30.
+///
+/// Skipped (with a message) only when tmux is not installed; CI installs it.
+@Suite(.serialized, .enabled(if: Tmux.executable != nil, "tmux is not installed: the end-to-end TUI tests need it"))
+struct TmuxEndToEndTests {
+    @Test func demoSuiteFilterRerunQuitRestoresTheTerminal() throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let before = try tmux.stty(into: "before")
+
+        tmux.type("\(binary); echo EXIT=$?")
+        tmux.press("Enter")
+        var pane = try tmux.waitForPane("the demo run to finish") { $0.contains("26/26") && $0.contains("finished") }
+        #expect(pane.contains("Posting a review that succeeds"))
+        #expect(pane.contains("Reviews"))
+        #expect(pane.contains("✓"))
+        #expect(pane.contains("26/26  0 failed"))
+        #expect(pane.contains("█"), "the progress bar is drawn")
+        #expect(pane.contains("┌"), "UTF-8 box drawing")
+
+        tmux.press("f")
+        pane = try tmux.waitForPane("the Failed filter") { $0.contains("Scenarios (Failed)") }
+        #expect(pane.contains("No scenario matches the filter."))
+        #expect(!pane.contains("Posting a review that succeeds"))
+        tmux.press("a")
+        pane = try tmux.waitForPane("the All filter") { $0.contains("Scenarios (All)") && $0.contains("Loading the restaurant") }
+
+        tmux.type("/review")
+        pane = try tmux.waitForPane("the text filter") { $0.contains("Scenarios (All) /review") }
+        #expect(pane.contains("Posting a review that succeeds"))
+        #expect(!pane.contains("Loading the restaurant list"), "scenarios without 'review' are hidden")
+        tmux.press("Enter")
+        tmux.press("Down")
+
+        tmux.press("r")
+        pane = try tmux.waitForPane("the re-run to finish") { $0.contains("run 2") && $0.contains("finished") }
+        #expect(pane.contains("26/26  0 failed"))
+
+        tmux.press("q")
+        pane = try tmux.waitForPane("the summary after quitting") { $0.contains("EXIT=0") }
+        #expect(pane.contains("26 passed, 0 failed"))
+        #expect(!pane.contains("Scenarios (All)"), "the alternate screen is gone")
+        let after = try tmux.stty(into: "after")
+        #expect(after == before, "stty -a is unchanged after quitting")
+    }
+
+    @Test func controlCMidScenarioRestoresTheTerminalAndWritesCompleteJUnit() throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let before = try tmux.stty(into: "before")
+        let report = tmux.folder.appendingPathComponent("report.xml")
+
+        // The first failing example waits up to 10 s for a status that never comes.
+        tmux.type("\(binary) --junit \(report.path) Scenarios/examples-failing; echo EXIT=$?")
+        tmux.press("Enter")
+        _ = try tmux.waitForPane("a step waiting mid-scenario") { $0.contains("waiting") && $0.contains("running") }
+        tmux.press("C-c")
+        let pane = try tmux.waitForPane("the summary after Ctrl-C") { $0.contains("EXIT=") }
+        #expect(pane.contains("EXIT=1"))
+        #expect(pane.contains("Run cancelled."))
+        #expect(pane.contains("passed,"))
+        let after = try tmux.stty(into: "after")
+        #expect(after == before, "stty -a is unchanged after Ctrl-C")
+
+        let xml = try XMLDocument(contentsOf: report, options: [])
+        let root = try #require(xml.rootElement())
+        #expect(root.name == "testsuites")
+        #expect(try xml.nodes(forXPath: "//testcase").count == 2)
+    }
+}
+
+/// A private tmux server (its own socket) with one 100×30 session running a plain shell in the repo root.
+final class Tmux {
+    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The package root, from this file's path.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The built executable, next to the test bundle (as argument-parser's AssertExecuteCommand finds it),
+    /// else in `.build/debug`.
+    static var scenarioRunBinary: String? {
+        var candidates: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["SCENARIO_RUN_BINARY"] {
+            candidates.append(URL(fileURLWithPath: override))
+        }
+        #if os(macOS)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("scenario-run"))
+            }
+        #else
+            candidates.append(Bundle.main.bundleURL.appendingPathComponent("scenario-run"))
+            candidates.append(
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("scenario-run"))
+        #endif
+        candidates.append(repositoryRoot.appendingPathComponent(".build/debug/scenario-run"))
+        return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    let socket = "scenario-run-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try run([
+            "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "-c", Self.repositoryRoot.path,
+            "-e", "LANG=C.UTF-8", "-e", "LC_ALL=C.UTF-8", "-e", "PS1=$ ",
+            "bash --noprofile --norc",
+        ])
+        _ = try run(["set-option", "-t", "main", "status", "off"])
+        _ = try waitForPane("the shell prompt") { $0.contains("$") }
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable ?? "/usr/bin/tmux")
+        process.arguments = ["-L", socket, "-f", "/dev/null"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Types text literally.
+    func type(_ text: String) {
+        _ = try? run(["send-keys", "-t", "main", "-l", text])
+    }
+
+    /// Presses a key by tmux name (`Enter`, `C-c`, `Down`, `q`).
+    func press(_ key: String) {
+        _ = try? run(["send-keys", "-t", "main", key])
+    }
+
+    func capture() -> String {
+        (try? run(["capture-pane", "-p", "-t", "main"])) ?? ""
+    }
+
+    /// Polls the pane until `condition` holds; throws with the last pane after `timeout`.
+    @discardableResult
+    func waitForPane(_ description: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool) throws
+        -> String
+    {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var pane = capture()
+        while !condition(pane) {
+            guard clock.now < deadline else { throw TmuxTimeout(description: description, pane: pane) }
+            usleep(20_000)  // polling interval between captures, not a wait for the work itself
+            pane = capture()
+        }
+        return pane
+    }
+
+    /// `stty -a` of the pane's terminal, written by the shell into a file and read back.
+    func stty(into name: String) throws -> String {
+        let file = folder.appendingPathComponent("stty-\(name).txt")
+        let done = folder.appendingPathComponent("stty-\(name).done")
+        type("stty -a > \(file.path); touch \(done.path)")
+        press("Enter")
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while !FileManager.default.fileExists(atPath: done.path) {
+            guard clock.now < deadline else { throw TmuxTimeout(description: "stty -a", pane: capture()) }
+            usleep(20_000)
+        }
+        _ = try? run(["send-keys", "-t", "main", "clear", "Enter"])
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
+    func kill() {
+        _ = try? run(["kill-server"])
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+struct TmuxTimeout: Error, CustomStringConvertible {
+    var description: String
+    var pane: String
+
+    init(description: String, pane: String) {
+        self.description = "Timed out waiting for \(description). The pane:\n\(pane)"
+        self.pane = pane
+    }
+}
