@@ -292,3 +292,12 @@ struct FrameBenchmarkTests {
         #expect(perFrame > .zero)
     }
 }
+
+extension FrameBenchmarkTests {
+    /// Not a timed test: prints the cost of a frame of a 10,000-scenario run (for the README).
+    @Test func tenThousandScenarioFrame() {
+        let perFrame = FrameBenchmark.measureFrame(scenarios: 10_000, frames: 30)
+        print("FrameBenchmark: 10,000 scenarios, 200x60: \(perFrame) per frame")
+        #expect(perFrame > .zero)
+    }
+}

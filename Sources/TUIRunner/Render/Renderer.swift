@@ -299,11 +299,11 @@ struct Renderer: Sendable {
             buffer.put(message, x: rect.x, y: rect.y, style: theme.style(.skipped), limit: rect.width)
             return
         }
-        let keys: [(String, String)] = [
-            (glyphs == .unicode ? "↑↓" : "jk", "move"), ("Enter", "expand"), ("Tab", "pane"), ("a/f", "All/Failed"),
-            ("/", "filter"), ("r", "re-run"), ("R", "all"), ("F", "failed"), ("c", "cancel"), ("i", "inspect"),
-            ("?", "help"), ("q", "quit"),
+        var keys: [(String, String)] = [
+            (glyphs == .unicode ? "↑↓" : "jk", "move"), ("Enter", "expand"), ("Tab", "pane"), ("a/f", "all/failed"),
+            ("/", "filter"), ("r/R/F", "re-run"), ("c", "cancel"), ("q", "quit"), ("?", "help"),
         ]
+        if state.inspectorAvailable { keys.append(("i", "inspect")) }
         var x = rect.x
         for (key, label) in keys {
             guard x + key.count + label.count + 2 <= rect.maxX else { break }
