@@ -76,6 +76,11 @@ struct TUIState: Sendable {
     /// How many runs this session started (re-runs included).
     private(set) var runCount = 0
     private(set) var inspections: [ScenarioID: InspectorSnapshot] = [:]
+    /// Totals over every scenario of the tree, kept up to date as statuses change (frames stay cheap
+    /// on runs of thousands of scenarios).
+    private(set) var counts = Counts()
+    /// Totals of each feature file.
+    private(set) var countsByFile: [String: Counts] = [:]
     /// The clock of the loop: set before applying events so elapsed time can be shown.
     var now: Duration = .zero
     private var runStartedAt: Duration?
@@ -120,7 +125,11 @@ struct TUIState: Sendable {
         switch event {
         case .runStarted(let plan):
             for planned in plan.scenarios {
-                if scenarios[planned.id] == nil {
+                if let old = scenarios[planned.id] {
+                    count(old.status, in: planned.id.file, by: -1)
+                } else {
+                    counts.total += 1
+                    countsByFile[planned.id.file, default: Counts()].total += 1
                     order.append(planned.id)
                     if featureNames[planned.id.file] == nil {
                         files.append(planned.id.file)
@@ -137,7 +146,7 @@ struct TUIState: Sendable {
             runStartedAt = now
             followsRunning = true
         case .scenarioStarted(let id):
-            scenarios[id]?.status = .running
+            setStatus(.running, of: id)
             running = id
             if followsRunning, rowIndex[.scenario(id)] != nil {
                 selection = .scenario(id)
@@ -167,14 +176,13 @@ struct TUIState: Sendable {
         case .scenarioFinished(let id, let outcome, let duration):
             guard var scenario = scenarios[id] else { break }
             scenario.duration = duration
-            switch outcome {
-            case .passed: scenario.status = .passed
-            case .skipped: scenario.status = .skipped
-            case .failed(let step, _):
-                scenario.status = .failed
-                scenario.failedStep = step
-            }
+            if case .failed(let step, _) = outcome { scenario.failedStep = step }
             scenarios[id] = scenario
+            switch outcome {
+            case .passed: setStatus(.passed, of: id)
+            case .skipped: setStatus(.skipped, of: id)
+            case .failed: setStatus(.failed, of: id)
+            }
             if running == id { running = nil }
             if filterMode == .failed { refreshRows() }
         case .runFinished(let summary):
@@ -184,6 +192,24 @@ struct TUIState: Sendable {
             runStartedAt = nil
         }
         normalizeSelection()
+    }
+
+    private mutating func setStatus(_ status: ScenarioStatus, of id: ScenarioID) {
+        guard let old = scenarios[id]?.status else { return }
+        count(old, in: id.file, by: -1)
+        scenarios[id]?.status = status
+        count(status, in: id.file, by: 1)
+    }
+
+    /// Adds (or with -1 removes) a status's share of the done and failed totals.
+    private mutating func count(_ status: ScenarioStatus, in file: String, by delta: Int) {
+        let done = status.isDone ? delta : 0
+        let failed = status == .failed ? delta : 0
+        guard done != 0 || failed != 0 else { return }
+        counts.done += done
+        counts.failed += failed
+        countsByFile[file, default: Counts()].done += done
+        countsByFile[file, default: Counts()].failed += failed
     }
 
     /// Keeps what the inspector will show for a scenario that just finished.
@@ -208,33 +234,8 @@ struct TUIState: Sendable {
         return lastElapsed
     }
 
-    /// Totals over every scenario of the tree.
-    var counts: Counts {
-        var counts = Counts()
-        for id in order { add(id, to: &counts) }
-        return counts
-    }
-
     /// Totals of one feature file.
-    func counts(ofFile file: String) -> Counts {
-        var counts = Counts()
-        for id in order where id.file == file { add(id, to: &counts) }
-        return counts
-    }
-
-    /// Totals of every feature file, in one pass.
-    var countsByFile: [String: Counts] {
-        var counts: [String: Counts] = [:]
-        for id in order { add(id, to: &counts[id.file, default: Counts()]) }
-        return counts
-    }
-
-    private func add(_ id: ScenarioID, to counts: inout Counts) {
-        counts.total += 1
-        guard let status = scenarios[id]?.status else { return }
-        if status.isDone { counts.done += 1 }
-        if status == .failed { counts.failed += 1 }
-    }
+    func counts(ofFile file: String) -> Counts { countsByFile[file] ?? Counts() }
 
     /// The scenarios that failed, in plan order.
     var failedIDs: [ScenarioID] { order.filter { scenarios[$0]?.status == .failed } }
