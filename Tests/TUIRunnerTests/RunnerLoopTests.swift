@@ -174,6 +174,24 @@ struct RunnerLoopTests {
         _ = await task.value
     }
 
+    @Test func resizeRedrawsAtTheNewSize() async {
+        let screen = MemoryScreen(width: 100, height: 30)
+        let runner = FakeRunner()
+        let loop = makeLoop(screen, runner)
+        let task = Task { await loop.run() }
+        await waitUntil("the run ends") { screen.frame?.text.contains("finished") == true }
+        screen.resize(width: 50, height: 10)
+        loop.inputs.yield(.resize)
+        await waitUntil("the too-small message") { screen.frame?.width == 50 }
+        #expect(screen.frame?.text.hasPrefix("Terminal too small (50x10)") == true)
+        screen.resize(width: 120, height: 40)
+        screen.press(.resize)
+        await waitUntil("the panes at 120x40") { screen.frame?.width == 120 && screen.frame?.height == 40 }
+        #expect(screen.frame?.text.contains("Scenarios (All)") == true)
+        screen.press(.character("q"))
+        _ = await task.value
+    }
+
     @Test func exitWhenFinishedQuitsWithoutKeys() async {
         let screen = MemoryScreen(width: 100, height: 30)
         let runner = FakeRunner()

@@ -266,15 +266,15 @@ struct Renderer: Sendable {
 
     static let helpLines = [
         "↑↓ / j k   move",
-        "Enter      expand or collapse a feature; steps of a scenario",
-        "Tab        switch between the tree and the steps",
+        "Enter      collapse a feature / steps",
+        "Tab        tree or steps pane",
         "a / f      All / Failed",
-        "/          filter by text (Esc clears)",
-        "r          re-run the selected scenario (or feature)",
+        "/          text filter (Esc clears)",
+        "r          re-run selection",
         "R          re-run all",
-        "F          re-run the failed scenarios",
-        "c          cancel the run (tear-down still runs)",
-        "i          inspector (KIF_SKIP_TEAR_DOWN)",
+        "F          re-run the failed ones",
+        "c          cancel (tear-down runs)",
+        "i          inspector (skip tear-down)",
         "q          quit",
     ]
 
@@ -284,7 +284,7 @@ struct Renderer: Sendable {
         buffer.fill(box)
         drawBox(box, title: "Keys (any key closes)", focused: true, into: &buffer)
         for (line, text) in Self.helpLines.prefix(box.inner.height).enumerated() {
-            let shown = glyphs == .unicode ? text : text.replacingOccurrences(of: "↑↓", with: "up/down")
+            let shown = glyphs == .unicode ? text : text.replacingOccurrences(of: "↑↓ / j k", with: "j k     ")
             buffer.put(shown, x: box.inner.x + 1, y: box.inner.y + line, limit: box.inner.width - 1)
         }
     }
