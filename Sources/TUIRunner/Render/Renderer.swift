@@ -79,7 +79,9 @@ struct Renderer: Sendable {
         let inner = rect.inner
         let rows = state.rows
         guard !rows.isEmpty else {
-            let empty = state.order.isEmpty ? "Loading…" : "No scenario matches the filter."
+            let empty =
+                !state.order.isEmpty ? "No scenario matches the filter."
+                : state.runCount > 0 ? "No scenario to run." : "Loading…"
             buffer.put(empty, x: inner.x + 1, y: inner.y, style: theme.style(.dim), limit: inner.width - 1)
             return
         }
