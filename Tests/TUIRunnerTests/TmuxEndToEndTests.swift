@@ -218,6 +218,9 @@ final class Tmux {
     func kill() {
         _ = try? run(["kill-server"])
         try? FileManager.default.removeItem(at: folder)
+        // tmux leaves the socket file of a killed server behind.
+        let socketFolder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(socketFolder)/tmux-\(getuid())/\(socket)")
     }
 }
 
