@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "TUIRunner",
-            dependencies: ["Scenarios", "CNCurses"],
+            dependencies: ["Scenarios", "Diagnostics", "CNCurses"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -127,7 +127,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TUIRunnerTests",
-            dependencies: ["TUIRunner", "Scenarios"],
+            dependencies: ["TUIRunner", "Scenarios", "Diagnostics"],
+            exclude: ["Snapshots"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -42,6 +42,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print every step, not only those of failing scenarios.")
     var verbose = false
 
+    @Flag(name: .customLong("exit"), help: "On a terminal: quit the live runner when the run finishes.")
+    var exitWhenFinished = false
+
     func validate() throws {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds greater than 0.") }
     }
@@ -99,16 +102,34 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let runner = try suite.makeRunner(server: server, environment: environment)
-        let interrupts = InterruptHandler {
-            Terminal.printError("\nCancelling: the current scenario's tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
-            runner.cancel()
+        let summary: RunSummary
+        if !ci, Terminal.stdoutIsTTY {
+            // The live runner; the summary is printed after the terminal is restored.
+            let outcome = await TUIRun.run(
+                scenarios,
+                runner: runner,
+                exitWhenFinished: exitWhenFinished,
+                skipTearDown: settings.skipTearDown,
+                environment: environment
+            )
+            for event in outcome.events {
+                reporter.handle(event)
+                junitReporter?.handle(event)
+                failures.handle(event)
+            }
+            summary = outcome.summary
+        } else {
+            let interrupts = InterruptHandler {
+                Terminal.printError("\nCancelling: the current scenario's tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
+                runner.cancel()
+            }
+            summary = await runner.run(scenarios) { event in
+                reporter.handle(event)
+                junitReporter?.handle(event)
+                failures.handle(event)
+            }
+            interrupts.cancel()
         }
-        let summary = await runner.run(scenarios) { event in
-            reporter.handle(event)
-            junitReporter?.handle(event)
-            failures.handle(event)
-        }
-        interrupts.cancel()
 
         if let junit, let junitReporter {
             do {

@@ -1,0 +1,152 @@
+import Scenarios
+
+/// The event loop of the TUI: one unbounded stream of inputs (run events, keys, signals, frame and
+/// clock wake-ups) reduced into a ``TUIState``, and frames rendered at most ~30 times a second, only
+/// when something changed.
+final class RunnerLoop: Sendable {
+    enum Input: Sendable {
+        case event(RunEvent)
+        case inspected(ScenarioID, InspectorSnapshot)
+        case runEnded
+        case key(Key)
+        case interrupt
+        case resize
+        case frame
+        case tick
+    }
+
+    typealias RunScenarios = @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
+        RunSummary
+
+    private let screen: any Screen
+    private let renderer: Renderer
+    private let configuration: TUIConfiguration
+    private let runScenarios: RunScenarios
+    private let cancelRun: @Sendable () -> Void
+    private let stream: AsyncStream<Input>
+    let inputs: AsyncStream<Input>.Continuation
+    private let frameInterval: Duration
+
+    init(
+        screen: any Screen,
+        renderer: Renderer,
+        configuration: TUIConfiguration,
+        frameInterval: Duration = .milliseconds(33),
+        run: @escaping RunScenarios,
+        cancel: @escaping @Sendable () -> Void
+    ) {
+        self.screen = screen
+        self.renderer = renderer
+        self.configuration = configuration
+        self.frameInterval = frameInterval
+        self.runScenarios = run
+        self.cancelRun = cancel
+        (stream, inputs) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Runs the initial selection, then follows keys until the user quits (or, with `exitWhenFinished`,
+    /// until the first run ends); returns the session's merged events.
+    func run() async -> TUIOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var state = TUIState(inspectorAvailable: configuration.inspector != nil)
+        var log = EventLog()
+        var runTask: Task<Void, Never>?
+        var ticker: Task<Void, Never>?
+        var quitting = false
+        var dirty = true
+        var framePending = false
+        var lastFrame = clock.now - frameInterval
+        let inputs = self.inputs
+
+        func startRun(_ ids: [ScenarioID]?) {
+            guard runTask == nil else { return }
+            let inspector = configuration.inspector
+            let runScenarios = self.runScenarios
+            runTask = Task {
+                _ = await runScenarios(ids) { event in
+                    inputs.yield(.event(event))
+                    // Snapshot now: with KIF_SKIP_TEAR_DOWN the state lives until the next set-up.
+                    if case .scenarioFinished(let id, let outcome, _) = event, outcome != .skipped,
+                        let snapshot = inspector?()
+                    {
+                        inputs.yield(.inspected(id, snapshot))
+                    }
+                }
+                inputs.yield(.runEnded)
+            }
+            ticker = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    inputs.yield(.tick)
+                }
+            }
+        }
+
+        func render() {
+            let size = screen.size
+            screen.present(renderer.render(state, width: size.width, height: size.height))
+            lastFrame = clock.now
+            dirty = false
+        }
+
+        screen.startReadingKeys { inputs.yield(.key($0)) }
+        startRun(nil)
+        render()
+
+        loop: for await input in stream {
+            state.now = clock.now - start
+            switch input {
+            case .event(let event):
+                state.apply(event)
+                log.record(event)
+            case .inspected(let id, let snapshot):
+                state.record(snapshot, for: id)
+            case .runEnded:
+                runTask = nil
+                ticker?.cancel()
+                ticker = nil
+                if quitting || configuration.exitWhenFinished { break loop }
+            case .key(let key):
+                if key == .resize { screen.refreshSize() }
+                switch state.handle(key) {
+                case .rerun(let ids)?, .rerunFailed(let ids)?: startRun(ids)
+                case .rerunAll?: startRun(state.order)
+                case .cancel?: cancelRun()
+                case .quit?:
+                    if runTask == nil { break loop }
+                    quitting = true
+                    cancelRun()
+                case nil: break
+                }
+            case .interrupt:
+                if runTask == nil { break loop }
+                quitting = true
+                cancelRun()
+            case .resize:
+                screen.refreshSize()
+            case .frame:
+                framePending = false
+            case .tick:
+                break
+            }
+            if case .frame = input {} else { dirty = true }
+            if dirty {
+                let now = clock.now
+                if now - lastFrame >= frameInterval {
+                    render()
+                } else if !framePending {
+                    framePending = true
+                    let due = lastFrame + frameInterval
+                    Task {
+                        try? await clock.sleep(until: due)
+                        inputs.yield(.frame)
+                    }
+                }
+            }
+        }
+        ticker?.cancel()
+        inputs.finish()
+        return TUIOutcome(events: log.mergedEvents, summary: log.summary)
+    }
+}

@@ -1,0 +1,14 @@
+public import Scenarios
+
+/// What a TUI session ran: its runs merged into one (the latest run of each scenario), ready for the
+/// plain and JUnit reporters, and the totals that decide the exit code.
+public struct TUIOutcome: Sendable {
+    /// `runStarted`, the latest events of every scenario, `runFinished(summary)`.
+    public var events: [RunEvent]
+    public var summary: RunSummary
+
+    public init(events: [RunEvent], summary: RunSummary) {
+        self.events = events
+        self.summary = summary
+    }
+}

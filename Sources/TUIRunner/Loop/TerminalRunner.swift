@@ -1,0 +1,36 @@
+public import Scenarios
+
+/// The live ncurses runner: shows every scenario and step as it runs, re-runs on request, and
+/// restores the terminal on every way out.
+///
+/// ```swift
+/// let outcome = await TerminalRunner.run(configuration: TUIConfiguration()) { ids, onEvent in
+///     await runner.run(ids.map(selected) ?? scenarios, onEvent: onEvent)
+/// } cancel: {
+///     runner.cancel()
+/// }
+/// for event in outcome.events { plainReporter.handle(event) }   // after the terminal is restored
+/// ```
+public enum TerminalRunner {
+    /// Takes over the terminal until the user quits (or the run ends with `exitWhenFinished`).
+    ///
+    /// - Parameters:
+    ///   - run: runs the scenarios with these ids (nil: the initial selection), passing every event on;
+    ///     called again for re-runs, never twice at once.
+    ///   - cancel: cancels the run in progress (its current scenario's tear-down still runs).
+    public static func run(
+        configuration: TUIConfiguration,
+        run: @escaping @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
+            RunSummary,
+        cancel: @escaping @Sendable () -> Void
+    ) async -> TUIOutcome {
+        let screen = NCursesScreen(wantColours: configuration.colours)
+        let session = TerminalSession(screen: screen)
+        defer { session.restore() }
+        let renderer = Renderer(glyphs: screen.isUTF8 ? .unicode : .ascii, theme: Theme(colours: screen.hasColours))
+        let loop = RunnerLoop(screen: screen, renderer: renderer, configuration: configuration, run: run, cancel: cancel)
+        let inputs = loop.inputs
+        session.handleSignals(interrupt: { inputs.yield(.interrupt) }, resize: { inputs.yield(.resize) })
+        return await loop.run()
+    }
+}

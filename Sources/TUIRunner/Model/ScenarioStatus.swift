@@ -1,0 +1,16 @@
+/// Where a scenario or a step stands in the tree.
+enum ScenarioStatus: Sendable, Hashable {
+    case pending
+    case running
+    case passed
+    case failed
+    case skipped
+
+    /// Whether it has ended (passed, failed or skipped).
+    var isDone: Bool {
+        switch self {
+        case .pending, .running: false
+        case .passed, .failed, .skipped: true
+        }
+    }
+}

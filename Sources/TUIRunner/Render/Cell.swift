@@ -1,0 +1,7 @@
+/// One terminal cell: a character (one column wide) and its style.
+struct Cell: Sendable, Hashable {
+    var character: Character
+    var style: Style
+
+    static let blank = Cell(character: " ", style: .plain)
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Drives the built `scenario-run` in a real terminal: a detached tmux session of 100×30.
+///
+/// Skipped (with a message) only when tmux is not installed; CI installs it.
+@Suite(.serialized, .enabled(if: Tmux.executable != nil, "tmux is not installed: the end-to-end TUI tests need it"))
+struct TmuxEndToEndTests {
+    @Test func demoSuiteFilterRerunQuitRestoresTheTerminal() throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let before = try tmux.stty(into: "before")
+
+        tmux.type("\(binary); echo EXIT=$?")
+        tmux.press("Enter")
+        var pane = try tmux.waitForPane("the demo run to finish") { $0.contains("26/26") && $0.contains("finished") }
+        #expect(pane.contains("Posting a review that succeeds"))
+        #expect(pane.contains("Reviews"))
+        #expect(pane.contains("✓"))
+        #expect(pane.contains("26/26  0 failed"))
+        #expect(pane.contains("█"), "the progress bar is drawn")
+        #expect(pane.contains("┌"), "UTF-8 box drawing")
+
+        tmux.press("f")
+        pane = try tmux.waitForPane("the Failed filter") { $0.contains("Scenarios (Failed)") }
+        #expect(pane.contains("No scenario matches the filter."))
+        #expect(!pane.contains("Posting a review that succeeds"))
+        tmux.press("a")
+        pane = try tmux.waitForPane("the All filter") { $0.contains("Scenarios (All)") && $0.contains("Loading the restaurant") }
+
+        tmux.type("/review")
+        pane = try tmux.waitForPane("the text filter") { $0.contains("Scenarios (All) /review") }
+        #expect(pane.contains("Posting a review that succeeds"))
+        #expect(!pane.contains("Loading the restaurant list"), "scenarios without 'review' are hidden")
+        tmux.press("Enter")
+        tmux.press("Down")
+
+        tmux.press("r")
+        pane = try tmux.waitForPane("the re-run to finish") { Tmux.statusLine($0).contains("finished  run 2") }
+        #expect(pane.contains("26/26  0 failed"))
+
+        tmux.press("q")
+        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
+        #expect(pane.contains("26 passed, 0 failed"))
+        #expect(!pane.contains("Scenarios (All)"), "the alternate screen is gone")
+        let after = try tmux.stty(into: "after")
+        #expect(after == before, "stty -a is unchanged after quitting")
+    }
+
+    @Test func controlCMidScenarioRestoresTheTerminalAndWritesCompleteJUnit() throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let before = try tmux.stty(into: "before")
+        let report = tmux.folder.appendingPathComponent("report.xml")
+
+        // The first failing example waits up to 10 s for a status that never comes.
+        tmux.type("\(binary) --junit \(report.path) Scenarios/examples-failing; echo EXIT=$?")
+        tmux.press("Enter")
+        _ = try tmux.waitForPane("a step waiting mid-scenario") { $0.contains("waiting") && $0.contains("running") }
+        tmux.press("C-c")
+        let pane = try tmux.waitForPane("the summary after Ctrl-C") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=1")
+        #expect(pane.contains("Run cancelled."))
+        #expect(pane.contains("passed,"))
+        let after = try tmux.stty(into: "after")
+        #expect(after == before, "stty -a is unchanged after Ctrl-C")
+
+        let xml = try XMLDocument(contentsOf: report, options: [])
+        let root = try #require(xml.rootElement())
+        #expect(root.name == "testsuites")
+        #expect(try xml.nodes(forXPath: "//testcase").count == 2)
+    }
+}
+
+/// A private tmux server (its own socket) with one 100×30 session running a plain shell in the repo root.
+final class Tmux {
+    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// The package root, from this file's path.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The built executable, next to the test bundle (as argument-parser's AssertExecuteCommand finds it),
+    /// else in `.build/debug`.
+    static var scenarioRunBinary: String? {
+        var candidates: [URL] = []
+        if let override = ProcessInfo.processInfo.environment["SCENARIO_RUN_BINARY"] {
+            candidates.append(URL(fileURLWithPath: override))
+        }
+        #if os(macOS)
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("scenario-run"))
+            }
+        #else
+            candidates.append(Bundle.main.bundleURL.appendingPathComponent("scenario-run"))
+            candidates.append(
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("scenario-run"))
+        #endif
+        candidates.append(repositoryRoot.appendingPathComponent(".build/debug/scenario-run"))
+        return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    let socket = "scenario-run-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try run([
+            "new-session", "-d", "-s", "main", "-x", "100", "-y", "30", "-c", Self.repositoryRoot.path,
+            "-e", "LANG=C.UTF-8", "-e", "LC_ALL=C.UTF-8", "-e", "PS1=$ ",
+            "bash --noprofile --norc",
+        ])
+        _ = try run(["set-option", "-t", "main", "status", "off"])
+        _ = try waitForPane("the shell prompt") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+    }
+
+    /// Runs one tmux command and returns its output.
+    ///
+    /// Spawned with `posix_spawn` and a clean signal mask rather than `Process`: the tmux server that the
+    /// first command daemonizes would inherit `Process`'s monitoring descriptors and signal state.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let outputFile = folder.appendingPathComponent("tmux-output-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        let argv = [Self.executable ?? "tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var cArguments = argv.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, &attributes, &cArguments, environ)
+        guard spawned == 0 else { throw TmuxTimeout(description: "spawning tmux (error \(spawned))", pane: "") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+    }
+
+    /// `EXIT=N` as the shell printed it (not the `echo EXIT=$?` of the command line).
+    static func exitStatus(in pane: String) -> String? {
+        pane.range(of: #"EXIT=[0-9]+"#, options: .regularExpression).map { String(pane[$0]) }
+    }
+
+    /// The first line of a pane: the runner's status line.
+    static func statusLine(_ pane: String) -> String {
+        String(pane.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+    }
+
+    /// Types text literally.
+    func type(_ text: String) {
+        _ = try? run(["send-keys", "-t", "main", "-l", text])
+    }
+
+    /// Presses a key by tmux name (`Enter`, `C-c`, `Down`, `q`).
+    func press(_ key: String) {
+        _ = try? run(["send-keys", "-t", "main", key])
+    }
+
+    func capture() -> String {
+        (try? run(["capture-pane", "-p", "-t", "main"])) ?? ""
+    }
+
+    /// Polls the pane until `condition` holds; throws with the last pane after `timeout`.
+    @discardableResult
+    func waitForPane(_ description: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool) throws
+        -> String
+    {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var pane = capture()
+        while !condition(pane) {
+            guard clock.now < deadline else { throw TmuxTimeout(description: description, pane: pane) }
+            usleep(20_000)  // polling interval between captures, not a wait for the work itself
+            pane = capture()
+        }
+        return pane
+    }
+
+    /// `stty -a` of the pane's terminal, written by the shell into a file and read back.
+    func stty(into name: String) throws -> String {
+        let file = folder.appendingPathComponent("stty-\(name).txt")
+        let done = folder.appendingPathComponent("stty-\(name).done")
+        type("stty -a > \(file.path); touch \(done.path)")
+        press("Enter")
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while !FileManager.default.fileExists(atPath: done.path) {
+            guard clock.now < deadline else { throw TmuxTimeout(description: "stty -a", pane: capture()) }
+            usleep(20_000)
+        }
+        _ = try? run(["send-keys", "-t", "main", "clear", "Enter"])
+        return try String(contentsOf: file, encoding: .utf8)
+    }
+
+    func kill() {
+        _ = try? run(["kill-server"])
+        try? FileManager.default.removeItem(at: folder)
+        // tmux leaves the socket file of a killed server behind.
+        let socketFolder = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(socketFolder)/tmux-\(getuid())/\(socket)")
+    }
+}
+
+struct TmuxTimeout: Error, CustomStringConvertible {
+    var description: String
+    var pane: String
+
+    init(description: String, pane: String) {
+        self.description = "Timed out waiting for \(description). The pane:\n\(pane)"
+        self.pane = pane
+    }
+}
