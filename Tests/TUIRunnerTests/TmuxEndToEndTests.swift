@@ -60,8 +60,19 @@ struct TmuxEndToEndTests {
         let before = try tmux.stty(into: "before")
         let report = tmux.folder.appendingPathComponent("report.xml")
 
-        // The first failing example waits up to 10 s for a status that never comes.
-        tmux.type("\(binary) --junit \(report.path) Scenarios/examples-failing; echo EXIT=$?")
+        // The second scenario waits up to 10 s for a request the stub server never answers.
+        let scenarios = tmux.folder.appendingPathComponent("stalled.yml")
+        try """
+            feature: Stalled
+            scenarios:
+              - scenario: Quick
+                steps: [succeed]
+              - scenario: Waits for a stalled request
+                steps:
+                  - get objects: { path: /stalled }
+                  - wait for requests
+            """.write(to: scenarios, atomically: true, encoding: .utf8)
+        tmux.type("\(binary) --junit \(report.path) \(scenarios.path); echo EXIT=$?")
         tmux.press("Enter")
         _ = try tmux.waitForPane("a step waiting mid-scenario") { $0.contains("waiting") && $0.contains("running") }
         tmux.press("C-c")
