@@ -16,16 +16,19 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     /// Parses JSON text; `true` stays a bool, `1` an int and `1.5` a double.
-    public init(parsing data: Data) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    public init(parsing data: Data) throws(JSONParseError) {
+        let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<JSONValue, JSONParseError> in
+            Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(raw.bindMemory(to: UInt8.self)) }
+        }
+        self = try result.get()
     }
 
-    /// The JSON text of this value; keys sorted unless `sortedKeys` is false.
+    /// The JSON text of this value; keys sorted unless `sortedKeys` is false. Non-finite doubles become null.
     public func encoded(sortedKeys: Bool = true) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = sortedKeys ? [.sortedKeys, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case is a plain JSON value (non-finite doubles become null).
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        JSONWriter.write(self, sortedKeys: sortedKeys, into: &out)
+        return Data(out)
     }
 
     /// The JSON text of this value as a string, keys sorted.
