@@ -17,14 +17,20 @@ package struct ObjectMapper: Sendable {
     ) throws(MappingError) -> [ManagedObject] {
         switch json {
         case .object(let members):
-            return [try map(object: members, with: mapping, in: context, onto: target)]
+            var index: IdentityIndex?
+            return [try map(object: members, with: mapping, in: context, onto: target, index: &index)]
         case .array(let elements):
+            // One query for the whole payload instead of one per object: index the objects the context
+            // already has by identification value, and add each new one as it is inserted.
+            var index = try identityIndex(for: mapping, in: context, size: elements.count)
             var result: [ManagedObject] = []
             for (offset, element) in elements.enumerated() {
                 guard case .object(let members) = element else {
                     throw .notAnObject(entity: mapping.entity, found: element.text)
                 }
-                result.append(try map(object: members, with: mapping, in: context, onto: offset == 0 ? target : nil))
+                result.append(
+                    try map(object: members, with: mapping, in: context, onto: offset == 0 ? target : nil, index: &index)
+                )
             }
             return result
         default:
@@ -36,7 +42,8 @@ package struct ObjectMapper: Sendable {
         object members: [String: JSONValue],
         with mapping: EntityMapping,
         in context: ManagedObjectContext,
-        onto target: ManagedObject?
+        onto target: ManagedObject?,
+        index: inout IdentityIndex?
     ) throws(MappingError) -> ManagedObject {
         let json = JSONValue.object(members)
         let entity = try store { () throws(StoreError) -> EntityDescription in try context.entity(named: mapping.entity)
@@ -83,13 +90,18 @@ package struct ObjectMapper: Sendable {
                 }
                 conditions[name] = value
             }
-            if !conditions.isEmpty, let existing = try context.fetch(entity.name, where: conditions).first {
+            if let index, conditions.count == 1, let key = conditions[index.attribute] {
+                if let existing = index.objects[key] { return existing }
+            } else if !conditions.isEmpty, let existing = try context.fetch(entity.name, where: conditions).first {
                 return existing
             }
             return try context.insert(entity: entity.name)
         }
         for (attribute, value) in values {
             try store { () throws(StoreError) in try object.setValue(value, forAttribute: attribute) }
+        }
+        if let attribute = index?.attribute, !object[attribute].isNull {
+            index?.objects[object[attribute]] = object
         }
 
         for relationshipMapping in mapping.relationshipMappings {
@@ -112,6 +124,32 @@ package struct ObjectMapper: Sendable {
             }
         }
         return object
+    }
+
+    /// The objects a context has for an entity, by their (single) identification value.
+    struct IdentityIndex {
+        var attribute: String
+        var objects: [AttributeValue: ManagedObject]
+    }
+
+    /// An index for mapping `size` objects, when the mapping identifies by one attribute and there are
+    /// enough objects to make one query cheaper than a query per object.
+    private func identityIndex(
+        for mapping: EntityMapping,
+        in context: ManagedObjectContext,
+        size: Int
+    ) throws(MappingError) -> IdentityIndex? {
+        guard size > 1 else { return nil }
+        return try store { () throws(StoreError) -> IdentityIndex? in
+            let entity = try context.entity(named: mapping.entity)
+            let identification = mapping.identificationAttributes ?? entity.identificationAttribute.map { [$0] } ?? []
+            guard identification.count == 1, let attribute = identification.first else { return nil }
+            var objects: [AttributeValue: ManagedObject] = [:]
+            for object in try context.fetch(entity.name) where !object[attribute].isNull {
+                objects[object[attribute]] = objects[object[attribute]] ?? object
+            }
+            return IdentityIndex(attribute: attribute, objects: objects)
+        }
     }
 
     /// Sets the foreign keys that make `children` the related objects of `object`.

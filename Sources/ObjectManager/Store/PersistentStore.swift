@@ -42,7 +42,7 @@ final class PersistentStore: Sendable {
         let sql = "SELECT \(selection) FROM \(quote(entity.name))\(clause) ORDER BY rowid"
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                     var values: [String: AttributeValue] = [:]
                     for (offset, attribute) in columns.enumerated() {
                         let stored: DatabaseValue = row[offset + 1]
@@ -62,7 +62,7 @@ final class PersistentStore: Sendable {
         let (clause, arguments) = whereClause(conditions)
         let sql = "SELECT COUNT(*) FROM \(quote(entity.name))\(clause)"
         do {
-            return try database.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+            return try database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
         } catch {
             throw .database(String(describing: error))
         }
@@ -82,20 +82,18 @@ final class PersistentStore: Sendable {
                             ? "INSERT INTO \(quote(entity)) DEFAULT VALUES"
                             : "INSERT INTO \(quote(entity)) (\(names.map(quote).joined(separator: ", "))) VALUES ("
                                 + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-                        try db.execute(sql: sql, arguments: StatementArguments(pairs.map(\.value.databaseValue)))
+                        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(pairs.map(\.value.databaseValue)))
                         return db.lastInsertedRowID
                     case .update(let entity, let rowID, let values):
                         let pairs = values.sorted { $0.key < $1.key }
                         guard !pairs.isEmpty else { return nil }
                         let assignments = pairs.map { "\(quote($0.key)) = ?" }.joined(separator: ", ")
                         let arguments = pairs.map(\.value.databaseValue) + [rowID.databaseValue]
-                        try db.execute(
-                            sql: "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?",
-                            arguments: StatementArguments(arguments)
-                        )
+                        try db.cachedStatement(sql: "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?")
+                            .execute(arguments: StatementArguments(arguments))
                         return nil
                     case .delete(let entity, let rowID):
-                        try db.execute(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?", arguments: [rowID])
+                        try db.cachedStatement(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?").execute(arguments: [rowID])
                         return nil
                     }
                 }
@@ -135,5 +133,6 @@ final class PersistentStore: Sendable {
 
 /// An SQL identifier in double quotes.
 private func quote(_ identifier: String) -> String {
-    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+    return "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
 }
