@@ -23,7 +23,9 @@ struct ScenarioFileLoader {
     mutating func load() -> [Scenario] {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            // The basic resolver: plain scalars are resolved by `ArgumentValue` itself, and Yams's regex-based
+            // tag resolution was most of the time spent loading large files.
+            root = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             report(error)
             return []
