@@ -115,7 +115,12 @@ let package = Package(
         ),
         .testTarget(
             name: "FullStackTests",
-            dependencies: ["ObjectManager", "StubServer", "ExampleApp"],
+            dependencies: ["ObjectManager", "StubServer", "ExampleApp", "Scenarios", "Steps", "ScenarioTesting", "Diagnostics"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["ObjectManager"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),

@@ -1,1 +1,117 @@
-// ScenarioTesting
+public import Foundation
+public import Scenarios
+public import Steps
+import Testing
+
+/// Runs a project's scenario files inside its own `swift test`, one call in one test; every failing
+/// step is reported as a test issue at the scenario file's line.
+///
+/// ```swift
+/// import ScenarioTesting
+/// import Testing
+///
+/// @Test func scenarios() async throws {
+///     try await ScenarioTesting.run(app: MyApp.appUnderTest, directory: projectRoot)
+/// }
+/// ```
+public enum ScenarioTesting {
+    /// Loads the scenarios under `directory` (its `scenario-run.yml`, `Scenarios/`, `Fixtures/`), runs
+    /// them against a stub server, records an issue per failing scenario at the failing step's
+    /// file and line, and returns the summary. Load errors are recorded at their `FILE:LINE:COL`.
+    @discardableResult
+    public static func run(
+        app: AppUnderTest,
+        directory: URL,
+        paths: [String] = [],
+        tags: Set<String> = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> RunSummary {
+        var settings = RunSettings()
+        let settingsFile = directory.appendingPathComponent("scenario-run.yml")
+        do {
+            if FileManager.default.fileExists(atPath: settingsFile.path) {
+                settings = try RunSettings.load(contentsOf: settingsFile)
+            }
+        } catch {
+            record(error)
+            return RunSummary()
+        }
+        settings = settings.applying(environment: environment)
+        settings.scenarios = directory.appendingPathComponent(settings.scenarios).path
+        settings.exclude = settings.exclude.map { directory.appendingPathComponent($0).path }
+        let suite: ScenarioSuite
+        let scenarios: [Scenario]
+        do {
+            suite = try ScenarioSuite(app: app, settings: settings, directory: directory)
+            scenarios = try suite.loadScenarios(paths: paths.map { directory.appendingPathComponent($0).path })
+        } catch {
+            record(error)
+            return RunSummary()
+        }
+        let selected = try ScenarioSelection(filter: settings.filter, tags: tags).select(scenarios)
+        let failures = FailureLog()
+        let summary = try await suite.run(selected) { failures.handle($0) }
+        for failure in failures.all {
+            Issue.record(
+                Comment(rawValue: "Scenario '\(failure.scenario)' failed at step '\(failure.step)': \(failure.reason)"),
+                sourceLocation: sourceLocation(failure.location)
+            )
+        }
+        return summary
+    }
+
+    static func record(_ diagnostics: DiagnosticList) {
+        for diagnostic in diagnostics.diagnostics {
+            Issue.record(Comment(rawValue: diagnostic.description), sourceLocation: sourceLocation(diagnostic.location))
+        }
+    }
+
+    static func sourceLocation(_ location: Diagnostics.SourceLocation?) -> Testing.SourceLocation {
+        let file = location?.file ?? "Scenarios/unknown.yml"
+        let name = (file as NSString).lastPathComponent
+        return Testing.SourceLocation(
+            fileID: "Scenarios/\(name)",
+            filePath: file,
+            line: max(1, location?.line ?? 1),
+            column: max(1, location?.column ?? 1)
+        )
+    }
+}
+
+import Diagnostics
+import Synchronization
+
+/// The failing steps of a run, collected from its events.
+final class FailureLog: Sendable {
+    struct Failure: Sendable {
+        var scenario: String
+        var step: String
+        var reason: String
+        var location: Diagnostics.SourceLocation?
+    }
+
+    private let state = Mutex<(plan: RunPlan?, failures: [Failure])>((nil, []))
+
+    func handle(_ event: RunEvent) {
+        state.withLock { state in
+            switch event {
+            case .runStarted(let plan):
+                state.plan = plan
+            case .stepFinished(let id, let index, _, let outcome, _):
+                guard case .failed(let reason, let location) = outcome else { return }
+                let step = state.plan?.scenario(id)?.steps[safe: index]
+                state.failures.append(
+                    Failure(scenario: id.name, step: step?.description ?? "step \(index + 1)", reason: reason, location: location ?? step?.location)
+                )
+            default:
+                break
+            }
+        }
+    }
+
+    var all: [Failure] { state.withLock { $0.failures } }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -20,11 +20,7 @@ struct ScenarioRunCommand: AsyncParsableCommand {
     )
 
     /// The app this executable drives.
-    static let app = AppUnderTest(
-        makeFactory: { RestaurantReviews.makeTestFactory() },
-        routes: RestaurantReviews.routes,
-        steps: RestaurantReviews.steps
-    )
+    static let app = RestaurantReviews.appUnderTest
 
     /// Parses, runs, and maps every outcome to SPEC.md's exit codes (usage errors are 2, not 64).
     static func main() async {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diagnostics
 import Foundation
 import Steps
 
@@ -21,9 +22,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let suite: ScenarioSuite
-        do {
+        do throws(DiagnosticList) {
             let settings = try project.settings(environment: ProcessInfo.processInfo.environment)
             suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+            if !suite.serverDiagnostics.isEmpty { throw DiagnosticList(suite.serverDiagnostics) }
         } catch {
             throw Terminal.failLoading(error)
         }

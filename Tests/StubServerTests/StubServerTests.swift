@@ -93,7 +93,7 @@ struct StubServerTests {
 
         let invalid = try await running.request("/422")
         #expect(invalid.response.status.code == 422)
-        #expect(invalid.body == #"{"errors": {"code": 12345, "message": "Invalid object."}}"#)
+        #expect(invalid.body == #"{"errors":{"code":12345,"message":"Invalid object."}}"#)
         #expect(invalid.response.headers.first(name: "content-type") == "application/json")
 
         let failure = try await running.request("/500", method: "DELETE")
@@ -127,7 +127,7 @@ struct StubServerTests {
         let url = try await server.start()
         let reply = try await RawHTTPClient.get("/gone", port: url.port ?? 0)
         #expect(reply.status == 404)
-        #expect(reply.text.hasSuffix(#"{"error": "Fixture 'gone.json' does not exist in 'Fixtures'."}"#))
+        #expect(reply.text.hasSuffix(#"{"error":"Fixture 'gone.json' does not exist in 'Fixtures'."}"#))
         await server.stop()
     }
 
@@ -135,7 +135,7 @@ struct StubServerTests {
         let running = try await Running(Self.routes, files: Self.files)
         let get = try await running.request("/review")
         #expect(get.response.status.code == 404)
-        #expect(get.body == #"{"error": "No route or fixture for GET /review"}"#)
+        #expect(get.body == #"{"error":"No route or fixture for GET /review"}"#)
         await running.finish()
     }
 
@@ -150,7 +150,7 @@ struct StubServerTests {
 
         let missing = try await running.request("/x")
         #expect(missing.response.status.code == 404)
-        #expect(missing.body == #"{"error": "No route or fixture for GET /x"}"#)
+        #expect(missing.body == #"{"error":"No route or fixture for GET /x"}"#)
         #expect(missing.response.headers.first(name: "content-type") == "application/json")
         let folder = try await running.request("/static")
         #expect(folder.response.status.code == 404)

@@ -1,8 +1,13 @@
 public import Scenarios
-import Steps
+public import Steps
 
 /// The example app's own steps, registered beside the built-in ones and used the same way.
 extension RestaurantReviews {
+    /// The app as scenario-run and `ScenarioTesting` drive it.
+    public static var appUnderTest: AppUnderTest {
+        AppUnderTest(makeFactory: { makeTestFactory() }, routes: routes, steps: steps)
+    }
+
     public static var steps: [StepDefinition] {
         [submitReview, loadRestaurants, expectComposer, expectRestaurantList]
     }
@@ -61,12 +66,13 @@ extension RestaurantReviews {
         }
         let message = try arguments.optionalString("message")
         return Step("expect composer" + (status.map { " \($0)" } ?? "") + (message.map { " '\($0)'" } ?? "")) { context in
+            let world = try context.world
             let shown = Screens.composer.status
-            if let status, shown.name != status { return .wait("The composer shows '\(shown)', expected '\(status)'") }
+            if let status, shown.name != status { return world.notYet("The composer shows '\(shown)', expected '\(status)'") }
             if let message {
                 let expected = try context.interpolate(message)
                 guard let text = shown.message, text.contains(expected) else {
-                    return .wait("The composer's message is '\(shown.message ?? "")', expected '\(expected)'")
+                    return world.notYet("The composer's message is '\(shown.message ?? "")', expected '\(expected)'")
                 }
             }
             return .success
@@ -82,14 +88,15 @@ extension RestaurantReviews {
         _ = try arguments.oneOf([.mapping(required: [], optional: ["count", "banner"])])
         let count = try arguments.optionalInt("count")
         let banner = try arguments.optionalString("banner")
-        return Step("expect restaurant list" + (count.map { " count \($0)" } ?? "") + (banner.map { " banner '\($0)'" } ?? "")) { _ in
+        return Step("expect restaurant list" + (count.map { " count \($0)" } ?? "") + (banner.map { " banner '\($0)'" } ?? "")) { context in
+            let world = try context.world
             let list = Screens.restaurantList
-            guard list.isLoaded else { return .wait("The restaurant list has not loaded") }
+            guard list.isLoaded else { return world.notYet("The restaurant list has not loaded") }
             if let count, list.rows.count != count {
-                return .wait("The restaurant list shows \(list.rows.count) row(s)" + (list.errorMessage.map { " (\($0))" } ?? "") + ", expected \(count)")
+                return world.notYet("The restaurant list shows \(list.rows.count) row(s)" + (list.errorMessage.map { " (\($0))" } ?? "") + ", expected \(count)")
             }
             if let banner, list.banner != banner {
-                return .wait("The restaurant list's banner is '\(list.banner ?? "none")', expected '\(banner)'")
+                return world.notYet("The restaurant list's banner is '\(list.banner ?? "none")', expected '\(banner)'")
             }
             return .success
         }

@@ -27,7 +27,7 @@ public struct RunSettings: Sendable, Equatable {
     /// The folder searched for scenario files when no path is given.
     public var scenarios: String = "Scenarios"
     /// Folders skipped when searching for scenario files, unless a path names them directly.
-    public var exclude: [String] = ["Scenarios/examples-failing"]
+    public var exclude: [String] = ["Scenarios/examples-failing", "Scenarios/examples-broken"]
     /// Skip tear-down steps (reported skipped) to inspect what a scenario left (`KIF_SKIP_TEAR_DOWN`).
     public var skipTearDown = false
     /// Stop after the first failing scenario (`--fail-fast`, `KIF_EXIT_ON_FAILURE`).

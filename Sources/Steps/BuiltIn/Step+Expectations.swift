@@ -21,26 +21,26 @@ extension Step {
             if world.runningCount > 0 { return .wait("\(world.runningCount) request(s) still running") }
             guard let record = world.manager.lastRecord else { return .wait("No request has completed yet") }
             if let status, record.status != status {
-                return .wait("The last response (\(record)) has status \(record.status.map(String.init) ?? "none"), expected \(status)")
+                return world.notYet("The last response (\(record)) has status \(record.status.map(String.init) ?? "none"), expected \(status)")
             }
             let body = record.response?.body ?? Data()
             if let json {
                 let expected = try json.interpolated(in: context)
                 guard let actual = try? JSONValue(parsing: body) else {
-                    return .wait("The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'")
+                    return world.notYet("The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'")
                 }
-                if !actual.contains(expected) { return .wait("The last response's JSON \(actual) does not contain \(expected)") }
+                if !actual.contains(expected) { return world.notYet("The last response's JSON \(actual) does not contain \(expected)") }
             }
             if let bodyContains {
                 let text = try context.interpolate(bodyContains)
                 if !String(decoding: body, as: UTF8.self).contains(text) {
-                    return .wait("The last response's body does not contain '\(text)'")
+                    return world.notYet("The last response's body does not contain '\(text)'")
                 }
             }
             if let error {
                 let text = try context.interpolate(error)
-                guard let message = record.errorDescription else { return .wait("The last request (\(record)) did not fail") }
-                if !message.contains(text) { return .wait("The last request failed with '\(message)', expected '\(text)'") }
+                guard let message = record.errorDescription else { return world.notYet("The last request (\(record)) did not fail") }
+                if !message.contains(text) { return world.notYet("The last request failed with '\(message)', expected '\(text)'") }
             }
             return .success
         }
@@ -50,7 +50,8 @@ extension Step {
     public static func expectEntities(_ entity: String, count: Int?, where conditions: [String: AttributeValue] = [:]) -> Step {
         let filter = conditions.isEmpty ? "" : " where " + conditions.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
         return Step("expect entities \(entity)" + (count.map { " count \($0)" } ?? "") + filter) { context in
-            guard let store = try context.objectManager.store else { throw StepError.noStore }
+            let world = try context.world
+            guard let store = world.manager.store else { throw StepError.noStore }
             let conditions = try conditions.interpolated(in: context)
             let description = try store.mainContext.entity(named: entity)
             let matching = try store.mainContext.fetch(entity).filter { object in
@@ -63,9 +64,9 @@ extension Step {
                 return .failure("Entity '\(entity)' has no attribute '\(unknown)'.")
             }
             if let count {
-                return matching.count == count ? .success : .wait("\(matching.count) \(entity) object(s)\(filter), expected \(count)")
+                return matching.count == count ? .success : world.notYet("\(matching.count) \(entity) object(s)\(filter), expected \(count)")
             }
-            return matching.isEmpty ? .wait("No \(entity) object\(filter)") : .success
+            return matching.isEmpty ? world.notYet("No \(entity) object\(filter)") : .success
         }
     }
 
@@ -81,10 +82,11 @@ extension Step {
     /// Passes when the response cache holds a response for the URL of `path`.
     public static func expectCachedResponse(path: String, method: HTTPMethod = .get) -> Step {
         Step("expect cached response \(method) \(path)") { context in
-            let manager = try context.objectManager
+            let world = try context.world
+            let manager = world.manager
             let url = manager.router.url(forPath: try context.interpolate(path))
             return manager.cache.cachedResponse(for: method, url: url) != nil
-                ? .success : .wait("No cached response for \(method) \(url.path) (\(manager.cache.count) cached)")
+                ? .success : world.notYet("No cached response for \(method) \(url.path) (\(manager.cache.count) cached)")
         }
     }
 
@@ -96,7 +98,8 @@ extension Step {
         if let count { parts.append("count \(count)") }
         if let json { parts.append("json \(json)") }
         return Step("expect request " + parts.joined(separator: " ")) { context in
-            let journal = try context.testEnvironment.server.journal
+            let world = try context.world
+            let journal = world.environment.server.journal
             let path = try path.map { try context.interpolate($0) }
             let expected = try json?.interpolated(in: context)
             let matching = journal.entries.filter { entry in
@@ -107,9 +110,9 @@ extension Step {
             let seen = journal.entries.map { "\($0.method) \($0.path)" }.joined(separator: ", ")
             if let count {
                 return matching.count == count
-                    ? .success : .wait("\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]")
+                    ? .success : world.notYet("\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]")
             }
-            return matching.isEmpty ? .wait("No matching request; the server saw: [\(seen)]") : .success
+            return matching.isEmpty ? world.notYet("No matching request; the server saw: [\(seen)]") : .success
         }
     }
 

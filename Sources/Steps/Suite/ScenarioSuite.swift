@@ -22,9 +22,12 @@ public struct ScenarioSuite: Sendable {
     public let registry: StepRegistry
     public let serverRoutes: ServerRouteTable
     public let buildContext: StepBuildContext
+    /// Problems in `server.yml`, reported together with the scenario files' by `loadScenarios`.
+    public let serverDiagnostics: [Diagnostic]
 
-    /// Loads `server.yml` from the fixture folder and builds the step registry. A bad `server.yml` is a
-    /// list of diagnostics; a missing one is an empty route table (static fixtures only).
+    /// Loads `server.yml` from the fixture folder and builds the step registry. A bad `server.yml` is
+    /// kept as `serverDiagnostics` (reported with the scenario files' errors); a missing one is an empty
+    /// route table (static fixtures only).
     public init(app: AppUnderTest, settings: RunSettings, directory: URL) throws(DiagnosticList) {
         self.app = app
         self.settings = settings
@@ -39,14 +42,20 @@ public struct ScenarioSuite: Sendable {
             ])
         }
         let serverFile = fixtures.appendingPathComponent("server.yml")
+        var serverRoutes = ServerRouteTable(routes: [])
+        var serverDiagnostics: [Diagnostic] = []
         if FileManager.default.fileExists(atPath: serverFile.path) {
-            self.serverRoutes = try ServerRouteTable.load(
-                contentsOf: URL(fileURLWithPath: Self.displayPath(serverFile, from: directory), relativeTo: directory),
-                fixtures: fixtures
-            )
-        } else {
-            self.serverRoutes = ServerRouteTable(routes: [])
+            do {
+                serverRoutes = try ServerRouteTable.load(
+                    contentsOf: URL(fileURLWithPath: Self.displayPath(serverFile, from: directory), relativeTo: directory),
+                    fixtures: fixtures
+                )
+            } catch {
+                serverDiagnostics = error.diagnostics
+            }
         }
+        self.serverRoutes = serverRoutes
+        self.serverDiagnostics = serverDiagnostics
         self.buildContext = StepBuildContext(
             fixturesDirectory: fixtures,
             vocabulary: TestEnvironment.vocabulary(model: factory.model, routes: app.routes, factoryNames: factory.factoryNames)
@@ -66,10 +75,17 @@ public struct ScenarioSuite: Sendable {
         }
     }
 
-    /// Loads and checks every scenario file; all errors of all files at once.
+    /// Loads and checks every scenario file; all errors of all files, and of `server.yml`, at once.
     public func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
-        let files = try scenarioFiles(paths: paths)
-        return try ScenarioLoader(registry: registry, buildContext: buildContext).load(paths: files)
+        var diagnostics = serverDiagnostics
+        do {
+            let files = try scenarioFiles(paths: paths)
+            let scenarios = try ScenarioLoader(registry: registry, buildContext: buildContext).load(paths: files)
+            if diagnostics.isEmpty { return scenarios }
+        } catch {
+            diagnostics += error.diagnostics
+        }
+        throw DiagnosticList(diagnostics)
     }
 
     /// Starts the stub server on 127.0.0.1 (a free port unless `port` says otherwise).

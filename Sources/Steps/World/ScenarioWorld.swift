@@ -50,6 +50,16 @@ public final class ScenarioWorld: Sendable {
     /// Background work started by steps and not finished yet.
     public var runningCount: Int { state.withLock { $0.running } }
 
+    /// Nothing the scenario started is still running or queued, so state that only requests and
+    /// steps change cannot change any more.
+    public var isSettled: Bool { runningCount == 0 && manager.queue.count == 0 }
+
+    /// `.wait(reason)` while something is still running; once everything has settled, nothing can
+    /// make the expectation come true, so `.failure(reason)` at once instead of at the timeout.
+    public func notYet(_ reason: String) -> StepResult {
+        isSettled ? .failure(reason) : .wait(reason)
+    }
+
     /// State a step keeps between its attempts (a notification it is waiting for).
     func stepState<T: Sendable>(_ id: UUID, create: () -> T) -> T {
         state.withLock { state in

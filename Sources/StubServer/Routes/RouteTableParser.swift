@@ -161,7 +161,7 @@ struct RouteTableParser {
     private mutating func parseContent(_ key: String, _ node: Node) -> ServerRoute.Content {
         switch key {
         case "json":
-            return .json(JSONText.data(for: node))
+            return .json(JSONValue(yaml: node).encoded())
         case "body":
             guard case .scalar(let scalar) = node else {
                 report(.notAString(what: "a body text", found: Self.describe(node)), at: node)

@@ -98,8 +98,8 @@ struct StubResponder: HTTPResponder {
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         var fields = HTTPFields()
         fields[.contentType] = MIMEType.json
-        let body = "{\"error\": \(JSONText.quoted(message))}"
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        let body = JSONValue.object(["error": .string(message)]).encoded()
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     // MARK: - Faults

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// Runs the built `scenario-run` binary, as a user would, with its output captured in files.
+enum CLI {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The products folder holding `scenario-run` (next to the test bundle, as argument-parser's
+    /// AssertExecuteCommand finds it).
+    static var binary: URL {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("scenario-run"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("scenario-run"),
+            repositoryRoot.appendingPathComponent(".build/debug/scenario-run"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// A started process whose output goes to temporary files.
+    final class Running: @unchecked Sendable {
+        let process = Process()
+        let stdoutURL: URL
+        let stderrURL: URL
+
+        init(_ arguments: [String], directory: URL, environment: [String: String]) throws {
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-run-cli-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            stdoutURL = temporary.appendingPathComponent("stdout")
+            stderrURL = temporary.appendingPathComponent("stderr")
+            FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+            FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+            process.executableURL = CLI.binary
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            var merged = ProcessInfo.processInfo.environment
+            for name in ["KIF_SKIP_TEAR_DOWN", "KIF_SCENARIO_FILTER", "KIF_EXIT_ON_FAILURE", "NO_COLOR"] { merged[name] = nil }
+            merged.merge(environment) { _, new in new }
+            process.environment = merged
+            process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+            process.standardError = try FileHandle(forWritingTo: stderrURL)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+        var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+        func wait() -> Result {
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        }
+    }
+
+    static func run(_ arguments: [String], directory: URL = repositoryRoot, environment: [String: String] = [:]) throws -> Result {
+        try Running(arguments, directory: directory, environment: environment).wait()
+    }
+
+    /// A scratch project folder with the repository's fixtures and the given scenario files.
+    static func project(_ files: [String: String]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-run-project-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: folder.appendingPathComponent("Fixtures"))
+        for (name, text) in files {
+            let url = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+}
+
+/// Waits for a condition with a deadline instead of sleeping a fixed time.
+func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}

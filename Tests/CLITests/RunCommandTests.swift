@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `scenario-run` end to end: the built binary on the demo suite and on scratch projects.
+struct RunCommandTests {
+    @Test func demoSuitePassesWithExitZero() throws {
+        let result = try CLI.run(["--ci"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let passed = Int(last.split(separator: " ").first ?? "") ?? 0
+        #expect(last == "\(passed) passed, 0 failed")
+        #expect(passed >= 26)
+        #expect(result.stdout.contains("✓ Posting a review that the server rejects"))
+        #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
+    }
+
+    @Test func failingExampleExitsOneWithTheReasonAndFileLine() throws {
+        let result = try CLI.run(["--ci", "Scenarios/examples-failing"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("✗ Expecting the wrong status"))
+        #expect(result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"))
+        #expect(result.stdout.contains("at Scenarios/examples-failing/failing.yml:10"))
+        #expect(result.stdout.contains("✓ tear down the test environment"))
+        #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
+    }
+
+    @Test func malformedFileExitsTwoAndRunsNothing() throws {
+        let project = try CLI.project([
+            "Scenarios/bad.yml": """
+            scenarios:
+              - scenario: Typo
+                steps:
+                  - stub rout: { class: Review, method: POST, to: /422 }
+                  - expect entities: { entity: Reveiw, count: 0 }
+              - scenario: Fine
+                steps:
+                  - succeed: fine
+            """,
+            "Scenarios/also-bad.yml": "scenarios:\n  - scenario: Unclosed\n    steps: [\n",
+        ])
+        let result = try CLI.run(["--ci"], directory: project)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("Scenarios/also-bad.yml:4:1: error:"))
+        #expect(result.stderr.contains("""
+            Scenarios/bad.yml:4:9: error: Unknown step 'stub rout'. Did you mean 'stub route'?
+                  - stub rout: { class: Review, method: POST, to: /422 }
+                    ^
+            Scenarios/bad.yml:5:36: error: Unknown entity 'Reveiw'. Did you mean 'Review'?
+                  - expect entities: { entity: Reveiw, count: 0 }
+                                               ^
+            3 errors; nothing was run.
+            """))
+    }
+
+    @Test func filterAndItsEnvironmentVariableSelectByName() throws {
+        let byFlag = try CLI.run(["--ci", "--filter", "rejects|server down"])
+        #expect(byFlag.status == 0)
+        #expect(byFlag.stdout.hasSuffix("2 passed, 0 failed\n"), "\(byFlag.stdout)")
+        let byEnvironment = try CLI.run(["--ci"], environment: ["KIF_SCENARIO_FILTER": "^Loading the restaurant"])
+        #expect(byEnvironment.stdout.hasSuffix("1 passed, 0 failed\n"), "\(byEnvironment.stdout)")
+        let invalid = try CLI.run(["--ci", "--filter", "(unclosed"])
+        #expect(invalid.status == 2)
+    }
+
+    @Test func tagSelectsScenariosWithTheTag() throws {
+        let result = try CLI.run(["--ci", "--tag", "offline"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Posting a review while offline sends nothing"))
+        #expect(result.stdout.contains("The restaurant list is served from the cache while offline"))
+        #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"), "\(result.stdout)")
+    }
+
+    @Test func failFastStopsAfterTheFirstFailure() throws {
+        let result = try CLI.run(["--ci", "--fail-fast", "Scenarios/examples-failing"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("- Failing on purpose (skipped)"))
+        #expect(result.stdout.hasSuffix("0 passed, 1 failed, 1 skipped\n"), "\(result.stdout)")
+        let byEnvironment = try CLI.run(["--ci", "Scenarios/examples-failing"], environment: ["KIF_EXIT_ON_FAILURE": "1"])
+        #expect(byEnvironment.stdout.hasSuffix("0 passed, 1 failed, 1 skipped\n"))
+    }
+
+    @Test func rerunFailedRunsOnlyThePreviousFailures() throws {
+        let project = try CLI.project([
+            "Scenarios/mixed.yml": """
+            scenarios:
+              - scenario: Passes
+                steps: [succeed]
+              - scenario: Fails
+                steps: [{ fail: on purpose }]
+            """
+        ])
+        let first = try CLI.run(["--ci"], directory: project)
+        #expect(first.stdout.hasSuffix("1 passed, 1 failed\n"))
+        let state = try String(contentsOf: project.appendingPathComponent(".scenario-run/last-failed.json"), encoding: .utf8)
+        #expect(state.contains("Fails"))
+        let rerun = try CLI.run(["--ci", "--rerun-failed"], directory: project)
+        #expect(rerun.status == 1)
+        #expect(!rerun.stdout.contains("Passes"))
+        #expect(rerun.stdout.hasSuffix("0 passed, 1 failed\n"), "\(rerun.stdout)")
+    }
+
+    @Test func listShowsScenariosAndStepsAndRunsNothing() throws {
+        let result = try CLI.run(["--list", "Scenarios/reviews.yml"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Reviews (Scenarios/reviews.yml)"))
+        #expect(result.stdout.contains("  Posting a review that the server rejects  @errors @reviews"))
+        #expect(result.stdout.contains("    step      stub route Review POST to /422  Scenarios/reviews.yml:"))
+        #expect(result.stdout.contains("    set up    set up the test environment"))
+        #expect(result.stdout.contains("    tear down tear down the test environment"))
+        #expect(result.stdout.hasSuffix("7 scenarios\n"))
+        #expect(!result.stdout.contains("passed"))
+    }
+
+    @Test func junitReportParsesAndItsCountsMatch() throws {
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml")
+        let result = try CLI.run(["--ci", "--junit", report.path, "Scenarios/examples-failing", "Scenarios/store.yml"])
+        #expect(result.status == 1)
+        let data = try Data(contentsOf: report)
+        let counter = JUnitCounter()
+        let parser = XMLParser(data: data)
+        parser.delegate = counter
+        #expect(parser.parse(), "the report is well-formed XML")
+        #expect(counter.suites == 2)
+        #expect(counter.testcases == 6)
+        #expect(counter.failures == 2)
+        #expect(counter.suiteAttributes.contains { $0["name"] == "Entity store" && $0["tests"] == "4" && $0["failures"] == "0" })
+        #expect(counter.suiteAttributes.contains { $0["name"] == "Failing examples" && $0["tests"] == "2" && $0["failures"] == "2" })
+    }
+
+    @Test func skipTearDownKeepsTheLastStoreAsASQLiteFile() throws {
+        let project = try CLI.project([
+            "Scenarios/keep.yml": """
+            scenarios:
+              - scenario: Leaves a review behind
+                steps:
+                  - stub route: { class: Review, method: POST, to: /review }
+                  - post object: { class: Review, attributes: { restaurantID: 12345, title: Kept } }
+                  - expect entities: { entity: Review, count: 1 }
+            """
+        ])
+        let result = try CLI.run(["--ci", "--verbose"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("    - tear down the test environment (skipped)"))
+        let path = project.appendingPathComponent(".scenario-run/last-store.sqlite").path
+        #expect(result.stdout.contains("KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at"))
+        #expect(FileManager.default.fileExists(atPath: path))
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
+            let sqlite = Process()
+            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.arguments = [path, "select reviewID, title, restaurantID from review"]
+            let pipe = Pipe()
+            sqlite.standardOutput = pipe
+            try sqlite.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            sqlite.waitUntilExit()
+            #expect(output == "1|Whatever|12345\n")
+        }
+    }
+
+    @Test func ctrlCCancelsGracefullyAndTheReportIsComplete() async throws {
+        let project = try CLI.project([
+            "Scenarios/long.yml": """
+            scenarios:
+              - scenario: Quick
+                steps: [succeed]
+              - scenario: Long
+                steps:
+                  - wait: 30
+              - scenario: Never started
+                steps: [succeed]
+            """
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:])
+        #expect(await eventually { running.stdout.contains("✓ Quick") })
+        running.process.interrupt()
+        let result = running.wait()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Cancelling"))
+        #expect(result.stdout.contains("Run cancelled."))
+        #expect(result.stdout.contains("- Never started (skipped)"))
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed, 1 skipped\n"), "\(result.stdout)")
+        let parser = XMLParser(data: try Data(contentsOf: report))
+        #expect(parser.parse())
+    }
+
+    @Test func usageErrorsExitTwoAndHelpExitsZero() throws {
+        let unknown = try CLI.run(["--no-such-flag"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("Unknown option '--no-such-flag'"))
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: scenario-run"))
+        let badTimeout = try CLI.run(["--timeout", "0"])
+        #expect(badTimeout.status == 2)
+    }
+}
+
+/// Counts the elements of a JUnit report.
+final class JUnitCounter: NSObject, XMLParserDelegate, @unchecked Sendable {
+    var suites = 0
+    var testcases = 0
+    var failures = 0
+    var suiteAttributes: [[String: String]] = []
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        switch elementName {
+        case "testsuite":
+            suites += 1
+            suiteAttributes.append(attributes)
+        case "testcase": testcases += 1
+        case "failure": failures += 1
+        default: break
+        }
+    }
+}

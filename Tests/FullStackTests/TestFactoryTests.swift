@@ -1,0 +1,91 @@
+import Foundation
+import ObjectManager
+import Synchronization
+import Testing
+
+/// Collects what happened, in order, across tasks.
+final class Recorder: Sendable {
+    private let items = Mutex<[String]>([])
+    func record(_ item: String) { items.withLock { $0.append(item) } }
+    var all: [String] { items.withLock { $0 } }
+}
+
+extension FullStack {
+/// Factories that need no server: `TestFactory` with an in-memory transport. Under `FullStack`
+/// because set-up replaces the process-wide shared instances.
+@Suite struct TestFactoryTests {
+    static let model: EntityModel = {
+        do {
+            return try EntityModel(entities: [
+                EntityDescription(
+                    name: "Restaurant",
+                    attributes: [.init("restaurantID", .integer), .init("name", .string)],
+                    identificationAttribute: "restaurantID"
+                )
+            ])
+        } catch { fatalError("\(error)") }
+    }()
+
+    func factory() -> TestFactory {
+        let factory = TestFactory(
+            model: Self.model,
+            makeClient: { url in
+                HTTPClient(
+                    baseURL: url,
+                    transport: InMemoryTransport { request in HTTPResponse(status: 200, url: request.url) },
+                    reachabilityProbe: FixedReachabilityProbe(.reachableViaWiFi)
+                )
+            }
+        )
+        factory.defineFactory("restaurant", entity: "Restaurant", attributes: ["restaurantID": 12345, "name": "Place ${sequence}"])
+        return factory
+    }
+
+    @Test func buildsWithOverridesAndSequences() async throws {
+        let factory = factory()
+        let manager = try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        let first = try factory.object(fromFactory: "restaurant")
+        let second = try factory.object(fromFactory: "restaurant", properties: ["restaurantID": 2])
+        #expect(first["name"] == .string("Place 1"))
+        #expect(second["name"] == .string("Place 2"))
+        #expect(second["restaurantID"] == .integer(2))
+        #expect(try manager.store?.mainContext.count("Restaurant") == 2)
+        try await factory.tearDown()
+    }
+
+    @Test func sharedObjectsAreMemoizedUntilTheNextSetUp() async throws {
+        let factory = factory()
+        try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        let shared = try factory.sharedObject(fromFactory: "restaurant")
+        #expect(try factory.sharedObject(fromFactory: "restaurant") === shared)
+        try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        #expect(try factory.sharedObject(fromFactory: "restaurant") !== shared)
+        try await factory.tearDown()
+    }
+
+    @Test func unknownFactoryIsAnErrorWithASuggestion() async throws {
+        let factory = factory()
+        try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        #expect(throws: TestFactoryError.unknownFactory("resturant", suggestions: ["restaurant"])) {
+            try factory.object(fromFactory: "resturant")
+        }
+        #expect(TestFactoryError.unknownFactory("resturant", suggestions: ["restaurant"]).description
+            == "Unknown factory 'resturant'. Did you mean 'restaurant'?")
+        try await factory.tearDown()
+    }
+
+    @Test func hooksRunAndTearDownDropsTheSharedInstances() async throws {
+        let factory = factory()
+        let calls = Recorder()
+        factory.addSetUpHook { _ in calls.record("set up") }
+        factory.addTearDownHook { _ in calls.record("tear down") }
+        try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        #expect(ObjectManager.shared != nil)
+        #expect(EntityStore.defaultStore != nil)
+        try await factory.tearDown()
+        #expect(calls.all == ["set up", "tear down"])
+        #expect(ObjectManager.shared == nil)
+        #expect(EntityStore.defaultStore == nil)
+    }
+}
+}
