@@ -74,11 +74,8 @@ struct ScenarioBench {
         }
     }
 
-    static let app = AppUnderTest(
-        makeFactory: { RestaurantReviews.makeTestFactory() },
-        routes: RestaurantReviews.routes,
-        steps: RestaurantReviews.steps
-    )
+    /// The app `scenario-run` drives.
+    static let app = RestaurantReviews.appUnderTest
 
     static let location = SourceLocation(file: "bench.yml", line: 1, column: 1)
 
