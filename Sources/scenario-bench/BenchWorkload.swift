@@ -60,7 +60,7 @@ struct BenchWorkload {
     /// Writes the fixtures and a scenario file of `count` scenarios under a new temporary folder.
     init(count: Int) throws {
         directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("scenario-bench-\(ProcessInfo.processInfo.processIdentifier)-\(count)")
+            .appendingPathComponent("scenario-bench-\(ProcessInfo.processInfo.processIdentifier)-\(count)", isDirectory: true)
         let fixtures = directory.appendingPathComponent("Fixtures")
         let scenarios = directory.appendingPathComponent("Scenarios")
         try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)

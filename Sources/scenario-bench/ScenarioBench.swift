@@ -160,7 +160,8 @@ struct ScenarioBench {
                 guard objects.count == 20 else { throw BenchError.failed("mapped \(objects.count) objects") }
             }
         )
-        var test = MappingTest(mapping: RestaurantReviews.restaurantMapping, sourceObject: json, model: RestaurantReviews.model, keyPath: "0")
+        guard case .array(let restaurants) = json, let first = restaurants.first else { throw BenchError.failed("restaurants.json is not an array") }
+        var test = MappingTest(mapping: RestaurantReviews.restaurantMapping, sourceObject: first, model: RestaurantReviews.model)
         test.expect(from: "id", to: "restaurantID", value: 1)
         test.expect(from: "name", to: "name", value: "Restaurant 1")
         let mappingTest = test
@@ -229,7 +230,7 @@ struct ScenarioBench {
             try await Measurement.run("one loopback request: GET /restaurants, kept-alive connection", runs: runs(40), operations: operations, unit: "request") {
                 for _ in 0..<operations {
                     let response = try await client.send(client.request(.get, url: url))
-                    guard response.status == 200, response.body.count == 1005 else { throw BenchError.failed("GET /restaurants: \(response.status)") }
+                    guard response.status == 200, response.body.count == 1005 else { throw BenchError.failed("GET \(url): \(response.status) \(response.bodyText)") }
                 }
             }
         )
