@@ -52,7 +52,7 @@ struct BenchWorkload {
                 code == 201
                 ? "      - expect entities: { entity: Review, count: 1, where: { reviewID: 1, title: Whatever, restaurantID: 1 } }\n"
                 : "      - expect entities: { entity: Review, count: 0 }\n"
-            text += "      - expect entities: { entity: Restaurant, count: 20 }\n"
+            text += "      - wait for requests\n      - expect entities: { entity: Restaurant, count: 20 }\n"
         }
         return text
     }

@@ -285,7 +285,7 @@ struct ScenarioBench {
             }
         )
         report(
-            try await Measurement.run("load and validate 10,000 scenarios from YAML (60,000 steps)", runs: runs(5), unit: "10,000 scenarios") {
+            try await Measurement.run("load and validate 10,000 scenarios from YAML (70,000 steps)", runs: runs(5), unit: "10,000 scenarios") {
                 let scenarios = try suite.loadScenarios(paths: [workload.scenarioFile.path])
                 guard scenarios.count == 10_000 else { throw BenchError.failed("loaded \(scenarios.count)") }
             }
@@ -298,7 +298,7 @@ struct ScenarioBench {
         let scenarios = try suite.loadScenarios(paths: [suite.directory.appendingPathComponent("Scenarios").path]).prefix(count)
         let runner = try suite.makeRunner(server: server, environment: [:])
         report(
-            try await Measurement.run("standard workload in-process, N=200 (set-up, 6 steps, tear-down)", runs: runs(5), operations: count, unit: "scenario") {
+            try await Measurement.run("standard workload in-process, N=200 (set-up, 7 steps, tear-down)", runs: runs(5), operations: count, unit: "scenario") {
                 let summary = await runner.run(Array(scenarios)) { _ in }
                 guard summary.passed == count else { throw BenchError.failed("workload: \(summary.line)") }
             }
