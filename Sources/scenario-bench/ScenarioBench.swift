@@ -10,7 +10,7 @@ import StubServer
 /// a Markdown table of medians (plain `ContinuousClock` timing; build with `-c release`).
 ///
 /// Names select benchmarks by prefix: `dispatch`, `route`, `mapping`, `store`, `request`, `environment`,
-/// `load`, `workload`, `tui`. `--quick` does fewer runs (for profilers and smoke checks).
+/// `load`, `server`, `workload`, `tui`. `--quick` does fewer runs (for profilers and smoke checks).
 @main
 struct ScenarioBench {
     static func main() async {
@@ -18,7 +18,7 @@ struct ScenarioBench {
         let quick = arguments.contains("--quick")
         arguments.removeAll { $0 == "--quick" }
         if arguments.contains(where: { $0.hasPrefix("-") }) {
-            print("usage: scenario-bench [--quick] [dispatch|route|mapping|store|request|environment|load|workload|tui ...]")
+            print("usage: scenario-bench [--quick] [dispatch|route|mapping|store|request|environment|load|server|workload|tui ...]")
             exit(2)
         }
         let bench = ScenarioBench(selected: arguments, scale: quick ? 0.2 : 1)
@@ -49,12 +49,21 @@ struct ScenarioBench {
         if wants("route") { try await routeResolution() }
         if wants("mapping") { try await mapping() }
         if wants("store") { try await store() }
-        let needsServer = ["request", "environment", "load", "workload"].contains { wants($0) }
+        let needsServer = ["request", "environment", "load", "server", "workload"].contains { wants($0) }
         if needsServer {
             let workload = try BenchWorkload(count: 10_000)
             defer { workload.remove() }
             let suite = try ScenarioSuite(app: Self.app, settings: RunSettings(), directory: workload.directory)
             if wants("load") { try await load(suite, workload) }
+            if wants("server") {
+                report(
+                    try await Measurement.run("stub server start + stop (Hummingbird on 127.0.0.1, port 0)", runs: runs(30), unit: "start/stop") {
+                        let server = suite.makeServer()
+                        _ = try await server.start()
+                        await server.stop()
+                    }
+                )
+            }
             if ["request", "environment", "workload"].contains(where: { wants($0) }) {
                 let server = suite.makeServer()
                 let baseURL = try await server.start()
@@ -282,6 +291,14 @@ struct ScenarioBench {
         report(
             try await Measurement.run("ScenarioSuite init (registry, server.yml, vocabulary)", runs: runs(50), unit: "suite") {
                 blackHole(try ScenarioSuite(app: Self.app, settings: RunSettings(), directory: workload.directory))
+            }
+        )
+        let first200 = workload.directory.appendingPathComponent("first200.yml")
+        try Data(BenchWorkload.scenarioFile(count: 200).utf8).write(to: first200)
+        report(
+            try await Measurement.run("load and validate 200 scenarios from YAML (the N=200 run's load)", runs: runs(30), unit: "200 scenarios") {
+                let scenarios = try suite.loadScenarios(paths: [first200.path])
+                guard scenarios.count == 200 else { throw BenchError.failed("loaded \(scenarios.count)") }
             }
         )
         report(
