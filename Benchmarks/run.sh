@@ -28,8 +28,13 @@ stamp="$(date -u +%Y-%m-%dT%H:%MZ)"
 
 cd "$root"
 if [ -z "${SKIP_BUILD:-}" ]; then
-  swift build -c release --scratch-path "$scratch" --product scenario-run
-  swift build -c release --scratch-path "$scratch" --product scenario-bench
+  for product in scenario-run scenario-bench; do
+    if ! swift build -c release --scratch-path "$scratch" --product "$product"; then
+      echo "run.sh: the release build of $product failed. If swift-frontend crashed in Step+Expectations.swift" >&2
+      echo "(CopyPropagation), apply Benchmarks/patches/expect-response-release-crash.patch (git apply) and retry." >&2
+      exit 1
+    fi
+  done
 fi
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
 export SHARED_DIR="$shared"
