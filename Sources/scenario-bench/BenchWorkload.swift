@@ -21,14 +21,14 @@ struct BenchWorkload {
         "500.txt": "",
         "503.html": "<html>Service unavailable.</html>",
         "server.yml": """
-            routes:
-              - { path: /restaurants, method: GET, status: 200, fixture: restaurants.json, headers: { Content-Type: application/json } }
-              - { path: /review, status: 201, fixture: review.json, headers: { Content-Type: application/json } }
-              - { path: /422, status: 422, fixture: 422.json, headers: { Content-Type: application/json } }
-              - { path: /500, status: 500, fixture: 500.txt, headers: { Content-Type: text/plain } }
-              - { path: /503, status: 503, fixture: 503.html, headers: { Content-Type: text/html } }
+        routes:
+          - { path: /restaurants, method: GET, status: 200, fixture: restaurants.json, headers: { Content-Type: application/json } }
+          - { path: /review, status: 201, fixture: review.json, headers: { Content-Type: application/json } }
+          - { path: /422, status: 422, fixture: 422.json, headers: { Content-Type: application/json } }
+          - { path: /500, status: 500, fixture: 500.txt, headers: { Content-Type: text/plain } }
+          - { path: /503, status: 503, fixture: 503.html, headers: { Content-Type: text/html } }
 
-            """,
+        """,
     ]
 
     /// The scenario file for `count` scenarios, as `Benchmarks/generate.py` writes it.
@@ -60,7 +60,10 @@ struct BenchWorkload {
     /// Writes the fixtures and a scenario file of `count` scenarios under a new temporary folder.
     init(count: Int) throws {
         directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("scenario-bench-\(ProcessInfo.processInfo.processIdentifier)-\(count)", isDirectory: true)
+            .appendingPathComponent(
+                "scenario-bench-\(ProcessInfo.processInfo.processIdentifier)-\(count)",
+                isDirectory: true
+            )
         let fixtures = directory.appendingPathComponent("Fixtures")
         let scenarios = directory.appendingPathComponent("Scenarios")
         try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)

@@ -28,7 +28,8 @@ final class StepTimes: Sendable {
                 let sorted = state.durations[index, default: []].sorted()
                 let median = sorted[sorted.count / 2]
                 let name = state.names[index].map { String($0.prefix(60)) } ?? "step \(index)"
-                return "| workload step \(index): \(name) | \(Measurement.format(median)) | \(Measurement.format(sorted[0])) | \(Measurement.format(sorted[sorted.count - 1])) | per step | \(sorted.count) |"
+                return
+                    "| workload step \(index): \(name) | \(Measurement.format(median)) | \(Measurement.format(sorted[0])) | \(Measurement.format(sorted[sorted.count - 1])) | per step | \(sorted.count) |"
             }
         }
     }
