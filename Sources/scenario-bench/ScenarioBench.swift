@@ -124,7 +124,7 @@ struct ScenarioBench {
             }
         )
         report(
-            try await Measurement.run(
+            await Measurement.run(
                 "empty scenario through ScenarioRunner (run overhead)",
                 runs: runs(300),
                 unit: "scenario"
@@ -175,7 +175,7 @@ struct ScenarioBench {
             }
         )
         report(
-            try await Measurement.run("Router.url(forPath:)", runs: runs(30), operations: operations, unit: "URL") {
+            await Measurement.run("Router.url(forPath:)", runs: runs(30), operations: operations, unit: "URL") {
                 for _ in 0..<operations { blackHole(router.url(forPath: "/restaurants/1/reviews")) }
             }
         )
