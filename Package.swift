@@ -99,6 +99,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "scenario-bench",
+            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ObjectManagerTests",
             dependencies: [

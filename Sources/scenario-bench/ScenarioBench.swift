@@ -1,0 +1,481 @@
+import Diagnostics
+import ExampleApp
+import Foundation
+import ObjectManager
+import Scenarios
+import Steps
+import StubServer
+
+/// `scenario-bench [--quick] [NAME ...]` — micro-benchmarks of scenario-run's moving parts, printed as
+/// a Markdown table of medians (plain `ContinuousClock` timing; build with `-c release`).
+///
+/// Names select benchmarks by prefix: `dispatch`, `route`, `mapping`, `store`, `request`, `environment`,
+/// `load`, `server`, `workload`, `tui`. `--quick` does fewer runs (for profilers and smoke checks).
+@main
+struct ScenarioBench {
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let quick = arguments.contains("--quick")
+        arguments.removeAll { $0 == "--quick" }
+        if arguments.contains(where: { $0.hasPrefix("-") }) {
+            print(
+                "usage: scenario-bench [--quick] [dispatch|route|mapping|store|request|environment|load|server|workload|tui ...]"
+            )
+            exit(2)
+        }
+        let bench = ScenarioBench(selected: arguments, scale: quick ? 0.2 : 1)
+        do {
+            try await bench.runAll()
+        } catch {
+            FileHandle.standardError.write(Data("scenario-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    let selected: [String]
+    let scale: Double
+
+    func wants(_ name: String) -> Bool {
+        selected.isEmpty || selected.contains { name.hasPrefix($0) }
+    }
+
+    func runs(_ count: Int) -> Int { max(3, Int(Double(count) * scale)) }
+
+    func report(_ measurement: Measurement) {
+        print(measurement.row)
+    }
+
+    func runAll() async throws {
+        print(Measurement.header)
+        if wants("dispatch") { try await dispatch() }
+        if wants("route") { try await routeResolution() }
+        if wants("mapping") { try await mapping() }
+        if wants("store") { try await store() }
+        let needsServer = ["request", "environment", "load", "server", "workload"].contains { wants($0) }
+        if needsServer {
+            let workload = try BenchWorkload(count: 10_000)
+            defer { workload.remove() }
+            let suite = try ScenarioSuite(app: Self.app, settings: RunSettings(), directory: workload.directory)
+            if wants("load") { try await load(suite, workload) }
+            if wants("server") {
+                report(
+                    try await Measurement.run(
+                        "stub server start + stop (Hummingbird on 127.0.0.1, port 0)",
+                        runs: runs(30),
+                        unit: "start/stop"
+                    ) {
+                        let server = suite.makeServer()
+                        _ = try await server.start()
+                        await server.stop()
+                    }
+                )
+            }
+            if ["request", "environment", "workload"].contains(where: { wants($0) }) {
+                let server = suite.makeServer()
+                let baseURL = try await server.start()
+                do {
+                    if wants("request") { try await requests(baseURL) }
+                    if wants("environment") { try await environment(suite, baseURL) }
+                    if wants("workload") { try await workloadInProcess(suite, server) }
+                } catch {
+                    await server.stop()
+                    throw error
+                }
+                await server.stop()
+            }
+        }
+        if wants("tui") {
+            print(
+                "| TUI frame at 10,000 scenarios | skipped: no `TUIRunner.FrameBenchmark.measureFrame`, and scenario-bench does not depend on TUIRunner | | | | |"
+            )
+        }
+    }
+
+    /// The app `scenario-run` drives.
+    static let app = RestaurantReviews.appUnderTest
+
+    static let location = SourceLocation(file: "bench.yml", line: 1, column: 1)
+
+    // MARK: Engine
+
+    /// A scenario of 100 `succeed` steps through `ScenarioRunner`, no default set-up or tear-down.
+    func dispatch() async throws {
+        var settings = RunSettings()
+        settings.defaultSetUp = []
+        settings.defaultTearDown = []
+        let runner = try ScenarioRunner(registry: StepRegistry(), settings: settings, environment: [:])
+        let scenario = Scenario(
+            name: "dispatch",
+            location: Self.location,
+            feature: "Bench",
+            file: "bench.yml",
+            steps: (0..<100).map { Step.succeed("step \($0)") }
+        )
+        let events = EventCounter()
+        report(
+            try await Measurement.run(
+                "step dispatch: scenario of 100 `succeed` steps, per step",
+                runs: runs(300),
+                operations: 100,
+                unit: "step"
+            ) {
+                let summary = await runner.run([scenario]) { _ in events.add() }
+                guard summary.passed == 1 else { throw BenchError.failed("dispatch: \(summary.line)") }
+            }
+        )
+        report(
+            await Measurement.run(
+                "empty scenario through ScenarioRunner (run overhead)",
+                runs: runs(300),
+                unit: "scenario"
+            ) {
+                let empty = Scenario(
+                    name: "empty",
+                    location: Self.location,
+                    feature: "Bench",
+                    file: "bench.yml",
+                    steps: []
+                )
+                await runner.run([empty]) { _ in events.add() }
+            }
+        )
+    }
+
+    // MARK: ObjectManager
+
+    func routeResolution() async throws {
+        guard let base = URL(string: "http://127.0.0.1:8080") else {
+            throw BenchError.failed("The base URL is invalid.")
+        }
+        let router = Router(baseURL: base, routes: RestaurantReviews.routes)
+        let key = Route.Key.class(entity: "Review", method: .post)
+        let operations = 10_000
+        report(
+            try await Measurement.run(
+                "route resolution: class route → path (`:restaurantID`)",
+                runs: runs(30),
+                operations: operations,
+                unit: "resolution"
+            ) {
+                for _ in 0..<operations {
+                    let route = try router.route(for: key)
+                    blackHole(try router.path(for: route, parameters: ["restaurantID": "1"]))
+                }
+            }
+        )
+        let pattern = PathPattern("/restaurants/:restaurantID/reviews")
+        report(
+            try await Measurement.run(
+                "PathPattern.interpolate",
+                runs: runs(30),
+                operations: operations,
+                unit: "interpolation"
+            ) {
+                for _ in 0..<operations { blackHole(try pattern.interpolate { $0 == "restaurantID" ? "1" : nil }) }
+            }
+        )
+        report(
+            await Measurement.run("Router.url(forPath:)", runs: runs(30), operations: operations, unit: "URL") {
+                for _ in 0..<operations { blackHole(router.url(forPath: "/restaurants/1/reviews")) }
+            }
+        )
+        report(
+            try await Measurement.run(
+                "stub route: replace a class route's path pattern",
+                runs: runs(30),
+                operations: operations,
+                unit: "replacement"
+            ) {
+                for index in 0..<operations {
+                    blackHole(try router.replacePathPattern(of: key, with: index % 2 == 0 ? "/review" : "/422"))
+                }
+            }
+        )
+    }
+
+    func mapping() async throws {
+        let data = Data(BenchWorkload.restaurantsJSON.utf8)
+        report(
+            try await Measurement.run(
+                "parse restaurants.json (20 objects) into JSONValue",
+                runs: runs(500),
+                unit: "document"
+            ) {
+                blackHole(try JSONValue(parsing: data))
+            }
+        )
+        let json = try JSONValue(parsing: data)
+        report(
+            try await Measurement.run(
+                "mapping of 20 objects into an empty context",
+                runs: runs(300),
+                unit: "20 objects",
+                setUp: { try EntityStore(model: RestaurantReviews.model) }
+            ) { store in
+                let objects = try ObjectMapper().map(
+                    json,
+                    with: RestaurantReviews.restaurantMapping,
+                    in: store.mainContext
+                )
+                guard objects.count == 20 else { throw BenchError.failed("mapped \(objects.count) objects") }
+            }
+        )
+        guard case .array(let restaurants) = json, let first = restaurants.first else {
+            throw BenchError.failed("restaurants.json is not an array")
+        }
+        var test = MappingTest(
+            mapping: RestaurantReviews.restaurantMapping,
+            sourceObject: first,
+            model: RestaurantReviews.model
+        )
+        test.expect(from: "id", to: "restaurantID", value: 1)
+        test.expect(from: "name", to: "name", value: "Restaurant 1")
+        let mappingTest = test
+        report(
+            try await Measurement.run(
+                "MappingTest.verify (1 object, 2 expectations, own store)",
+                runs: runs(300),
+                unit: "verify"
+            ) {
+                try mappingTest.verify()
+            }
+        )
+    }
+
+    func store() async throws {
+        report(
+            try await Measurement.run("create an in-memory EntityStore (3 tables)", runs: runs(300), unit: "store") {
+                blackHole(try EntityStore(model: RestaurantReviews.model))
+            }
+        )
+        let restaurants = try JSONValue(parsing: Data(BenchWorkload.restaurantsJSON.utf8))
+        let review = try JSONValue(parsing: Data(BenchWorkload.fixtures["review.json", default: ""].utf8))
+        report(
+            try await Measurement.run(
+                "store upsert of 21 rows: map 20 restaurants + 1 review, save",
+                runs: runs(300),
+                unit: "21 rows",
+                setUp: { try EntityStore(model: RestaurantReviews.model) }
+            ) { store in
+                let mapper = ObjectMapper()
+                _ = try mapper.map(restaurants, with: RestaurantReviews.restaurantMapping, in: store.mainContext)
+                _ = try mapper.map(review, with: RestaurantReviews.reviewMapping, in: store.mainContext)
+                try store.mainContext.save()
+            }
+        )
+        report(
+            try await Measurement.run(
+                "save of 21 mapped rows only",
+                runs: runs(300),
+                unit: "save",
+                setUp: { () throws -> EntityStore in
+                    let store = try EntityStore(model: RestaurantReviews.model)
+                    _ = try ObjectMapper().map(
+                        restaurants,
+                        with: RestaurantReviews.restaurantMapping,
+                        in: store.mainContext
+                    )
+                    _ = try ObjectMapper().map(review, with: RestaurantReviews.reviewMapping, in: store.mainContext)
+                    return store
+                }
+            ) { store in
+                try store.mainContext.save()
+            }
+        )
+        let filled = try EntityStore(model: RestaurantReviews.model)
+        _ = try ObjectMapper().map(restaurants, with: RestaurantReviews.restaurantMapping, in: filled.mainContext)
+        try filled.mainContext.save()
+        report(
+            try await Measurement.run(
+                "fetch 20 saved restaurants (what `expect entities` does)",
+                runs: runs(300),
+                unit: "fetch"
+            ) {
+                let fetched = try filled.mainContext.fetch("Restaurant")
+                guard fetched.count == 20 else { throw BenchError.failed("fetched \(fetched.count)") }
+            }
+        )
+    }
+
+    // MARK: HTTP
+
+    func requests(_ baseURL: URL) async throws {
+        let transport = AsyncHTTPTransport()
+        let client = HTTPClient(
+            baseURL: baseURL,
+            transport: transport,
+            reachabilityProbe: FixedReachabilityProbe(.reachableViaWiFi)
+        )
+        let url = baseURL.appendingPathComponent("restaurants")
+        let operations = 50
+        report(
+            try await Measurement.run(
+                "one loopback request: GET /restaurants, kept-alive connection",
+                runs: runs(40),
+                operations: operations,
+                unit: "request"
+            ) {
+                for _ in 0..<operations {
+                    let response = try await client.send(client.request(.get, url: url))
+                    guard response.status == 200, response.body.count == 1005 else {
+                        throw BenchError.failed("GET \(url): \(response.status) \(response.bodyText)")
+                    }
+                }
+            }
+        )
+        let review = baseURL.appendingPathComponent("review")
+        let body = Data(#"{"review":{"title":"Whatever"}}"#.utf8)
+        report(
+            try await Measurement.run(
+                "one loopback request: POST /review, kept-alive connection",
+                runs: runs(40),
+                operations: operations,
+                unit: "request"
+            ) {
+                for _ in 0..<operations {
+                    let response = try await client.send(
+                        client.request(
+                            .post,
+                            url: review,
+                            body: body,
+                            headers: [HTTPHeader(name: "Content-Type", value: "application/json")]
+                        )
+                    )
+                    guard response.status == 201 else { throw BenchError.failed("POST /review: \(response.status)") }
+                }
+            }
+        )
+        report(
+            try await Measurement.run(
+                "one loopback request on a new AsyncHTTPTransport (connect + shut down)",
+                runs: runs(100),
+                unit: "request"
+            ) {
+                let fresh = AsyncHTTPTransport()
+                let response = try await fresh.send(HTTPRequest(method: .get, url: url))
+                await fresh.shutdown()
+                guard response.status == 200 else { throw BenchError.failed("GET /restaurants: \(response.status)") }
+            }
+        )
+        let manager = ObjectManager(
+            baseURL: baseURL,
+            client: client,
+            store: try EntityStore(model: RestaurantReviews.model)
+        )
+        try RestaurantReviews.configure(manager)
+        report(
+            try await Measurement.run(
+                "ObjectManager.getObjects(route restaurants): queue, HTTP, map, save",
+                runs: runs(40),
+                operations: operations,
+                unit: "request"
+            ) {
+                for _ in 0..<operations {
+                    let result = try await manager.getObjects(forRouteNamed: "restaurants")
+                    guard result.objects.count == 20 else { throw BenchError.failed("mapped \(result.objects.count)") }
+                }
+            }
+        )
+        await transport.shutdown()
+    }
+
+    /// The default set-up and tear-down pair every scenario pays (`TestFactory` of the example app).
+    func environment(_ suite: ScenarioSuite, _ baseURL: URL) async throws {
+        let factory = suite.factory
+        report(
+            try await Measurement.run(
+                "TestFactory set up + tear down (fresh manager, client, store)",
+                runs: runs(200),
+                unit: "scenario"
+            ) {
+                try await factory.setUp(baseURL: baseURL)
+                try await factory.tearDown()
+            }
+        )
+    }
+
+    // MARK: Scenarios
+
+    func load(_ suite: ScenarioSuite, _ workload: BenchWorkload) async throws {
+        report(
+            try await Measurement.run(
+                "ScenarioSuite init (registry, server.yml, vocabulary)",
+                runs: runs(50),
+                unit: "suite"
+            ) {
+                blackHole(try ScenarioSuite(app: Self.app, settings: RunSettings(), directory: workload.directory))
+            }
+        )
+        let first200 = workload.directory.appendingPathComponent("first200.yml")
+        try Data(BenchWorkload.scenarioFile(count: 200).utf8).write(to: first200)
+        report(
+            try await Measurement.run(
+                "load and validate 200 scenarios from YAML (the N=200 run's load)",
+                runs: runs(30),
+                unit: "200 scenarios"
+            ) {
+                let scenarios = try suite.loadScenarios(paths: [first200.path])
+                guard scenarios.count == 200 else { throw BenchError.failed("loaded \(scenarios.count)") }
+            }
+        )
+        report(
+            try await Measurement.run(
+                "load and validate 10,000 scenarios from YAML (70,000 steps)",
+                runs: runs(5),
+                unit: "10,000 scenarios"
+            ) {
+                let scenarios = try suite.loadScenarios(paths: [workload.scenarioFile.path])
+                guard scenarios.count == 10_000 else { throw BenchError.failed("loaded \(scenarios.count)") }
+            }
+        )
+    }
+
+    /// The standard workload run in-process against one stub server: per-scenario time without process start.
+    func workloadInProcess(_ suite: ScenarioSuite, _ server: StubServer) async throws {
+        let count = 200
+        let scenarios = try suite.loadScenarios(paths: [suite.directory.appendingPathComponent("Scenarios").path])
+            .prefix(count)
+        let runner = try suite.makeRunner(server: server, environment: [:])
+        let sharedTransport = AsyncHTTPTransport()
+        let sharedApp = AppUnderTest(
+            makeFactory: {
+                RestaurantReviews.makeTestFactory(makeClient: { url in
+                    HTTPClient(baseURL: url, transport: sharedTransport)
+                })
+            },
+            routes: RestaurantReviews.routes,
+            steps: RestaurantReviews.steps
+        )
+        let sharedSuite = try ScenarioSuite(app: sharedApp, settings: suite.settings, directory: suite.directory)
+        let sharedRunner = try sharedSuite.makeRunner(server: server, environment: [:])
+        report(
+            try await Measurement.run(
+                "standard workload in-process, N=200, one AsyncHTTPTransport for the run",
+                runs: runs(5),
+                operations: count,
+                unit: "scenario"
+            ) {
+                let summary = await sharedRunner.run(Array(scenarios)) { _ in }
+                guard summary.passed == count else {
+                    throw BenchError.failed("workload (shared transport): \(summary.line)")
+                }
+            }
+        )
+        await sharedTransport.shutdown()
+        let times = StepTimes()
+        let timed = await runner.run(Array(scenarios)) { times.handle($0) }
+        guard timed.passed == count else { throw BenchError.failed("workload (step times): \(timed.line)") }
+        for row in times.rows { print(row) }
+        report(
+            try await Measurement.run(
+                "standard workload in-process, N=200 (set-up, 7 steps, tear-down)",
+                runs: runs(5),
+                operations: count,
+                unit: "scenario"
+            ) {
+                let summary = await runner.run(Array(scenarios)) { _ in }
+                guard summary.passed == count else { throw BenchError.failed("workload: \(summary.line)") }
+            }
+        )
+    }
+}
