@@ -93,6 +93,11 @@ struct RunCommand: AsyncParsableCommand {
         let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) { output.write($0) }
         let junitReporter = junit.map { _ in JUnitReporter() }
         let failures = FailureCollector()
+        let consume: @Sendable (RunEvent) -> Void = { event in
+            reporter.handle(event)
+            junitReporter?.handle(event)
+            failures.handle(event)
+        }
 
         let server = suite.makeServer()
         do {
@@ -112,23 +117,20 @@ struct RunCommand: AsyncParsableCommand {
                 skipTearDown: settings.skipTearDown,
                 environment: environment
             )
-            for event in outcome.events {
-                reporter.handle(event)
-                junitReporter?.handle(event)
-                failures.handle(event)
-            }
+            outcome.events.forEach(consume)
             summary = outcome.summary
         } else {
             let interrupts = InterruptHandler {
                 Terminal.printError("\nCancelling: the current scenario's tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
                 runner.cancel()
             }
+            let timing = environment["BENCH_TIMING_FILE"].map(TimingMarks.init)
             summary = await runner.run(scenarios) { event in
-                reporter.handle(event)
-                junitReporter?.handle(event)
-                failures.handle(event)
+                consume(event)
+                timing?.handle(event)
             }
             interrupts.cancel()
+            timing?.write()
         }
 
         if let junit, let junitReporter {
@@ -153,6 +155,40 @@ struct RunCommand: AsyncParsableCommand {
         }
         await server.stop()
         if summary.failed > 0 || summary.cancelled { throw ExitCode(1) }
+    }
+}
+
+/// The phase marks the benchmark harness (`shared/bench/peer/bench.py`) reads from `BENCH_TIMING_FILE`:
+/// when the first scenario started and the last one finished, as Unix seconds, and how many ran.
+final class TimingMarks: Sendable {
+    private let path: String
+    private let marks = Mutex<(first: Double?, last: Double?, scenarios: Int)>((nil, nil, 0))
+
+    init(path: String) {
+        self.path = path
+    }
+
+    func handle(_ event: RunEvent) {
+        switch event {
+        case .scenarioStarted:
+            let now = Date().timeIntervalSince1970
+            marks.withLock { $0.first = $0.first ?? now }
+        case .scenarioFinished(_, let outcome, _):
+            let now = Date().timeIntervalSince1970
+            marks.withLock { marks in
+                marks.last = now
+                if outcome != .skipped { marks.scenarios += 1 }
+            }
+        default:
+            break
+        }
+    }
+
+    func write() {
+        let (first, last, scenarios) = marks.withLock { ($0.first, $0.last, $0.scenarios) }
+        let now = Date().timeIntervalSince1970
+        let json = #"{"first_setup": \#(first ?? now), "last_teardown": \#(last ?? now), "scenarios": \#(scenarios)}"#
+        try? json.write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
 
