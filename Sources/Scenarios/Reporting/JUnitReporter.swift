@@ -10,17 +10,32 @@ public import Foundation
 /// ```
 public final class JUnitReporter: Sendable {
     private let record = Locked(RunRecord())
+    /// Finished scenarios: their `testcase` element, rendered as they finish so that their steps and
+    /// logs need not be kept for the whole run, with what the suite counts need.
+    private let finished = Locked([ScenarioID: (xml: String, outcome: ScenarioOutcome, duration: Duration)]())
 
     public init() {}
 
     /// Consumes one event.
     public func handle(_ event: RunEvent) {
-        record.withLock { $0.apply(event) }
+        let done = record.withLock { record -> (ScenarioID, RunRecord)? in
+            record.apply(event)
+            if case .runStarted = event { finished.withLock { $0.removeAll() } }
+            guard case .scenarioFinished(let id, _, _) = event else { return nil }
+            return (id, record)
+        }
+        guard let (id, snapshot) = done, let planned = snapshot.plan.scenario(id),
+            let entry = snapshot.scenarios[id], let outcome = entry.outcome
+        else { return }
+        let xml = testcase(planned, record: snapshot)
+        finished.withLock { $0[id] = (xml, outcome, entry.duration) }
+        record.withLock { _ = $0.scenarios.removeValue(forKey: id) }
     }
 
     /// The report so far.
     public func xml() -> String {
         let record = self.record.withLock { $0 }
+        let finished = self.finished.withLock { $0 }
         var files: [String] = []
         var byFile: [String: [RunPlan.PlannedScenario]] = [:]
         for scenario in record.plan.scenarios {
@@ -32,13 +47,13 @@ public final class JUnitReporter: Sendable {
             var skipped = 0
             var time = Duration.zero
             for scenario in scenarios {
-                let entry = record.scenarios[scenario.id]
-                switch entry?.outcome {
+                let outcome = finished[scenario.id]?.outcome ?? record.scenarios[scenario.id]?.outcome
+                switch outcome {
                 case .failed?: failures += 1
                 case .skipped?, nil: skipped += 1
                 case .passed?: break
                 }
-                time += entry?.duration ?? .zero
+                time += finished[scenario.id]?.duration ?? record.scenarios[scenario.id]?.duration ?? .zero
             }
             return (failures, skipped, time)
         }
@@ -56,7 +71,7 @@ public final class JUnitReporter: Sendable {
                 #"  <testsuite name="\#(escape(feature))" file="\#(escape(file))" tests="\#(scenarios.count)" failures="\#(suite.failures)" skipped="\#(suite.skipped)" time="\#(suite.time.fixedSeconds)">"#
                 + "\n"
             for scenario in scenarios {
-                xml += testcase(scenario, record: record)
+                xml += finished[scenario.id]?.xml ?? testcase(scenario, record: record)
             }
             xml += "  </testsuite>\n"
         }

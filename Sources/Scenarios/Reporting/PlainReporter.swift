@@ -35,6 +35,8 @@ public final class PlainReporter: Sendable {
         switch event {
         case .scenarioFinished(let id, let outcome, let duration):
             write(scenarioText(id, outcome: outcome, duration: duration, record: snapshot))
+            // Printed: forget its steps and logs, so memory stays flat however long the run.
+            record.withLock { _ = $0.scenarios.removeValue(forKey: id) }
         case .runFinished(let summary):
             var text = "\n"
             if summary.cancelled { text += paint("Run cancelled.", .yellow) + "\n" }
