@@ -101,7 +101,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "scenario-bench",
-            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp"],
+            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp", "TUIRunner"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
