@@ -8,7 +8,6 @@ import NIOPosix
 /// loopback connections alive across requests and scenarios.
 public final class AsyncHTTPTransport: HTTPTransport {
     private let client: AsyncHTTPClient.HTTPClient
-    private let ownsClient: Bool
 
     /// A transport on its own client; `connectTimeout` bounds connection set-up.
     public init(connectTimeout: Duration = .seconds(5)) {
@@ -21,13 +20,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
             eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             configuration: configuration
         )
-        self.ownsClient = true
     }
 
     deinit {
-        if ownsClient {
-            try? client.syncShutdown()
-        }
+        // Never block here: the last reference may be dropped on an event loop or the cooperative pool.
+        _ = client.shutdown()
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -64,9 +61,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     public func shutdown() async {
-        if ownsClient {
-            try? await client.shutdown()
-        }
+        try? await client.shutdown()
     }
 
     static func translate(_ error: AsyncHTTPClient.HTTPClientError, request: HTTPRequest) -> ObjectManagerError {
