@@ -9,10 +9,19 @@ struct ScenarioRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scenario-run",
         abstract: "Run functional scenarios against a local stub server.",
+        usage: """
+            scenario-run [PATH ...] [--ci] [--filter REGEX] [--tag TAG ...] [--fail-fast] [--rerun-failed]
+                         [--junit FILE] [--timeout SECONDS] [--fixtures DIR] [--list] [--verbose] [--exit]
+            scenario-run check [PATH ...]
+            scenario-run serve [--port N]
+            """,
         discussion: """
-            Scenario files (*.yml) under Scenarios/ drive the example app's shared object manager
-            between default set-up and tear-down steps, against a stub server answering from Fixtures/.
+            Scenario files (*.yml) under Scenarios/ drive the app's shared object manager between default \
+            set-up and tear-down steps, against a stub server answering from Fixtures/. On a terminal the \
+            live runner opens; --ci (or a pipe) prints plain lines. See 'scenario-run help run' for every option.
+
             Exit codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error.
+
             Environment: KIF_SKIP_TEAR_DOWN, KIF_SCENARIO_FILTER, KIF_EXIT_ON_FAILURE, NO_COLOR.
             """,
         subcommands: [RunCommand.self, CheckCommand.self, ServeCommand.self],
