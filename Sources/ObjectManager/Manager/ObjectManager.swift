@@ -19,6 +19,7 @@ public final class ObjectManager: Sendable {
     public let queue: RequestQueue
     public let cache: ResponseCache
     private let state: Mutex<State>
+    private let requestObservers = Observers<RequestRecord>()
 
     struct State {
         var store: EntityStore?
@@ -26,8 +27,6 @@ public final class ObjectManager: Sendable {
         var requestDescriptors: [RequestDescriptor] = []
         var errorMapping = ErrorMapping(keyPaths: ["errors.message", "error.message", "errors", "error", "message"])
         var history: [RequestRecord] = []
-        var observers: [Int: @Sendable (RequestRecord) -> Void] = [:]
-        var nextObserver = 0
     }
 
     private static let sharedInstance = Mutex<ObjectManager?>(nil)
@@ -86,15 +85,8 @@ public final class ObjectManager: Sendable {
     public var lastRecord: RequestRecord? { state.withLock { $0.history.last } }
 
     /// Calls `body` (on any thread) each time a request finishes; keep the token.
-    public func observeRequests(_ body: @escaping @Sendable (RequestRecord) -> Void) -> QueueObservation {
-        let token = state.withLock { state -> Int in
-            defer { state.nextObserver += 1 }
-            state.observers[state.nextObserver] = body
-            return state.nextObserver
-        }
-        return QueueObservation { [weak self] in
-            _ = self?.state.withLock { $0.observers.removeValue(forKey: token) }
-        }
+    public func observeRequests(_ body: @escaping @Sendable (RequestRecord) -> Void) -> Observation {
+        requestObservers.add(body)
     }
 
     // MARK: Requests
@@ -303,12 +295,11 @@ public final class ObjectManager: Sendable {
     }
 
     private func finish(_ record: RequestRecord) {
-        let observers = state.withLock { state in
+        state.withLock { state in
             state.history.append(record)
             if state.history.count > 1000 { state.history.removeFirst(state.history.count - 1000) }
-            return Array(state.observers.values)
         }
-        observers.forEach { $0(record) }
+        requestObservers.notify(record)
     }
 
     /// Cancels every request, clears the cache and stops reachability monitoring: what tear-down does

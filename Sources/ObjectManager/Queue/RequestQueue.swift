@@ -26,11 +26,10 @@ public final class RequestQueue: Sendable {
         var nextID = 0
         var entries: [ID: Entry] = [:]
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
-        var observers: [Int: @Sendable () -> Void] = [:]
-        var nextObserver = 0
     }
 
     private let storage: Mutex<Storage>
+    private let observers = Observers<Void>()
 
     public init(maxConcurrentRequests: Int = 5) {
         storage = Mutex(Storage(machine: RequestQueueState(maxConcurrent: maxConcurrentRequests)))
@@ -120,15 +119,8 @@ public final class RequestQueue: Sendable {
 
     /// Calls `body` after every change of the queue's counts or state (from any thread).
     /// Keep the returned token; the observer is removed when it is released.
-    public func observe(_ body: @escaping @Sendable () -> Void) -> QueueObservation {
-        let token = storage.withLock { storage -> Int in
-            defer { storage.nextObserver += 1 }
-            storage.observers[storage.nextObserver] = body
-            return storage.nextObserver
-        }
-        return QueueObservation { [weak self] in
-            _ = self?.storage.withLock { $0.observers.removeValue(forKey: token) }
-        }
+    public func observe(_ body: @escaping @Sendable () -> Void) -> Observation {
+        observers.add(body)
     }
 
     // MARK: Performing the state machine's actions
@@ -150,7 +142,7 @@ public final class RequestQueue: Sendable {
         var toStart: [(ID, @Sendable () -> Task<Void, Never>)] = []
         var toCancel: [@Sendable () -> Void] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
-        let observers = storage.withLock { storage -> [@Sendable () -> Void] in
+        storage.withLock { storage in
             for action in event(&storage.machine) {
                 switch action {
                 case .start(let id):
@@ -165,7 +157,6 @@ public final class RequestQueue: Sendable {
                     storage.drainWaiters.removeAll()
                 }
             }
-            return Array(storage.observers.values)
         }
         for (id, start) in toStart {
             let task = start()
@@ -177,15 +168,8 @@ public final class RequestQueue: Sendable {
         }
         toCancel.forEach { $0() }
         waiters.forEach { $0.resume() }
-        observers.forEach { $0() }
+        observers.notify()
     }
-}
-
-/// Keeps a queue observer alive; releasing it removes the observer.
-public final class QueueObservation: Sendable {
-    private let remove: @Sendable () -> Void
-    init(_ remove: @escaping @Sendable () -> Void) { self.remove = remove }
-    deinit { remove() }
 }
 
 /// Resumes a continuation at most once, whoever gets there first.

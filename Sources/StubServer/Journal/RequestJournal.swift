@@ -1,3 +1,4 @@
+public import ObjectManager
 import Synchronization
 
 /// The requests the stub server received, in arrival order, safe to read from any task.
@@ -7,19 +8,14 @@ import Synchronization
 /// let posts = server.journal.entries(method: "POST", path: "/review")
 /// ```
 public final class RequestJournal: Sendable {
-    private struct State {
-        var entries: [JournalEntry] = []
-        var observers: [Int: @Sendable () -> Void] = [:]
-        var nextObserver = 0
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex<[JournalEntry]>([])
+    private let observers = Observers<Void>()
 
     public init() {}
 
     /// Every recorded request, oldest first.
     public var entries: [JournalEntry] {
-        state.withLock { $0.entries }
+        state.withLock { $0 }
     }
 
     /// The requests with that method (case-insensitive) and exact raw path; `nil` matches any.
@@ -32,34 +28,20 @@ public final class RequestJournal: Sendable {
 
     /// Forgets every recorded request.
     public func clear() {
-        let observers = state.withLock { state in
-            state.entries.removeAll()
-            return Array(state.observers.values)
-        }
-        observers.forEach { $0() }
+        state.withLock { $0.removeAll() }
+        observers.notify()
     }
 
     /// Records a request and notifies the observers.
     package func record(_ entry: JournalEntry) {
-        let observers = state.withLock { state in
-            state.entries.append(entry)
-            return Array(state.observers.values)
-        }
-        observers.forEach { $0() }
+        state.withLock { $0.append(entry) }
+        observers.notify()
     }
 
     /// Calls `body` after every change (a request recorded, or the journal cleared) until the returned
     /// observation is cancelled or released. `body` runs on the recording thread; keep it short.
-    public func onChange(_ body: @escaping @Sendable () -> Void) -> JournalObservation {
-        let id = state.withLock { state in
-            let id = state.nextObserver
-            state.nextObserver += 1
-            state.observers[id] = body
-            return id
-        }
-        return JournalObservation { [weak self] in
-            self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
-        }
+    public func onChange(_ body: @escaping @Sendable () -> Void) -> Observation {
+        observers.add(body)
     }
 
     /// A stream that yields after every change; only the latest unconsumed change is buffered.
