@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "ExampleApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ExampleApp
 import Foundation
+import NIOCore
 import Steps
 
 /// `scenario-run` — run, check or serve the scenarios of the project in the current folder.
@@ -33,6 +34,10 @@ struct ScenarioRunCommand: AsyncParsableCommand {
 
     /// Parses, runs, and maps every outcome to SPEC.md's exit codes (usage errors are 2, not 64).
     static func main() async {
+        // Experiment: how many NIO event loops the client and the stub server share.
+        if let loops = ProcessInfo.processInfo.environment["SCENARIO_RUN_EVENT_LOOPS"].flatMap(Int.init), loops > 0 {
+            NIOSingletons.groupLoopCountSuggestion = loops
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

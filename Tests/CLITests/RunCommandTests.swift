@@ -189,6 +189,18 @@ struct RunCommandTests {
         #expect(parser.parse())
     }
 
+    @Test func benchTimingFileHasThePhaseMarksTheHarnessReads() throws {
+        let marks = FileManager.default.temporaryDirectory.appendingPathComponent("timing-\(UUID().uuidString).json")
+        let result = try CLI.run(["--ci", "Scenarios/store.yml"], environment: ["BENCH_TIMING_FILE": marks.path])
+        #expect(result.status == 0)
+        let json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: marks)) as? [String: Any])
+        #expect(json["scenarios"] as? Int == 4)
+        let first = try #require(json["first_setup"] as? Double)
+        let last = try #require(json["last_teardown"] as? Double)
+        #expect(first <= last)
+        #expect(abs(Date().timeIntervalSince1970 - last) < 600)
+    }
+
     @Test func usageErrorsExitTwoAndHelpExitsZero() throws {
         let unknown = try CLI.run(["--no-such-flag"])
         #expect(unknown.status == 2)
