@@ -108,20 +108,24 @@ let package = Package(
         .testTarget(
             name: "ObjectManagerTests",
             dependencies: [
-                "ObjectManager", "StubServer",
+                "ObjectManager", "StubServer", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "FullStackTests",
-            dependencies: ["ObjectManager", "StubServer", "ExampleApp", "Scenarios", "Steps", "ScenarioTesting", "Diagnostics"],
+            dependencies: [
+                "ObjectManager", "StubServer", "ExampleApp", "Scenarios", "Steps", "ScenarioTesting", "Diagnostics",
+                "TestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["ObjectManager"],
+            dependencies: ["ObjectManager", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),

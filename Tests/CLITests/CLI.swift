@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `scenario-run` binary, as a user would, with its output captured in files.
@@ -76,13 +77,3 @@ enum CLI {
     }
 }
 
-/// Waits for a condition with a deadline instead of sleeping a fixed time.
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

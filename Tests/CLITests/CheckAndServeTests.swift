@@ -1,5 +1,6 @@
 import Foundation
 import ObjectManager
+import TestSupport
 import Testing
 
 struct CheckAndServeTests {

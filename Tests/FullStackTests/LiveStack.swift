@@ -2,6 +2,7 @@ import ExampleApp
 import Foundation
 import ObjectManager
 import StubServer
+import TestSupport
 import Testing
 
 /// Every full-stack suite shares the process-wide shared manager and default store, so they run one
@@ -50,13 +51,3 @@ struct LiveStack {
     }
 }
 
-/// Waits for a condition with a deadline instead of sleeping a fixed time.
-func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return await condition()
-}

@@ -1,6 +1,7 @@
 import ExampleApp
 import Foundation
 import ObjectManager
+import TestSupport
 import Testing
 
 extension FullStack {

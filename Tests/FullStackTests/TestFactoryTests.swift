@@ -1,14 +1,8 @@
 import Foundation
 import ObjectManager
 import Synchronization
+import TestSupport
 import Testing
-
-/// Collects what happened, in order, across tasks.
-final class Recorder: Sendable {
-    private let items = Mutex<[String]>([])
-    func record(_ item: String) { items.withLock { $0.append(item) } }
-    var all: [String] { items.withLock { $0 } }
-}
 
 extension FullStack {
 /// Factories that need no server: `TestFactory` with an in-memory transport. Under `FullStack`

@@ -1,30 +1,9 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import ObjectManager
-
-/// Collects what happened, in order, across tasks.
-final class Recorder: Sendable {
-    private let items = Mutex<[String]>([])
-    func record(_ item: String) { items.withLock { $0.append(item) } }
-    var all: [String] { items.withLock { $0 } }
-}
-
-/// Waits for a condition with a deadline instead of sleeping a fixed time.
-func eventually(
-    timeout: Duration = .seconds(5),
-    _ condition: @Sendable () async -> Bool
-) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if await condition() { return true }
-        await Task.yield()
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return await condition()
-}
 
 struct RequestQueueTests {
     @Test func suspendedQueueHoldsRequestsAndReleasesThemInOrder() async throws {
