@@ -5,6 +5,7 @@ import Foundation
 import ObjectManager
 import Scenarios
 import Steps
+import Synchronization
 
 /// `scenario-run [PATH ...]` — run scenario files or folders (default: Scenarios/).
 struct RunCommand: AsyncParsableCommand {
@@ -120,10 +121,10 @@ struct RunCommand: AsyncParsableCommand {
             outcome.events.forEach(consume)
             summary = outcome.summary
         } else {
-            let interrupts = InterruptHandler {
+            let interrupts = InterruptHandler(onFirst: {
                 Terminal.printError("\nCancelling: the current scenario's tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
                 runner.cancel()
-            }
+            })
             let timing = environment["BENCH_TIMING_FILE"].map(TimingMarks.init)
             summary = await runner.run(scenarios) { event in
                 consume(event)
@@ -203,46 +204,4 @@ final class FailureCollector: Sendable {
     }
 
     var names: Set<String> { failed.withLock { $0 } }
-}
-
-import Synchronization
-
-/// First Ctrl-C (or SIGTERM) cancels the run gracefully; a second one exits at once with 130.
-final class InterruptHandler: @unchecked Sendable {  // sources are only touched in init and cancel()
-    private let sources: [any DispatchSourceSignal]
-    private let count = Counter()
-
-    init(_ onFirst: @escaping @Sendable () -> Void) {
-        var sources: [any DispatchSourceSignal] = []
-        let count = self.count
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                let seen = count.increment()
-                if seen == 1 { onFirst() } else { Foundation.exit(130) }
-            }
-            source.resume()
-            sources.append(source)
-        }
-        self.sources = sources
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
-}
-
-/// A thread-safe counter for signal deliveries.
-final class Counter: Sendable {
-    private let value = Mutex(0)
-
-    func increment() -> Int {
-        value.withLock { value in
-            value += 1
-            return value
-        }
-    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Diagnostics
 import Foundation
+import Scenarios
 import Steps
 
 /// `scenario-run serve [--port N]` — only the stub server, until interrupted.
@@ -39,7 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         StandardOutput().write("Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)\nPress Ctrl-C to stop.\n")
         let stopped = AsyncStream<Void>.makeStream()
-        let interrupts = InterruptHandler { stopped.continuation.finish() }
+        let interrupts = InterruptHandler(onFirst: { stopped.continuation.finish() })
         for await _ in stopped.stream {}
         interrupts.cancel()
         await server.stop()

@@ -146,13 +146,8 @@ extension FullStack {
 
         @Test func deleteEntitiesSavesSoAFreshReadSeesNothing() async throws {
             let harness = try StepHarness()
-            let scenario = Scenario(
-                name: "delete saves",
-                tags: [],
-                location: SourceLocation(file: "inline.swift", line: 1, column: 1),
-                feature: "Steps",
-                file: "inline.swift",
-                setUp: [],
+            let outcome = try await harness.run(
+                "delete saves",
                 steps: [
                     .insertEntity("User", attributes: ["userID": 1, "name": "Ada"]),
                     .deleteEntities("User"),
@@ -162,19 +157,13 @@ extension FullStack {
                     },
                 ]
             )
-            let outcome = try await harness.run([scenario])
             #expect(outcome.failures == [])
         }
 
         @Test func swiftFactoriesReadAsSentences() async throws {
             let harness = try StepHarness()
-            let scenario = Scenario(
-                name: "swift steps",
-                tags: [],
-                location: SourceLocation(file: "inline.swift", line: 1, column: 1),
-                feature: "Steps",
-                file: "inline.swift",
-                setUp: [],
+            let outcome = try await harness.run(
+                "swift steps",
                 steps: [
                     .stubRoute(forClass: "Review", method: .post, toPathPattern: "/422"),
                     .createObject(fromFactory: "restaurant", properties: ["name": "Bistro"], configuration: { object in
@@ -190,7 +179,6 @@ extension FullStack {
                     .expectEntities("Review", count: 0),
                 ]
             )
-            let outcome = try await harness.run([scenario])
             #expect(outcome.failures == [])
             #expect(outcome.logs.contains("POST /422 → 422 (Invalid object.)"))
         }

@@ -50,6 +50,14 @@ struct StepHarness {
         return try await run(try load(yaml))
     }
 
+    /// One scenario of Swift steps (the factories a package uses for what YAML cannot express).
+    func run(_ name: String, steps: [Step]) async throws -> Outcome {
+        let location = SourceLocation(file: "inline.swift", line: 1, column: 1)
+        return try await run([
+            Scenario(name: name, tags: [], location: location, feature: "Steps", file: "inline.swift", setUp: [], steps: steps)
+        ])
+    }
+
     func run(_ scenarios: [Scenario]) async throws -> Outcome {
         let events = Mutex<[RunEvent]>([])
         let summary = try await suite.run(scenarios) { event in events.withLock { $0.append(event) } }

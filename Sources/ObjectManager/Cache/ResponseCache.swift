@@ -51,17 +51,18 @@ public final class ResponseCache: Sendable {
         var url: String
     }
 
-    private let storage = Mutex<[Key: CachedResponse]>([:])
-    private let order = Mutex<[Key]>([])
+    /// Responses by key, and the keys oldest first, under one lock so they always agree.
+    private let storage = Mutex<(responses: [Key: CachedResponse], order: [Key])>(([:], []))
 
     public init() {}
 
     public func store(_ response: CachedResponse) {
         let key = Key(method: response.method, url: Self.normalize(response.url))
-        storage.withLock { $0[key] = response }
-        order.withLock { order in
-            order.removeAll { $0 == key }
-            order.append(key)
+        storage.withLock { storage in
+            if storage.responses.updateValue(response, forKey: key) != nil {
+                storage.order.removeAll { $0 == key }
+            }
+            storage.order.append(key)
         }
     }
 
@@ -74,27 +75,29 @@ public final class ResponseCache: Sendable {
     }
 
     public func cachedResponse(for method: HTTPMethod, url: URL) -> CachedResponse? {
-        storage.withLock { $0[Key(method: method, url: Self.normalize(url))] }
+        let key = Key(method: method, url: Self.normalize(url))
+        return storage.withLock { $0.responses[key] }
     }
 
     public func removeResponse(for method: HTTPMethod, url: URL) {
         let key = Key(method: method, url: Self.normalize(url))
-        storage.withLock { _ = $0.removeValue(forKey: key) }
-        order.withLock { $0.removeAll { $0 == key } }
+        storage.withLock { storage in
+            if storage.responses.removeValue(forKey: key) != nil {
+                storage.order.removeAll { $0 == key }
+            }
+        }
     }
 
     public func removeAll() {
-        storage.withLock { $0.removeAll() }
-        order.withLock { $0.removeAll() }
+        storage.withLock { $0 = ([:], []) }
     }
 
     /// Every cached response, oldest first.
     public var responses: [CachedResponse] {
-        let keys = order.withLock { $0 }
-        return storage.withLock { storage in keys.compactMap { storage[$0] } }
+        storage.withLock { storage in storage.order.compactMap { storage.responses[$0] } }
     }
 
-    public var count: Int { storage.withLock { $0.count } }
+    public var count: Int { storage.withLock { $0.responses.count } }
 
     /// Scheme, lower-cased host, port, path and query: `http://127.0.0.1:8080/restaurants?page=1`.
     static func normalize(_ url: URL) -> String {

@@ -67,7 +67,6 @@ public final class AsyncHTTPTransport: HTTPTransport {
     static func translate(_ error: AsyncHTTPClient.HTTPClientError, request: HTTPRequest) -> ObjectManagerError {
         switch error {
         case .cancelled:
-            if Task.isCancelled { return .cancelled(url: request.url) }
             return .cancelled(url: request.url)
         case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout:
             return .timedOut(url: request.url, after: request.timeout)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A path with `:name` and `:relationship.attribute` placeholders, such as
 /// `/restaurants/:restaurantID/reviews`.
 ///
@@ -177,23 +179,5 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
             }
         }
         return out
-    }
-}
-
-extension String {
-    fileprivate var removingPercentEncoding: String? {
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next(), let low = iterator.next(),
-                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-                else { return nil }
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
     }
 }

@@ -1,17 +1,18 @@
 import Dispatch
 import Foundation
+import Scenarios
 import Synchronization
 
 /// Owns the terminal for one TUI session: signal handling and a restore that runs exactly once.
 ///
 /// SIGINT/SIGTERM call `interrupt` the first time (cancel the run, then quit); a second one restores
 /// the terminal and exits with 130. SIGWINCH calls `resize`.
-final class TerminalSession: @unchecked Sendable {  // `sources` is only touched under `lock`
+final class TerminalSession: @unchecked Sendable {  // `interrupts` and `winch` are only touched under `lock`
     private let screen: any Screen
     private let restored = Mutex(false)
-    private let signalCount = Mutex(0)
     private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
+    private var interrupts: InterruptHandler?
+    private var winch: (any DispatchSourceSignal)?
 
     init(screen: any Screen) {
         self.screen = screen
@@ -19,31 +20,17 @@ final class TerminalSession: @unchecked Sendable {  // `sources` is only touched
 
     /// Installs the signal handlers (only for a real terminal).
     func handleSignals(interrupt: @escaping @Sendable () -> Void, resize: @escaping @Sendable () -> Void) {
-        var installed: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { [self] in
-                let count = signalCount.withLock { count in
-                    count += 1
-                    return count
-                }
-                if count == 1 {
-                    interrupt()
-                } else {
-                    restore()
-                    FileHandle.standardError.write(Data("Interrupted twice: quitting without a summary.\n".utf8))
-                    exit(130)
-                }
-            }
-            source.resume()
-            installed.append(source)
+        let interrupts = InterruptHandler(onFirst: interrupt) { [self] in
+            restore()
+            FileHandle.standardError.write(Data("Interrupted twice: quitting without a summary.\n".utf8))
         }
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         winch.setEventHandler { resize() }
         winch.resume()
-        installed.append(winch)
-        lock.withLock { sources = installed }
+        lock.withLock {
+            self.interrupts = interrupts
+            self.winch = winch
+        }
     }
 
     /// Whether ``restore()`` has run.
@@ -56,15 +43,12 @@ final class TerminalSession: @unchecked Sendable {  // `sources` is only touched
             return !restored
         }
         guard first else { return }
-        let installed = lock.withLock {
-            defer { sources = [] }
-            return sources
+        let (interrupts, winch) = lock.withLock {
+            defer { self.interrupts = nil; self.winch = nil }
+            return (self.interrupts, self.winch)
         }
-        for source in installed { source.cancel() }
+        winch?.cancel()
+        interrupts?.cancel()
         screen.end()
-        if !installed.isEmpty {
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
     }
 }

@@ -1,0 +1,49 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Ctrl-C (SIGINT) and SIGTERM during a run: the first one calls `onFirst` (cancel the run
+/// gracefully — the current scenario's tear-down still runs); a second one calls `onSecond` (restore
+/// what must be restored) and exits at once with 130. Shared by the headless runner and the TUI.
+public final class InterruptHandler: Sendable {
+    private let sources: Mutex<[any DispatchSourceSignal]>
+
+    public init(
+        onFirst: @escaping @Sendable () -> Void,
+        onSecond: @escaping @Sendable () -> Void = {}
+    ) {
+        let count = Mutex(0)
+        var installed: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                let seen = count.withLock { count in
+                    count += 1
+                    return count
+                }
+                if seen == 1 {
+                    onFirst()
+                } else {
+                    onSecond()
+                    exit(130)
+                }
+            }
+            source.resume()
+            installed.append(source)
+        }
+        sources = Mutex(installed)
+    }
+
+    /// Stops handling the signals and gives them back their default action; later calls do nothing.
+    public func cancel() {
+        let installed = sources.withLock { sources in
+            defer { sources = [] }
+            return sources
+        }
+        guard !installed.isEmpty else { return }
+        for source in installed { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
