@@ -96,6 +96,7 @@ let package = Package(
                 "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "ExampleApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -131,7 +132,7 @@ let package = Package(
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScenariosTests",
-            dependencies: ["Scenarios", "Diagnostics"],
+            dependencies: ["Scenarios", "Diagnostics", "TestSupport"],
             exclude: ["Malformed", "Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import ExampleApp
 import Foundation
 import NIOCore
+import NIOPosix
 import Steps
 
 /// `scenario-run` — run, check or serve the scenarios of the project in the current folder.
@@ -34,11 +35,12 @@ struct ScenarioRunCommand: AsyncParsableCommand {
 
     /// Parses, runs, and maps every outcome to SPEC.md's exit codes (usage errors are 2, not 64).
     static func main() async {
-        // The HTTP client and the stub server share NIO's singleton event loops. One loop keeps a request
-        // and its answer on one thread instead of hopping between two on a 2-core machine (~7 % faster on
-        // the standard workload, see DECISIONS.md); SCENARIO_RUN_EVENT_LOOPS overrides it.
+        // Every task of the run, the HTTP client and the stub server share NIO's singleton event loop: a
+        // step, its request and the server's answer run on one thread instead of hopping between Swift's
+        // cooperative pool and NIO's loops (see DECISIONS.md). SCENARIO_RUN_EVENT_LOOPS asks for more loops.
         let loops = ProcessInfo.processInfo.environment["SCENARIO_RUN_EVENT_LOOPS"].flatMap(Int.init) ?? 1
         NIOSingletons.groupLoopCountSuggestion = max(1, loops)
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

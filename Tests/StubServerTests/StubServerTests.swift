@@ -131,6 +131,23 @@ struct StubServerTests {
         await server.stop()
     }
 
+    @Test func aFixtureEditedOrRemovedWhileServingIsServedAsItIsNow() async throws {
+        let running = try await Running(Self.routes, files: Self.files)
+        #expect(try await running.request("/review", method: "POST").body == #"{"id": 1}"#)
+        #expect(try await running.request("/static/list.json").body == "[1, 2, 3]")
+        // Served again from the cache, then edited (a different size), then replaced by a new file.
+        #expect(try await running.request("/review", method: "POST").body == #"{"id": 1}"#)
+        try running.temp.write(#"{"id": 22}"#, to: "Fixtures/review.json")
+        #expect(try await running.request("/review", method: "POST").body == #"{"id": 22}"#)
+        let replacement = running.fixtures.appendingPathComponent("new-list.json")
+        try Data("[4]".utf8).write(to: replacement)
+        #expect(rename(replacement.path, running.fixtures.appendingPathComponent("static/list.json").path) == 0)
+        #expect(try await running.request("/static/list.json").body == "[4]")
+        try FileManager.default.removeItem(at: running.fixtures.appendingPathComponent("review.json"))
+        #expect(try await running.request("/review", method: "POST").response.status.code == 404)
+        await running.finish()
+    }
+
     @Test func methodMustMatchWhenGiven() async throws {
         let running = try await Running(Self.routes, files: Self.files)
         let get = try await running.request("/review")

@@ -14,6 +14,7 @@ public final class HTTPClient: Sendable {
     public let baseURL: URL
     public let transport: any HTTPTransport
     private let probe: any ReachabilityProbe
+    private let sharedMonitor: ReachabilityMonitor?
     private let notificationCenter: NotificationCenter
     private let state: Mutex<State>
 
@@ -21,7 +22,7 @@ public final class HTTPClient: Sendable {
         var defaultHeaders: [HTTPHeader]
         var timeout: Duration
         var reachability: ReachabilityStatus = .unknown
-        var monitor: Task<Void, Never>?
+        var monitoring: Monitoring?
         var isStubbed = false
     }
 
@@ -29,18 +30,32 @@ public final class HTTPClient: Sendable {
         baseURL: URL,
         transport: any HTTPTransport = AsyncHTTPTransport(),
         reachabilityProbe: any ReachabilityProbe = InterfaceReachabilityProbe(),
+        reachabilityMonitor: ReachabilityMonitor? = nil,
         notificationCenter: NotificationCenter = .default,
         timeout: Duration = .seconds(10)
     ) {
         self.baseURL = baseURL
         self.transport = transport
         self.probe = reachabilityProbe
+        self.sharedMonitor = reachabilityMonitor
         self.notificationCenter = notificationCenter
         self.state = Mutex(State(defaultHeaders: [HTTPHeader(name: "Accept", value: "application/json")], timeout: timeout))
     }
 
+    /// The monitor a client follows while it monitors reachability; its own unless it was given one to share.
+    struct Monitoring {
+        var monitor: ReachabilityMonitor
+        var observation: Observation
+        var owned: Bool
+
+        func end() {
+            observation.cancel()
+            if owned { monitor.stop() }
+        }
+    }
+
     deinit {
-        state.withLock { $0.monitor?.cancel() }
+        state.withLock { $0.monitoring?.end() }
     }
 
     // MARK: Headers and timeout
@@ -79,50 +94,48 @@ public final class HTTPClient: Sendable {
     public var reachabilityStatus: ReachabilityStatus { state.withLock { $0.reachability } }
 
     /// Whether reachability is being monitored live (as opposed to stubbed or not started).
-    public var isMonitoringReachability: Bool { state.withLock { $0.monitor != nil } }
+    public var isMonitoringReachability: Bool { state.withLock { $0.monitoring != nil } }
 
     /// Probes the host once, then keeps probing every `interval`, posting `.reachabilityDidChange`
-    /// whenever the status changes. Returns after the first probe, so the status is known.
+    /// whenever the status changes. Returns after the first probe, so the status is known. A client
+    /// made with a shared `reachabilityMonitor` follows that monitor (and its interval) instead; its
+    /// first status is the monitor's last probe.
     public func startMonitoringReachability(every interval: Duration = .seconds(2)) async {
-        let host = baseURL.host ?? "localhost"
-        let first = await probe.status(ofHost: host)
-        guard state.withLock({ !$0.isStubbed }) else { return }
-        update(to: first, stubbed: false)
-        let task = Task { [weak self, probe] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                if Task.isCancelled { return }
-                let status = await probe.status(ofHost: host)
-                guard let self, !Task.isCancelled else { return }
-                self.update(to: status, stubbed: false)
-            }
+        let owned = sharedMonitor == nil
+        let monitor = sharedMonitor ?? ReachabilityMonitor(host: baseURL.host ?? "localhost", probe: probe, interval: interval)
+        let first = await monitor.start()
+        guard state.withLock({ !$0.isStubbed }) else {
+            if owned { monitor.stop() }
+            return
         }
+        let observation = monitor.observe { [weak self] status in self?.update(to: status, stubbed: false) }
         let previous = state.withLock { state in
-            defer { state.monitor = task }
-            return state.monitor
+            defer { state.monitoring = Monitoring(monitor: monitor, observation: observation, owned: owned) }
+            return state.monitoring
         }
-        previous?.cancel()
+        previous?.end()
+        update(to: first, stubbed: false)
     }
 
     /// Stops live monitoring, sets the status and posts the reachability-changed notification
     /// (always, even when the status does not change — a stub is an event the app should see).
     public func stubReachability(_ status: ReachabilityStatus) {
-        let monitor = state.withLock { state in
-            defer { state.monitor = nil; state.isStubbed = true }
-            return state.monitor
+        let monitoring = state.withLock { state in
+            defer { state.monitoring = nil; state.isStubbed = true }
+            return state.monitoring
         }
-        monitor?.cancel()
+        monitoring?.end()
         state.withLock { $0.reachability = status }
         post(status)
     }
 
     /// Stops live monitoring and forgets a stub; the status stays as it is.
     public func stopMonitoringReachability() {
-        let monitor = state.withLock { state in
-            defer { state.monitor = nil; state.isStubbed = false }
-            return state.monitor
+        let monitoring = state.withLock { state in
+            defer { state.monitoring = nil; state.isStubbed = false }
+            return state.monitoring
         }
-        monitor?.cancel()
+        monitoring?.end()
     }
 
     private func update(to status: ReachabilityStatus, stubbed: Bool) {

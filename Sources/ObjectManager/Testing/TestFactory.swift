@@ -39,7 +39,8 @@ public final class TestFactory: Sendable {
     /// - Parameters:
     ///   - model: the entity model every new store is created from.
     ///   - makeClient: the HTTP client for a base URL. By default every manager this factory sets up
-    ///     shares one live transport, so connections to the stub server are reused across scenarios.
+    ///     shares one live transport, so connections to the stub server are reused across scenarios, and
+    ///     one reachability monitor per host, so a set-up does not probe the network again.
     ///   - configureManager: the app's routes, mappings and descriptors, applied to every new manager.
     public init(
         model: EntityModel,
@@ -51,7 +52,10 @@ public final class TestFactory: Sendable {
             self.makeClient = makeClient
         } else {
             let transport = AsyncHTTPTransport()
-            self.makeClient = { HTTPClient(baseURL: $0, transport: transport) }
+            let monitors = MonitorsByHost()
+            self.makeClient = { url in
+                HTTPClient(baseURL: url, transport: transport, reachabilityMonitor: monitors.monitor(for: url.host ?? "localhost"))
+            }
         }
         self.configureManager = configureManager
     }
@@ -169,6 +173,20 @@ public final class TestFactory: Sendable {
         }
         ObjectManager.shared = nil
         EntityStore.defaultStore = nil
+    }
+}
+
+/// One reachability monitor per host, shared by the clients a factory makes.
+private final class MonitorsByHost: Sendable {
+    private let monitors = Mutex<[String: ReachabilityMonitor]>([:])
+
+    func monitor(for host: String) -> ReachabilityMonitor {
+        monitors.withLock { monitors in
+            if let existing = monitors[host] { return existing }
+            let monitor = ReachabilityMonitor(host: host)
+            monitors[host] = monitor
+            return monitor
+        }
     }
 }
 

@@ -17,7 +17,7 @@ final class ChangeSignal: Sendable {
 
     private let state = Locked(State())
 
-    /// The current generation; read it before an attempt, pass it to ``wait(after:)``.
+    /// The current generation; read it before an attempt, pass it to ``wait(after:timeout:timer:)``.
     var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Records a change and wakes every waiter.
@@ -36,13 +36,37 @@ final class ChangeSignal: Sendable {
         for continuation in woken { continuation.resume() }
     }
 
-    /// Returns once the generation differs from `generation`, or when the task is cancelled.
-    func wait(after generation: UInt64) async {
+    /// Returns once the generation differs from `generation`, once `timeout` has passed on `timer`'s
+    /// clock, or when the task is cancelled.
+    func wait(after generation: UInt64, timeout: Duration, timer: DeadlineTimer) async {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             state.waiters[state.nextID] = .pending
             return state.nextID
         }
+        let token = timer.schedule(after: timeout) { [self] in self.end(id) }
+        await wait(id: id, after: generation)
+        timer.cancel(token)
+    }
+
+    /// Ends one wait early (its timeout), as a change would.
+    private func end(_ id: Int) {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            switch state.waiters[id] {
+            case .waiting(let continuation):
+                state.waiters[id] = nil
+                return continuation
+            case .pending:
+                state.waiters[id] = .cancelled
+                return nil
+            case .cancelled, nil:
+                return nil
+            }
+        }
+        continuation?.resume()
+    }
+
+    private func wait(id: Int, after generation: UInt64) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
@@ -60,19 +84,7 @@ final class ChangeSignal: Sendable {
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                switch state.waiters[id] {
-                case .waiting(let continuation):
-                    state.waiters[id] = nil
-                    return continuation
-                case .pending:
-                    state.waiters[id] = .cancelled
-                    return nil
-                case .cancelled, nil:
-                    return nil
-                }
-            }
-            continuation?.resume()
+            end(id)
         }
     }
 }

@@ -24,16 +24,29 @@ public final class ScenarioContext: Sendable {
     private let state = Locked(State())
     private let logSink: @Sendable (String) -> Void
     let changes = ChangeSignal()
+    /// Ends waits at their retry deadlines; the runner shares one across the scenarios of a run.
+    let timer: DeadlineTimer
 
     /// Makes a context; the runner does this for every scenario, tests of step modules do it directly.
-    public init(
+    public convenience init(
         scenario: ScenarioID,
         clock: any Clock<Duration> = ContinuousClock(),
         environment: [String: String] = [:],
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.init(scenario: scenario, clock: clock, timer: DeadlineTimer(clock: clock), environment: environment, log: log)
+    }
+
+    init(
+        scenario: ScenarioID,
+        clock: any Clock<Duration>,
+        timer: DeadlineTimer,
+        environment: [String: String],
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.scenario = scenario
         self.clock = clock
+        self.timer = timer
         self.environment = environment
         self.logSink = log
     }
@@ -121,13 +134,6 @@ public final class ScenarioContext: Sendable {
 
     /// Sleeps for `interval` on the clock, or less when a change is signalled after `generation`.
     func pause(for interval: Duration, orUntilChangeAfter generation: UInt64) async {
-        let clock = self.clock
-        let changes = self.changes
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await clock.sleep(for: interval) }
-            group.addTask { await changes.wait(after: generation) }
-            await group.next()
-            group.cancelAll()
-        }
+        await changes.wait(after: generation, timeout: interval, timer: timer)
     }
 }

@@ -143,6 +143,8 @@ public final class ScenarioRunner: Sendable {
 
     private func perform(_ scenarios: [Scenario], emit: @escaping @Sendable (RunEvent) -> Void) async -> RunSummary {
         let stopwatch = Stopwatch(clock)
+        let timer = DeadlineTimer(clock: clock)
+        defer { timer.shutDown() }
         emit(.runStarted(plan(scenarios)))
         var summary = RunSummary()
         var stopped = false
@@ -152,7 +154,7 @@ public final class ScenarioRunner: Sendable {
                 summary.skipped += 1
                 continue
             }
-            switch await run(scenario, emit: emit) {
+            switch await run(scenario, timer: timer, emit: emit) {
             case .passed:
                 summary.passed += 1
             case .failed:
@@ -168,10 +170,14 @@ public final class ScenarioRunner: Sendable {
         return summary
     }
 
-    private func run(_ scenario: Scenario, emit: @escaping @Sendable (RunEvent) -> Void) async -> ScenarioOutcome {
+    private func run(
+        _ scenario: Scenario,
+        timer: DeadlineTimer,
+        emit: @escaping @Sendable (RunEvent) -> Void
+    ) async -> ScenarioOutcome {
         let id = scenario.id
         let stopwatch = Stopwatch(clock)
-        let context = ScenarioContext(scenario: id, clock: clock, environment: environment) { line in
+        let context = ScenarioContext(scenario: id, clock: clock, timer: timer, environment: environment) { line in
             emit(.log(id, line))
         }
         emit(.scenarioStarted(id))

@@ -62,7 +62,7 @@ struct StubResponder: HTTPResponder {
             bytes = json
             contentType = MIMEType.json
         case .fixture(let name):
-            guard let file = fixtures.file(named: name), let data = try? Data(contentsOf: file) else {
+            guard let (data, _) = fixtures.contents(named: name) else {
                 let message = RouteTableError.missingFixture(name: name, folder: fixtures.displayName).message
                 return Self.error(message, status: .notFound)
             }
@@ -87,11 +87,11 @@ struct StubResponder: HTTPResponder {
     }
 
     private func staticFile(method: String, path: String) -> Response {
-        guard let file = fixtures.file(atRequestPath: path), let data = try? Data(contentsOf: file) else {
+        guard let (data, file) = fixtures.contents(atRequestPath: path) else {
             return Self.error("No route or fixture for \(method) \(path)", status: .notFound)
         }
         var fields = HTTPFields()
-        fields[.contentType] = MIMEType.forFile(named: file.lastPathComponent)
+        fields[.contentType] = MIMEType.forFile(named: String(file.split(separator: "/").last ?? ""))
         return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 

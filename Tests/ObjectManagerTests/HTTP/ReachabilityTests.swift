@@ -43,6 +43,49 @@ struct ReachabilityTests {
         #expect(received.all == ["reachable via wifi", "not reachable"])
     }
 
+    /// A probe that counts its calls and answers what the test sets.
+    final class CountingProbe: ReachabilityProbe {
+        let answer = Recorder()
+        let calls = Recorder()
+        init(_ status: ReachabilityStatus) { answer.record(status.rawValue) }
+        func status(ofHost host: String) async -> ReachabilityStatus {
+            calls.record(host)
+            return ReachabilityStatus(name: answer.all.last ?? "") ?? .unknown
+        }
+    }
+
+    @Test func clientsSharingAMonitorProbeOnceAndFollowItsChanges() async throws {
+        let probe = CountingProbe(.reachableViaWiFi)
+        let monitor = ReachabilityMonitor(host: "127.0.0.1", probe: probe, interval: .milliseconds(5))
+        let center = NotificationCenter()
+        func client() -> HTTPClient {
+            HTTPClient(
+                baseURL: URL(string: "http://127.0.0.1:1")!,
+                transport: InMemoryTransport { _ in throw CancellationError() },
+                reachabilityMonitor: monitor,
+                notificationCenter: center
+            )
+        }
+        let first = client()
+        await first.startMonitoringReachability()
+        let calls = probe.calls.all.count
+        let second = client()
+        await second.startMonitoringReachability()
+        #expect(second.reachabilityStatus == .reachableViaWiFi)
+        #expect(probe.calls.all.count - calls <= 1, "the second client's start did not probe again (at most one poll in between)")
+
+        probe.answer.record(ReachabilityStatus.notReachable.rawValue)
+        #expect(await eventually { first.reachabilityStatus == .notReachable && second.reachabilityStatus == .notReachable })
+
+        // A stubbed client leaves the shared monitor running for the others.
+        first.stubReachability(.reachableViaWWAN)
+        probe.answer.record(ReachabilityStatus.reachableViaWiFi.rawValue)
+        #expect(await eventually { second.reachabilityStatus == .reachableViaWiFi })
+        #expect(first.reachabilityStatus == .reachableViaWWAN)
+        monitor.stop()
+        #expect(monitor.status == nil)
+    }
+
     @Test func requestsCarryDefaultHeadersAndTimeout() {
         let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:1")!, transport: InMemoryTransport { _ in throw CancellationError() })
         client.setDefaultHeader("X-API-Key", to: "secret")
