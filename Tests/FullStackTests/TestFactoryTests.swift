@@ -68,6 +68,36 @@ extension FullStack {
         try await factory.tearDown()
     }
 
+    @Test func setUpAfterTearDownStartsFromAnEmptyStoreEvenWhenTheDatabaseIsReused() async throws {
+        let factory = factory()
+        try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        let first = try #require(EntityStore.defaultStore)
+        let kept = try factory.object(fromFactory: "restaurant")
+        try first.mainContext.save()
+        try await factory.tearDown()
+
+        try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        let second = try #require(EntityStore.defaultStore)
+        #expect(try second.countSaved("Restaurant") == 0)
+        #expect(try second.mainContext.count("Restaurant") == 0)
+        #expect(kept.context == nil)
+        let object = try factory.object(fromFactory: "restaurant")
+        #expect(object["name"] == .string("Place 1"), "sequences start again")
+        try second.mainContext.save()
+        #expect(try second.countSaved("Restaurant") == 1)
+        try await factory.tearDown()
+
+        // Without a tear-down in between (KIF_SKIP_TEAR_DOWN), the kept store stays as it was.
+        try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        let third = try #require(EntityStore.defaultStore)
+        _ = try factory.object(fromFactory: "restaurant")
+        try third.mainContext.save()
+        try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
+        #expect(try third.countSaved("Restaurant") == 1)
+        #expect(EntityStore.defaultStore !== third)
+        try await factory.tearDown()
+    }
+
     @Test func hooksRunAndTearDownDropsTheSharedInstances() async throws {
         let factory = factory()
         let calls = Recorder()

@@ -101,10 +101,25 @@ public final class ResponseCache: Sendable {
 
     /// Scheme, lower-cased host, port, path and query: `http://127.0.0.1:8080/restaurants?page=1`.
     static func normalize(_ url: URL) -> String {
+        let string = url.absoluteString
+        if isNormalized(string) { return string }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
         components.host = components.host?.lowercased()
         components.fragment = nil
         if components.path.isEmpty { components.path = "/" }
         return components.string ?? url.absoluteString
+    }
+
+    /// Whether `normalize` would leave `string` as it is: no fragment, nothing upper-case before the
+    /// path, and a path — the common case, checked without parsing the URL into components.
+    static func isNormalized(_ string: String) -> Bool {
+        let bytes = Array(string.utf8)
+        guard !bytes.contains(UInt8(ascii: "#")), let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes.count > colon + 2, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else { return false }
+        let authority = bytes[(colon + 3)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
+        let pathStart = colon + 3 + authority.count
+        guard pathStart < bytes.count, bytes[pathStart] == UInt8(ascii: "/") else { return false }
+        return !bytes[..<pathStart].contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 }

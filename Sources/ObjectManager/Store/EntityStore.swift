@@ -41,6 +41,13 @@ public final class EntityStore: Sendable {
         ManagedObjectContext(persistent: persistent)
     }
 
+    /// Deletes every saved row of every entity in one transaction and resets the main context: the
+    /// store is then as empty as a new one (rowids start again at 1), without opening a new database.
+    public func removeAll() throws(StoreError) {
+        try persistent.removeAll()
+        mainContext.reset()
+    }
+
     /// Copies the saved contents into a SQLite file at `url` (readable with `sqlite3`).
     public func backup(to url: URL) throws(StoreError) {
         try persistent.backup(toPath: url.path)

@@ -273,6 +273,21 @@ public final class ManagedObjectContext: Sendable {
         }
     }
 
+    /// Forgets every object: registered, inserted, updated and deleted ones leave the context, unsaved
+    /// changes are dropped. Objects fetched before are no longer this context's.
+    public func reset() {
+        state.withLock { state in
+            let objects = state.registered.values.flatMap(\.values) + state.inserted + Array(state.updated.values)
+                + Array(state.deleted.values)
+            for object in objects {
+                object.state.withLock { objectState in
+                    if objectState.context === self { objectState.context = nil }
+                }
+            }
+            state = State()
+        }
+    }
+
     func markUpdated(_ object: ManagedObject) {
         state.withLock { state in
             let id = ObjectIdentifier(object)

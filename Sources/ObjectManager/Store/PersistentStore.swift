@@ -41,7 +41,7 @@ final class PersistentStore: Sendable {
         let (clause, arguments) = whereClause(conditions)
         let sql = "SELECT \(selection) FROM \(quote(entity.name))\(clause) ORDER BY rowid"
         do {
-            return try database.read { db in
+            return try database.inDatabase { db in
                 try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                     var values: [String: AttributeValue] = [:]
                     for (offset, attribute) in columns.enumerated() {
@@ -62,7 +62,7 @@ final class PersistentStore: Sendable {
         let (clause, arguments) = whereClause(conditions)
         let sql = "SELECT COUNT(*) FROM \(quote(entity.name))\(clause)"
         do {
-            return try database.read { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
+            return try database.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
         } catch {
             throw .database(String(describing: error))
         }
@@ -71,7 +71,7 @@ final class PersistentStore: Sendable {
     /// Applies `changes` in one transaction; returns the rowid of each insert (nil for other changes), in order.
     func apply(_ changes: [Change]) throws(StoreError) -> [Int64?] {
         do {
-            return try database.write { db in
+            return try transaction { db in
                 try changes.map { change -> Int64? in
                     switch change {
                     case .insert(let entity, let values):
@@ -100,6 +100,36 @@ final class PersistentStore: Sendable {
             }
         } catch {
             throw .database(String(describing: error))
+        }
+    }
+
+    /// Deletes every row of every table in one transaction.
+    func removeAll() throws(StoreError) {
+        do {
+            try transaction { db in
+                for entity in model.entities {
+                    try db.cachedStatement(sql: "DELETE FROM \(quote(entity.name))").execute()
+                }
+            }
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
+    /// Runs `body` in one transaction on the store's connection. Reads run outside transactions: each is
+    /// one statement, and the queue serializes all access. Unlike GRDB's `write`, which compiles its
+    /// BEGIN and COMMIT (and runs its authorizer) anew each time, the transaction statements are cached.
+    private func transaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.inDatabase { db in
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+            do {
+                let result = try body(db)
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                return result
+            } catch {
+                if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
+                throw error
+            }
         }
     }
 

@@ -29,6 +29,8 @@ public final class TestFactory: Sendable {
         var setUpHooks: [Hook] = []
         var tearDownHooks: [Hook] = []
         var sequence = 0
+        /// The store the last tear-down emptied, for the next set-up.
+        var emptiedStore: EntityStore?
     }
 
     public let model: EntityModel
@@ -136,12 +138,19 @@ public final class TestFactory: Sendable {
     }
 
     /// Resets every shared instance: a new object manager on `baseURL` with the app's configuration,
-    /// a new empty in-memory store as the default store, an empty cache, live reachability, the queue
+    /// an empty in-memory store as the default store, an empty cache, live reachability, the queue
     /// resumed, shared factory objects forgotten; then the app's set-up hooks.
+    ///
+    /// The store is the one the previous ``tearDown()`` emptied when there is one (emptied, it is
+    /// indistinguishable from a new one, and costs no new database), else a new one.
     @discardableResult
     public func setUp(baseURL: URL, monitorReachability: Bool = true) async throws -> ObjectManager {
         if let previous = ObjectManager.shared { await previous.shutDown() }
-        let store = try EntityStore(model: model)
+        let emptied = state.withLock { state in
+            defer { state.emptiedStore = nil }
+            return state.emptiedStore
+        }
+        let store = try emptied ?? EntityStore(model: model)
         let manager = ObjectManager(baseURL: baseURL, client: makeClient(baseURL), store: store)
         try configureManager(manager)
         EntityStore.defaultStore = store
@@ -157,7 +166,8 @@ public final class TestFactory: Sendable {
     }
 
     /// Cancels every queued or running request, deletes every object of every entity, clears the
-    /// cache, runs the app's tear-down hooks, and drops the shared instances.
+    /// cache, runs the app's tear-down hooks, and drops the shared instances. The emptied store is kept
+    /// for the next ``setUp(baseURL:monitorReachability:)``.
     public func tearDown() async throws {
         let hooks = state.withLock { state in
             state.sharedObjects.removeAll()
@@ -168,8 +178,10 @@ public final class TestFactory: Sendable {
             for hook in hooks { try await hook(manager) }
         }
         if let store = EntityStore.defaultStore {
-            try store.mainContext.deleteAllEntities()
-            try store.mainContext.save()
+            try store.removeAll()
+            if store.location == .inMemory, store.model == model {
+                state.withLock { $0.emptiedStore = store }
+            }
         }
         ObjectManager.shared = nil
         EntityStore.defaultStore = nil

@@ -24,7 +24,7 @@ public final class JUnitReporter: Sendable {
             guard case .scenarioFinished(let id, _, _) = event else { return nil }
             return (id, record)
         }
-        guard let (id, snapshot) = done, let planned = snapshot.plan.scenario(id),
+        guard let (id, snapshot) = done, let planned = snapshot.planned(id),
             let entry = snapshot.scenarios[id], let outcome = entry.outcome
         else { return }
         let xml = testcase(planned, record: snapshot)

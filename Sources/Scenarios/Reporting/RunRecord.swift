@@ -8,6 +8,8 @@ struct RunRecord: Sendable {
     }
 
     var plan = RunPlan(scenarios: [])
+    /// Where each scenario is in ``plan``.
+    private var planIndex: [ScenarioID: Int] = [:]
     var scenarios: [ScenarioID: ScenarioRecord] = [:]
     var summary: RunSummary?
 
@@ -15,6 +17,7 @@ struct RunRecord: Sendable {
         switch event {
         case .runStarted(let plan):
             self.plan = plan
+            planIndex = Dictionary(plan.scenarios.enumerated().map { ($1.id, $0) }) { first, _ in first }
             scenarios = [:]
             summary = nil
         case .scenarioStarted(let id):
@@ -33,9 +36,14 @@ struct RunRecord: Sendable {
         }
     }
 
+    /// The planned scenario with this id.
+    func planned(_ id: ScenarioID) -> RunPlan.PlannedScenario? {
+        planIndex[id].map { plan.scenarios[$0] }
+    }
+
     /// The step lines of a scenario: `✓ description`, `✗ description`, `- description (skipped)`.
     func stepLines(_ id: ScenarioID) -> [(glyph: StepGlyph, description: String, outcome: StepOutcome?)] {
-        guard let planned = plan.scenario(id) else { return [] }
+        guard let planned = planned(id) else { return [] }
         let record = scenarios[id]
         return planned.steps.enumerated().map { index, step in
             let outcome = record?.steps[index]

@@ -16,6 +16,20 @@ struct ResponseCacheTests {
         #expect(cache.count == 0)
     }
 
+    @Test(arguments: [
+        "http://127.0.0.1:8080/restaurants", "http://127.0.0.1:8080/restaurants?page=2&q=a%20b", "http://LOCALHOST:8080/r",
+        "http://127.0.0.1:8080", "http://127.0.0.1:8080?q=1", "http://h/r#frag", "HTTP://h/r", "http://h/R/S?Q=T",
+        "http://user@Host/a", "file:///tmp/x",
+    ])
+    func theQuickCheckForNormalizedURLsAgreesWithTheFullNormalization(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: true))
+        components.host = components.host?.lowercased()
+        components.fragment = nil
+        if components.path.isEmpty { components.path = "/" }
+        #expect(ResponseCache.normalize(url) == components.string)
+    }
+
     @Test func cachesOnlySuccessfulGETsThatAllowIt() {
         let cache = ResponseCache()
         cache.storeIfCacheable(HTTPResponse(status: 200, url: url), method: .post)

@@ -92,6 +92,30 @@ struct EntityStoreTests {
         }
     }
 
+    @Test func removeAllEmptiesEveryTableResetsTheContextAndStartsRowIDsAgain() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        let saved = try context.insert(entity: "Restaurant", attributes: ["restaurantID": 1, "name": "Old"])
+        try context.insert(entity: "Review", attributes: ["reviewID": 1])
+        try context.save()
+        try context.insert(entity: "Article", attributes: ["title": "Unsaved"])
+
+        try store.removeAll()
+
+        for entity in ["Restaurant", "Review", "Article"] {
+            #expect(try store.countSaved(entity) == 0)
+            #expect(try context.count(entity) == 0)
+        }
+        #expect(!context.hasChanges)
+        #expect(saved.context == nil, "objects from before belong to no context any more")
+        saved["name"] = "Changed"
+        #expect(!context.hasChanges, "changing an object from before marks nothing for saving")
+
+        try context.insert(entity: "Restaurant", attributes: ["restaurantID": 1, "name": "New"])
+        try context.save()
+        #expect(try store.fetchSaved("Restaurant").map { $0["name"] } == [.string("New")])
+    }
+
     @Test func theSameRowIsAlwaysTheSameInstance() throws {
         let store = try TestModel.store()
         let context = store.mainContext
