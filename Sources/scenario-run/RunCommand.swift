@@ -35,6 +35,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Default step timeout (default 10).", valueName: "SECONDS"))
     var timeout: Double?
 
+    @Option(help: ArgumentHelp("Headless: run scenarios in N worker processes at once (default 1).", valueName: "N"))
+    var jobs: Int = 1
+
     @OptionGroup var project: ProjectOptions
 
     @Flag(help: "List the scenarios and their steps; run nothing.")
@@ -48,22 +51,42 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds greater than 0.") }
+        if jobs < 1 { throw ValidationError("--jobs takes a number of worker processes, 1 or more.") }
     }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         var settings: RunSettings
+        do {
+            settings = try project.settings(environment: environment)
+        } catch {
+            throw Terminal.failLoading(error)
+        }
+        if failFast { settings.failFast = true }
+        if let timeout { settings.stepTimeout = .milliseconds(Int64(timeout * 1000)) }
+        if let filter { settings.filter = filter }
+
+        let live = !ci && Terminal.stdoutIsTTY
+        if jobs > 1, settings.skipTearDown {
+            Terminal.printError("note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept.")
+        }
+        // Workers start now, so that they load the scenario files while this process does.
+        let parallel =
+            jobs > 1 && !live && !list && !settings.skipTearDown
+            ? ParallelRun(
+                jobs: jobs,
+                arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
+                    + (timeout.map { ["--timeout", String($0)] } ?? [])
+            ) : nil
+
         let suite: ScenarioSuite
         let loaded: [Scenario]
         do {
-            settings = try project.settings(environment: environment)
-            if failFast { settings.failFast = true }
-            if let timeout { settings.stepTimeout = .milliseconds(Int64(timeout * 1000)) }
-            if let filter { settings.filter = filter }
             suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
             loaded = try suite.loadScenarios(paths: paths)
         } catch {
+            parallel?.abandon()
             throw Terminal.failLoading(error)
         }
 
@@ -76,6 +99,7 @@ struct RunCommand: AsyncParsableCommand {
                 rerunFailed: rerunFailed ? try failureState.load() : nil
             )
         } catch {
+            parallel?.abandon()
             Terminal.printError("error: \(error)")
             throw ExitCode(2)
         }
@@ -100,6 +124,20 @@ struct RunCommand: AsyncParsableCommand {
             failures.handle(event)
         }
 
+        if let parallel {
+            // Each worker process has its own stub server; this process only schedules and reports.
+            let runner = try suite.makeRunner(server: suite.makeServer(), environment: environment)
+            let timing = environment["BENCH_TIMING_FILE"].map(TimingMarks.init)
+            let summary = await parallel.run(scenarios, loaded: loaded, plan: runner.plan(scenarios), failFast: settings.failFast) {
+                event in
+                consume(event)
+                timing?.handle(event)
+            }
+            timing?.write()
+            try finish(summary, junit: junitReporter, failures: failures, failureState: failureState, settings: settings, directory: directory)
+            return
+        }
+
         let server = suite.makeServer()
         do {
             _ = try await server.start()
@@ -109,7 +147,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let runner = try suite.makeRunner(server: server, environment: environment)
         let summary: RunSummary
-        if !ci, Terminal.stdoutIsTTY {
+        if live {
             // The live runner; the summary is printed after the terminal is restored.
             let outcome = await TUIRun.run(
                 scenarios,
@@ -134,6 +172,20 @@ struct RunCommand: AsyncParsableCommand {
             timing?.write()
         }
 
+        await server.stop()
+        try finish(summary, junit: junitReporter, failures: failures, failureState: failureState, settings: settings, directory: directory)
+    }
+
+    /// What every run ends with: the JUnit report, the failures for `--rerun-failed`, the kept store
+    /// (KIF_SKIP_TEAR_DOWN), and the exit status.
+    private func finish(
+        _ summary: RunSummary,
+        junit junitReporter: JUnitReporter?,
+        failures: FailureCollector,
+        failureState: FailureState,
+        settings: RunSettings,
+        directory: URL
+    ) throws {
         if let junit, let junitReporter {
             do {
                 try junitReporter.write(to: URL(fileURLWithPath: junit))
@@ -154,7 +206,6 @@ struct RunCommand: AsyncParsableCommand {
                 Terminal.printError("error: Could not keep the store: \(error)")
             }
         }
-        await server.stop()
         if summary.failed > 0 || summary.cancelled { throw ExitCode(1) }
     }
 }

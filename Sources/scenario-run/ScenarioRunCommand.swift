@@ -13,7 +13,7 @@ struct ScenarioRunCommand: AsyncParsableCommand {
         abstract: "Run functional scenarios against a local stub server.",
         usage: """
             scenario-run [PATH ...] [--ci] [--filter REGEX] [--tag TAG ...] [--fail-fast] [--rerun-failed]
-                         [--junit FILE] [--timeout SECONDS] [--fixtures DIR] [--list] [--verbose] [--exit]
+                         [--junit FILE] [--timeout SECONDS] [--jobs N] [--fixtures DIR] [--list] [--verbose] [--exit]
             scenario-run check [PATH ...]
             scenario-run serve [--port N]
             """,
@@ -26,7 +26,7 @@ struct ScenarioRunCommand: AsyncParsableCommand {
 
             Environment: KIF_SKIP_TEAR_DOWN, KIF_SCENARIO_FILTER, KIF_EXIT_ON_FAILURE, NO_COLOR.
             """,
-        subcommands: [RunCommand.self, CheckCommand.self, ServeCommand.self],
+        subcommands: [RunCommand.self, CheckCommand.self, ServeCommand.self, WorkerCommand.self],
         defaultSubcommand: RunCommand.self
     )
 

@@ -190,6 +190,80 @@ struct RunCommandTests {
         #expect(parser.parse())
     }
 
+    @Test func jobsRunsTheSameScenariosInWorkerProcessesWithTheSameReport() throws {
+        func cases(_ arguments: [String]) throws -> (result: CLI.Result, testcases: [String]) {
+            let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml")
+            let result = try CLI.run(["--ci", "--junit", report.path] + arguments)
+            let xml = try String(contentsOf: report, encoding: .utf8)
+            let names = xml.split(separator: "\n").filter { $0.contains("<testcase ") }.map { String($0.split(separator: " time=")[0]) }
+            return (result, names.sorted())
+        }
+        let serial = try cases([])
+        let parallel = try cases(["--jobs", "3"])
+        #expect(parallel.result.status == 0, "\(parallel.result.stdout)\(parallel.result.stderr)")
+        #expect(parallel.testcases == serial.testcases)
+        #expect(parallel.testcases.count >= 26)
+        #expect(parallel.result.stdout.hasSuffix("\(serial.testcases.count) passed, 0 failed\n"))
+
+        let failing = try cases(["--jobs", "2", "Scenarios/examples-failing", "Scenarios/store.yml"])
+        #expect(failing.result.status == 1)
+        #expect(failing.result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"))
+        #expect(failing.result.stdout.contains("at Scenarios/examples-failing/failing.yml:10"))
+        #expect(failing.result.stdout.hasSuffix("4 passed, 2 failed\n"))
+        #expect(failing.testcases.count == 6)
+    }
+
+    @Test func jobsWithAMalformedFileReportsItOnceAndRunsNothing() throws {
+        let project = try CLI.project(["Scenarios/bad.yml": "scenarios:\n  - scenario: A\n    steps: [succed]\n"])
+        let result = try CLI.run(["--ci", "--jobs", "2"], directory: project)
+        #expect(result.status == 2)
+        #expect(result.stderr.components(separatedBy: "error:").count == 2, "one error, not one per worker: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(try CLI.run(["--ci", "--jobs", "0"]).status == 2)
+    }
+
+    @Test func jobsCtrlCCancelsEveryWorkerAndTheReportIsComplete() async throws {
+        let project = try CLI.project([
+            "Scenarios/long.yml": """
+            scenarios:
+              - { scenario: Quick A, steps: [succeed] }
+              - { scenario: Long A, steps: [{ wait: 30 }] }
+              - { scenario: Quick B, steps: [succeed] }
+              - { scenario: Long B, steps: [{ wait: 30 }] }
+              - { scenario: Long C, steps: [{ wait: 30 }] }
+              - { scenario: Long D, steps: [{ wait: 30 }] }
+            """
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let running = try CLI.Running(["--ci", "--jobs", "2", "--junit", report.path], directory: project, environment: [:])
+        #expect(await eventually { running.stdout.contains("✓ Quick A") && running.stdout.contains("✓ Quick B") })
+        let workers = children(of: running.process.processIdentifier)
+        #expect(workers.count == 2)
+        running.process.interrupt()
+        let result = running.wait()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Cancelling"))
+        #expect(result.stdout.contains("Run cancelled."))
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let counts = last.split(separator: ",").compactMap { Int($0.split(separator: " ").first ?? "") }
+        #expect(counts.count == 3 && counts[0] == 2 && counts.reduce(0, +) == 6, "every scenario accounted for: \(last)")
+        #expect(XMLParser(data: try Data(contentsOf: report)).parse())
+        #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
+    }
+
+    /// The process ids of `parent`'s children.
+    private func children(of parent: pid_t) -> [pid_t] {
+        let pgrep = Process()
+        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        pgrep.arguments = ["-P", String(parent)]
+        let pipe = Pipe()
+        pgrep.standardOutput = pipe
+        guard (try? pgrep.run()) != nil else { return [] }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        pgrep.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { pid_t($0) }
+    }
+
     @Test func benchTimingFileHasThePhaseMarksTheHarnessReads() throws {
         let marks = FileManager.default.temporaryDirectory.appendingPathComponent("timing-\(UUID().uuidString).json")
         let result = try CLI.run(["--ci", "Scenarios/store.yml"], environment: ["BENCH_TIMING_FILE": marks.path])

@@ -8,13 +8,19 @@ import Synchronization
 public final class InterruptHandler: Sendable {
     private let sources: Mutex<[any DispatchSourceSignal]>
 
+    private let signals: [Int32]
+
+    /// Handles `signals` (by default SIGINT and SIGTERM) until ``cancel()``.
     public init(
+        signals: [Int32]? = nil,
         onFirst: @escaping @Sendable () -> Void,
         onSecond: @escaping @Sendable () -> Void = {}
     ) {
+        let signals = signals ?? [SIGINT, SIGTERM]
+        self.signals = signals
         let count = Mutex(0)
         var installed: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
+        for signalNumber in signals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
@@ -43,7 +49,6 @@ public final class InterruptHandler: Sendable {
         }
         guard !installed.isEmpty else { return }
         for source in installed { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for signalNumber in signals { signal(signalNumber, SIG_DFL) }
     }
 }

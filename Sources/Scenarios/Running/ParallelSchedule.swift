@@ -1,0 +1,152 @@
+/// Which scenario each worker process runs next, and what a parallel run reports when workers finish
+/// scenarios, stop, or die — the bookkeeping of `scenario-run --jobs N`, without the processes.
+///
+/// Scenarios are handed out in order, a few at a time per worker (so a worker never waits for the next
+/// one), to whichever worker finishes first. Workers stream the run events of their scenarios; the
+/// schedule forwards them and answers with the scenarios to send next. A worker that exits with a
+/// scenario started fails that scenario; the scenarios it had not started go back to the queue. With
+/// fail-fast, or once cancelled, nothing new is handed out and what is left is reported as skipped.
+///
+/// ```swift
+/// var schedule = ParallelSchedule(scenarios: ids, workers: 2)
+/// for worker in 0..<2 { send(schedule.assignments(for: worker), to: worker) }
+/// let (forward, next) = schedule.handle(event, from: worker)   // forward to reporters, send `next`
+/// let (events, resend) = schedule.workerExited(worker, reason: "exit status 1")
+/// let summary = schedule.finish()                                 // once every worker has exited
+/// ```
+public struct ParallelSchedule: Sendable {
+    /// What a worker is running: scenarios sent to it, in order, the first one possibly started.
+    private struct Worker {
+        var assigned: [Int] = []
+        var started: ScenarioID?
+        var lastStep: Int?
+        var alive = true
+    }
+
+    public let scenarios: [ScenarioID]
+    /// How many scenarios a worker holds at most (running plus waiting).
+    public let prefetch: Int
+    public let failFast: Bool
+    private var queue: [Int]
+    private var workers: [Worker]
+    private var stopped = false
+    private var cancelled = false
+    private var summary = RunSummary()
+    private var finished: Set<Int> = []
+    private let indexByID: [ScenarioID: Int]
+
+    /// A schedule of `scenarios` (indexes into this array are what workers are sent).
+    public init(scenarios: [ScenarioID], workers: Int, prefetch: Int = 2, failFast: Bool = false) {
+        self.scenarios = scenarios
+        self.prefetch = max(1, prefetch)
+        self.failFast = failFast
+        self.queue = Array(scenarios.indices)
+        self.workers = Array(repeating: Worker(), count: max(1, workers))
+        self.indexByID = Dictionary(scenarios.enumerated().map { ($1, $0) }) { first, _ in first }
+    }
+
+    /// Takes scenarios from the queue for `worker` until it holds ``prefetch``; empty once stopped.
+    public mutating func assignments(for worker: Int) -> [Int] {
+        guard workers.indices.contains(worker), workers[worker].alive, !stopped else { return [] }
+        var sent: [Int] = []
+        while workers[worker].assigned.count < prefetch, !queue.isEmpty {
+            let index = queue.removeFirst()
+            workers[worker].assigned.append(index)
+            sent.append(index)
+        }
+        return sent
+    }
+
+    /// Whether `worker` has nothing to run and will be given nothing more: its input can be closed.
+    public func isDone(_ worker: Int) -> Bool {
+        workers[worker].assigned.isEmpty && (queue.isEmpty || stopped)
+    }
+
+    /// Records an event from `worker`; returns the events to report (run-level events of the worker
+    /// are dropped: the parallel run has its own) and the scenarios to send to it next.
+    public mutating func handle(_ event: RunEvent, from worker: Int) -> (forward: [RunEvent], send: [Int]) {
+        switch event {
+        case .runStarted, .runFinished:
+            return ([], [])
+        case .scenarioStarted(let id):
+            workers[worker].started = id
+            workers[worker].lastStep = nil
+        case .stepStarted(_, let step, _):
+            workers[worker].lastStep = step
+        case .stepFinished(_, let step, _, _, _):
+            // The step after the last finished one is running (workers leave out step starts).
+            workers[worker].lastStep = max(step + 1, workers[worker].lastStep ?? 0)
+        case .scenarioFinished(let id, let outcome, _):
+            guard let index = indexByID[id], !finished.contains(index) else { return ([], []) }
+            record(index, outcome)
+            workers[worker].assigned.removeAll { $0 == index }
+            if workers[worker].started == id { workers[worker].started = nil }
+            return ([event], assignments(for: worker))
+        case .stepWaiting, .log:
+            break
+        }
+        return ([event], [])
+    }
+
+    /// A worker's process ended: the scenario it had started fails (unless it finished), the ones it had
+    /// not started go to the workers still alive. Returns the events to report, and what to send to whom.
+    public mutating func workerExited(_ worker: Int, reason: String) -> (events: [RunEvent], send: [(worker: Int, scenarios: [Int])]) {
+        guard workers.indices.contains(worker), workers[worker].alive else { return ([], []) }
+        workers[worker].alive = false
+        var events: [RunEvent] = []
+        var unstarted: [Int] = []
+        for index in workers[worker].assigned where !finished.contains(index) {
+            if scenarios[index] == workers[worker].started {
+                let step = workers[worker].lastStep ?? 0
+                let message = "The worker process running this scenario ended (\(reason)) before it finished."
+                let outcome = ScenarioOutcome.failed(step: step, reason: message)
+                record(index, outcome)
+                events.append(
+                    .stepFinished(scenarios[index], step: step, phase: .steps, outcome: .failed(reason: message, location: nil), duration: .zero)
+                )
+                events.append(.scenarioFinished(scenarios[index], outcome: outcome, duration: .zero))
+            } else {
+                unstarted.append(index)
+            }
+        }
+        workers[worker] = Worker(alive: false)
+        queue.insert(contentsOf: unstarted, at: 0)
+        var send: [(worker: Int, scenarios: [Int])] = []
+        for other in workers.indices where workers[other].alive {
+            let next = assignments(for: other)
+            if !next.isEmpty { send.append((other, next)) }
+        }
+        return (events, send)
+    }
+
+    /// Stops handing out scenarios (Ctrl-C): what workers are running still finishes.
+    public mutating func cancel() {
+        cancelled = true
+        stopped = true
+    }
+
+    /// Once every worker has exited: skipped events for every scenario that never finished, and the totals.
+    public mutating func finish() -> (events: [RunEvent], summary: RunSummary) {
+        var events: [RunEvent] = []
+        for index in scenarios.indices where !finished.contains(index) {
+            finished.insert(index)
+            summary.skipped += 1
+            events.append(.scenarioFinished(scenarios[index], outcome: .skipped, duration: .zero))
+        }
+        queue = []
+        var totals = summary
+        totals.cancelled = cancelled
+        return (events, totals)
+    }
+
+    private mutating func record(_ index: Int, _ outcome: ScenarioOutcome) {
+        finished.insert(index)
+        switch outcome {
+        case .passed: summary.passed += 1
+        case .failed:
+            summary.failed += 1
+            if failFast { stopped = true }
+        case .skipped: summary.skipped += 1
+        }
+    }
+}

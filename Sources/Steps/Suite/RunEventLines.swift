@@ -1,0 +1,150 @@
+public import Foundation
+import ObjectManager
+public import Scenarios
+import Diagnostics
+
+/// Scenario-level run events as compact JSON lines, the way `scenario-run --jobs` workers report to
+/// their parent: a positional array per event, written and read with the object manager's JSON
+/// writer and parser (several times faster than `JSONEncoder` over the events' `Codable` form, which
+/// mattered at ~10 events per scenario).
+///
+/// ```swift
+/// let line = RunEventLines.encode(.log(id, "GET /restaurants 200"))   // ["log","s.yml","A","GET /restaurants 200"]\n
+/// RunEventLines.decode(line.dropLast())                              // the same event
+/// ```
+///
+/// Run-level events (`runStarted`, `runFinished`) are not encoded: a parallel run announces its own.
+public enum RunEventLines {
+    /// The event as one line of JSON ending in a newline; `nil` for run-level events.
+    public static func encode(_ event: RunEvent) -> Data? {
+        let fields: [JSONValue]
+        switch event {
+        case .runStarted, .runFinished:
+            return nil
+        case .scenarioStarted(let id):
+            fields = ["started"] + scenario(id)
+        case .stepStarted(let id, let step, let phase):
+            fields = ["step"] + scenario(id) + [.int(step), .string(phase.rawValue)]
+        case .stepWaiting(let id, let step, let reason, let waited):
+            fields = ["waiting"] + scenario(id) + [.int(step), .string(reason), nanoseconds(waited)]
+        case .stepFinished(let id, let step, let phase, let outcome, let duration):
+            fields = ["stepFinished"] + scenario(id) + [.int(step), .string(phase.rawValue), json(outcome), nanoseconds(duration)]
+        case .log(let id, let line):
+            fields = ["log"] + scenario(id) + [.string(line)]
+        case .scenarioFinished(let id, let outcome, let duration):
+            fields = ["finished"] + scenario(id) + [json(outcome), nanoseconds(duration)]
+        }
+        var data = JSONValue.array(fields).encoded()
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// The event on one line (without its newline), or `nil` when the line is not one.
+    public static func decode(_ line: Data) -> RunEvent? {
+        guard case .array(let fields)? = try? JSONValue(parsing: line), fields.count >= 3,
+            case .string(let kind) = fields[0], case .string(let file) = fields[1], case .string(let name) = fields[2]
+        else { return nil }
+        let id = ScenarioID(file: file, name: name)
+        let rest = Array(fields.dropFirst(3))
+        switch (kind, rest.count) {
+        case ("started", 0):
+            return .scenarioStarted(id)
+        case ("step", 2):
+            guard case .int(let step) = rest[0], let phase = phase(rest[1]) else { return nil }
+            return .stepStarted(id, step: step, phase: phase)
+        case ("waiting", 3):
+            guard case .int(let step) = rest[0], case .string(let reason) = rest[1], let waited = duration(rest[2]) else {
+                return nil
+            }
+            return .stepWaiting(id, step: step, reason: reason, waited: waited)
+        case ("stepFinished", 4):
+            guard case .int(let step) = rest[0], let phase = phase(rest[1]), let outcome = stepOutcome(rest[2]),
+                let duration = duration(rest[3])
+            else { return nil }
+            return .stepFinished(id, step: step, phase: phase, outcome: outcome, duration: duration)
+        case ("log", 1):
+            guard case .string(let line) = rest[0] else { return nil }
+            return .log(id, line)
+        case ("finished", 2):
+            guard let outcome = scenarioOutcome(rest[0]), let duration = duration(rest[1]) else { return nil }
+            return .scenarioFinished(id, outcome: outcome, duration: duration)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Parts
+
+    private static func scenario(_ id: ScenarioID) -> [JSONValue] {
+        [.string(id.file), .string(id.name)]
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> JSONValue {
+        let (seconds, attoseconds) = duration.components
+        return .int(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    }
+
+    private static func duration(_ value: JSONValue) -> Duration? {
+        guard case .int(let nanoseconds) = value else { return nil }
+        return .nanoseconds(nanoseconds)
+    }
+
+    private static func phase(_ value: JSONValue) -> StepPhase? {
+        guard case .string(let raw) = value else { return nil }
+        return StepPhase(rawValue: raw)
+    }
+
+    private static func json(_ outcome: StepOutcome) -> JSONValue {
+        switch outcome {
+        case .passed: "passed"
+        case .skipped: "skipped"
+        case .failed(let reason, let location):
+            [
+                "failed", .string(reason),
+                location.map { [.string($0.file), .int($0.line), .int($0.column)] } ?? .null,
+            ]
+        }
+    }
+
+    private static func stepOutcome(_ value: JSONValue) -> StepOutcome? {
+        switch value {
+        case .string("passed"): return .passed
+        case .string("skipped"): return .skipped
+        case .array(let parts) where parts.count == 3 && parts[0] == "failed":
+            guard case .string(let reason) = parts[1] else { return nil }
+            switch parts[2] {
+            case .null:
+                return .failed(reason: reason, location: nil)
+            case .array(let location):
+                guard location.count == 3, case .string(let file) = location[0], case .int(let line) = location[1],
+                    case .int(let column) = location[2]
+                else { return nil }
+                return .failed(reason: reason, location: SourceLocation(file: file, line: line, column: column))
+            default:
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    private static func json(_ outcome: ScenarioOutcome) -> JSONValue {
+        switch outcome {
+        case .passed: "passed"
+        case .skipped: "skipped"
+        case .failed(let step, let reason): ["failed", .int(step), .string(reason)]
+        }
+    }
+
+    private static func scenarioOutcome(_ value: JSONValue) -> ScenarioOutcome? {
+        switch value {
+        case .string("passed"): return .passed
+        case .string("skipped"): return .skipped
+        case .array(let parts) where parts.count == 3 && parts[0] == "failed":
+            guard case .int(let step) = parts[1], case .string(let reason) = parts[2] else { return nil }
+            return .failed(step: step, reason: reason)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import Scenarios
+import Steps
+import Synchronization
+
+/// The parent side of `scenario-run --jobs N`: N worker processes (`scenario-run worker`), each with its
+/// own stub server and shared instances, are fed scenario indexes through their standard input; their
+/// events, read from their standard output, are merged into one run for the reporters.
+///
+/// The bookkeeping — who runs what, crashed workers, fail-fast, skipped scenarios — is
+/// ``ParallelSchedule``'s; this type owns the processes, the pipes and the threads that read them.
+final class ParallelRun: Sendable {
+    private struct Worker {
+        var process: Process
+        var input: FileHandle?
+    }
+
+    /// What `run` brings: the schedule, the index each scheduled scenario has in the workers' list,
+    /// where events go, and who waits for the end.
+    private struct Run {
+        var schedule: ParallelSchedule
+        var workerIndexes: [Int]
+        var emit: @Sendable (RunEvent) -> Void
+        var finished: CheckedContinuation<RunSummary, Never>
+    }
+
+    private struct State {
+        var workers: [Worker] = []
+        var run: Run?
+        /// Workers that exited before the run began (while loading), with why.
+        var exitedEarly: [(worker: Int, reason: String)] = []
+        var exited = 0
+    }
+
+    private let jobs: Int
+    private let state = Mutex(State())
+
+    /// Starts `jobs` worker processes at once, so that they load the scenario files while this process
+    /// does; `arguments` follow `worker` (paths and project options).
+    init(jobs: Int, arguments: [String]) {
+        self.jobs = max(1, jobs)
+        signal(SIGPIPE, SIG_IGN)  // a worker that died must not take the parent with it
+        for index in 0..<self.jobs { launch(index, arguments: ["worker"] + arguments) }
+    }
+
+    /// Ends the workers without running anything (this process could not load the files).
+    func abandon() {
+        let processes = state.withLock { state -> [Process] in
+            for index in state.workers.indices {
+                try? state.workers[index].input?.close()
+                state.workers[index].input = nil
+            }
+            return state.workers.map(\.process)
+        }
+        for process in processes where process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Runs `scenarios` (the plan is announced first) and returns the totals once every worker has exited.
+    ///
+    /// - Parameters:
+    ///   - scenarios: the selected scenarios, in run order.
+    ///   - loaded: every scenario the workers load (the selection's superset, in load order).
+    func run(
+        _ scenarios: [Scenario],
+        loaded: [Scenario],
+        plan: RunPlan,
+        failFast: Bool,
+        emit: @escaping @Sendable (RunEvent) -> Void
+    ) async -> RunSummary {
+        let start = ContinuousClock.now
+        emit(.runStarted(plan))
+        let interrupts = InterruptHandler(
+            onFirst: { [self] in
+                Terminal.printError("\nCancelling: the running scenarios' tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
+                cancel()
+            },
+            onSecond: { [self] in abandon() }
+        )
+        let position = Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
+            state.withLock { state in
+                state.run = Run(
+                    schedule: ParallelSchedule(scenarios: scenarios.map(\.id), workers: jobs, failFast: failFast),
+                    workerIndexes: scenarios.map { position[$0.id] ?? -1 },
+                    emit: emit,
+                    finished: continuation
+                )
+                for worker in state.workers.indices {
+                    if let input = state.workers[worker].input {
+                        try? input.write(contentsOf: Data("#\(loaded.count)\n".utf8))
+                    }
+                    send(state.run?.schedule.assignments(for: worker) ?? [], to: worker, in: &state)
+                }
+                let early = state.exitedEarly
+                state.exitedEarly = []
+                for (worker, reason) in early { exited(worker, reason: reason, in: &state) }
+                finishIfDone(&state)
+            }
+        }
+        interrupts.cancel()
+        summary.duration = ContinuousClock.now - start
+        emit(.runFinished(summary))
+        return summary
+    }
+
+    // MARK: Workers
+
+    private func launch(_ index: Int, arguments: [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            Terminal.printError("error: Could not start a worker process: \(error)")
+            state.withLock { state in
+                state.workers.append(Worker(process: process, input: nil))
+                exited(index, reason: "it could not start", in: &state)
+            }
+            return
+        }
+        try? input.fileHandleForReading.close()
+        try? output.fileHandleForWriting.close()
+        state.withLock { $0.workers.append(Worker(process: process, input: input.fileHandleForWriting)) }
+        let reader = Thread { [self] in
+            read(output.fileHandleForReading, from: index)
+            process.waitUntilExit()
+            let reason =
+                process.terminationReason == .uncaughtSignal
+                ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+            state.withLock { state in
+                exited(index, reason: reason, in: &state)
+                finishIfDone(&state)
+            }
+        }
+        reader.start()
+    }
+
+    /// Reads JSON lines of run events until the worker closes its output.
+    private func read(_ handle: FileHandle, from worker: Int) {
+        var buffer = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            var consumed = buffer.startIndex
+            while let newline = buffer[consumed...].firstIndex(of: UInt8(ascii: "\n")) {
+                if let event = RunEventLines.decode(buffer[consumed..<newline]) {
+                    receive(event, from: worker)
+                }
+                consumed = newline + 1
+            }
+            buffer = Data(buffer[consumed...])
+        }
+    }
+
+    private func receive(_ event: RunEvent, from worker: Int) {
+        state.withLock { state in
+            // In place: a copy of the run would copy the schedule's arrays at every event.
+            guard let (forward, next) = state.run?.schedule.handle(event, from: worker), let emit = state.run?.emit else {
+                return
+            }
+            for event in forward { emit(event) }
+            send(next, to: worker, in: &state)
+        }
+    }
+
+    /// A worker ended: before the run it is remembered; during it, the schedule decides what that means.
+    private func exited(_ worker: Int, reason: String, in state: inout State) {
+        if state.workers.indices.contains(worker) {
+            try? state.workers[worker].input?.close()
+            state.workers[worker].input = nil
+        }
+        guard let (events, resend) = state.run?.schedule.workerExited(worker, reason: reason), let emit = state.run?.emit
+        else {
+            state.exitedEarly.append((worker, reason))
+            return
+        }
+        for event in events { emit(event) }
+        for (other, scenarios) in resend { send(scenarios, to: other, in: &state) }
+        state.exited += 1
+    }
+
+    /// Once every worker has exited: the skipped scenarios, and the end of ``run``.
+    private func finishIfDone(_ state: inout State) {
+        guard state.exited == jobs, let (skipped, summary) = state.run?.schedule.finish(), let run = state.run else { return }
+        for event in skipped { run.emit(event) }
+        state.run = nil
+        run.finished.resume(returning: summary)
+    }
+
+    /// Sends scenario indexes to a worker; closes its input once it will get nothing more.
+    private func send(_ scheduled: [Int], to worker: Int, in state: inout State) {
+        guard state.run != nil, state.workers.indices.contains(worker), let input = state.workers[worker].input else {
+            return
+        }
+        if !scheduled.isEmpty {
+            let lines = scheduled.map { "\(state.run?.workerIndexes[$0] ?? -1)\n" }.joined()
+            do {
+                try input.write(contentsOf: Data(lines.utf8))
+            } catch {
+                // The worker is gone; its reader thread reports it.
+            }
+        }
+        if state.run?.schedule.isDone(worker) == true {
+            try? input.close()
+            state.workers[worker].input = nil
+        }
+    }
+
+    // MARK: Stopping
+
+    /// Ctrl-C: nothing new is handed out; each worker cancels its running scenario (whose tear-down runs).
+    private func cancel() {
+        let processes = state.withLock { state -> [Process] in
+            state.run?.schedule.cancel()
+            for index in state.workers.indices {
+                try? state.workers[index].input?.close()
+                state.workers[index].input = nil
+            }
+            return state.workers.map(\.process)
+        }
+        for process in processes where process.isRunning { process.terminate() }
+    }
+}

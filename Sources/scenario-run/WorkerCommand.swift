@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+import Steps
+import Synchronization
+
+/// `scenario-run worker` (hidden) — one worker process of `scenario-run --jobs N`.
+///
+/// Started before the parent loads, it loads the same scenarios, starts its own stub server, then reads
+/// from standard input the parent's count of the loaded scenarios (`#N`, checked) and scenario indexes
+/// into that list, one per line, and runs each between the default set-up
+/// and tear-down, writing its run events to standard output as JSON lines. Ends at the end of its input.
+/// Ctrl-C is the parent's to handle: the worker ignores SIGINT; SIGTERM cancels gracefully (the
+/// current scenario's tear-down runs), a second SIGTERM exits at once.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "One worker process of a parallel run (started by scenario-run --jobs).",
+        shouldDisplay: false
+    )
+
+    @Argument var paths: [String] = []
+
+    @OptionGroup var project: ProjectOptions
+
+    @Option var timeout: Double?
+
+    func run() async throws {
+        signal(SIGINT, SIG_IGN)
+        let environment = ProcessInfo.processInfo.environment
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let lines = StandardInputLines.lines()
+        let suite: ScenarioSuite
+        let scenarios: [Scenario]
+        do {
+            var settings = try project.settings(environment: environment)
+            if let timeout { settings.stepTimeout = .milliseconds(Int64(timeout * 1000)) }
+            suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+            scenarios = try suite.loadScenarios(paths: paths)
+        } catch {
+            // The parent loads the same files and reports their errors.
+            throw ExitCode(2)
+        }
+        let server = suite.makeServer()
+        _ = try await server.start()
+        let runner = try suite.makeRunner(server: server, environment: environment)
+        let stopping = StopFlag()
+        let interrupts = InterruptHandler(signals: [SIGTERM]) {
+            stopping.set()
+            runner.cancel()
+        }
+        let output = EventLineWriter()
+        for await line in lines {
+            if stopping.isSet { break }
+            if line.hasPrefix("#") {
+                // The parent's count of the scenarios it loaded: the indexes are into the same list.
+                guard Int(line.dropFirst()) == scenarios.count else {
+                    Terminal.printError("error: The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(scenarios.count)).")
+                    throw ExitCode(2)
+                }
+                continue
+            }
+            guard let index = Int(line), scenarios.indices.contains(index) else { continue }
+            await runner.run([scenarios[index]]) { event in output.write(event) }
+        }
+        interrupts.cancel()
+        await server.stop()
+    }
+}
+
+/// Writes run events as JSON lines (``RunEventLines``) to standard output, a scenario's events in one
+/// write when it finishes. Step starts and waits are left out: the parent's headless reporters do not
+/// use them, and they are half of all events.
+final class EventLineWriter: Sendable {
+    private let pending = Mutex(Data())
+
+    func write(_ event: RunEvent) {
+        switch event {
+        case .stepStarted, .stepWaiting: return
+        default: break
+        }
+        guard let line = RunEventLines.encode(event) else { return }
+        let flush = pending.withLock { pending -> Data? in
+            pending.append(line)
+            guard case .scenarioFinished = event else { return nil }
+            defer { pending = Data() }
+            return pending
+        }
+        if let flush { FileHandle.standardOutput.write(flush) }
+    }
+}
+
+/// The lines of standard input, read on a thread of their own (a blocking read must not hold the
+/// event loop every task runs on), from the start, so that what the parent sends while the worker
+/// loads waits in the stream.
+enum StandardInputLines {
+    static func lines() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        let thread = Thread {
+            while let line = readLine() {
+                continuation.yield(line)
+            }
+            continuation.finish()
+        }
+        thread.start()
+        return stream
+    }
+}
+
+/// A flag set once, from any thread.
+final class StopFlag: Sendable {
+    private let value = Mutex(false)
+
+    func set() { value.withLock { $0 = true } }
+
+    var isSet: Bool { value.withLock { $0 } }
+}

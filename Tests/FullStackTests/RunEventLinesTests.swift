@@ -1,0 +1,45 @@
+import Diagnostics
+import Foundation
+import Scenarios
+import Steps
+import Testing
+
+/// The lines `--jobs` workers write: every scenario-level event survives the round trip; run-level
+/// events and lines that are not events are refused.
+struct RunEventLinesTests {
+    let id = ScenarioID(file: "Scenarios/r\u{e9}views.yml", name: "Posting \"quoted\" \\ and ✓")
+
+    @Test func everyScenarioLevelEventRoundTrips() throws {
+        let events: [RunEvent] = [
+            .scenarioStarted(id),
+            .stepStarted(id, step: 2, phase: .setUp),
+            .stepWaiting(id, step: 3, reason: "0 Review object(s),\nexpected 1", waited: .milliseconds(1500)),
+            .stepFinished(id, step: 3, phase: .steps, outcome: .passed, duration: .nanoseconds(123_456_789)),
+            .stepFinished(id, step: 4, phase: .tearDown, outcome: .skipped, duration: .zero),
+            .stepFinished(
+                id, step: 5, phase: .steps,
+                outcome: .failed(reason: "Expected 201", location: SourceLocation(file: "s.yml", line: 12, column: 9)),
+                duration: .seconds(2)
+            ),
+            .stepFinished(id, step: 6, phase: .steps, outcome: .failed(reason: "Run cancelled.", location: nil), duration: .zero),
+            .log(id, "POST /review → 201 (1 object)"),
+            .scenarioFinished(id, outcome: .failed(step: 5, reason: "Expected 201"), duration: .milliseconds(31)),
+            .scenarioFinished(id, outcome: .passed, duration: .seconds(3600)),
+            .scenarioFinished(id, outcome: .skipped, duration: .zero),
+        ]
+        for event in events {
+            let line = try #require(RunEventLines.encode(event))
+            #expect(line.last == UInt8(ascii: "\n"))
+            #expect(!line.dropLast().contains(UInt8(ascii: "\n")), "one line per event")
+            #expect(RunEventLines.decode(line.dropLast()) == event)
+        }
+    }
+
+    @Test func runLevelEventsAndOtherLinesAreNotEvents() {
+        #expect(RunEventLines.encode(.runStarted(RunPlan(scenarios: []))) == nil)
+        #expect(RunEventLines.encode(.runFinished(RunSummary())) == nil)
+        for line in ["", "[]", "{}", "not json", #"["finished","f","n"]"#, #"["started","f","n",1]"#, #"["log","f","n",1]"#] {
+            #expect(RunEventLines.decode(Data(line.utf8)) == nil, "\(line)")
+        }
+    }
+}

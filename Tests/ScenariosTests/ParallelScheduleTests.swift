@@ -1,0 +1,85 @@
+import Scenarios
+import Testing
+
+/// The bookkeeping of `--jobs`: hand-out order and prefetch, refills, fail-fast, crashed workers,
+/// cancellation, and every scenario accounted for at the end.
+struct ParallelScheduleTests {
+    let ids = (0..<5).map { ScenarioID(file: "s.yml", name: "S\($0)") }
+
+    @Test func handsOutInOrderAPrefetchAtATimeAndRefillsOnEachFinish() {
+        var schedule = ParallelSchedule(scenarios: ids, workers: 2, prefetch: 2)
+        #expect(schedule.assignments(for: 0) == [0, 1])
+        #expect(schedule.assignments(for: 1) == [2, 3])
+        #expect(schedule.assignments(for: 0) == [], "a worker holds at most the prefetch")
+
+        #expect(schedule.handle(.scenarioStarted(ids[0]), from: 0).forward == [.scenarioStarted(ids[0])])
+        let finished = RunEvent.scenarioFinished(ids[0], outcome: .passed, duration: .zero)
+        let (forward, next) = schedule.handle(finished, from: 0)
+        #expect(forward == [finished])
+        #expect(next == [4])
+        #expect(!schedule.isDone(0))
+        for (index, worker) in [(1, 0), (2, 1), (3, 1), (4, 0)] {
+            _ = schedule.handle(.scenarioFinished(ids[index], outcome: .passed, duration: .zero), from: worker)
+        }
+        #expect(schedule.isDone(0) && schedule.isDone(1))
+        let (skipped, summary) = schedule.finish()
+        #expect(skipped.isEmpty)
+        #expect(summary == RunSummary(passed: 5))
+    }
+
+    @Test func runLevelEventsOfWorkersAreDropped() {
+        var schedule = ParallelSchedule(scenarios: ids, workers: 1)
+        #expect(schedule.handle(.runStarted(RunPlan(scenarios: [])), from: 0).forward.isEmpty)
+        #expect(schedule.handle(.runFinished(RunSummary()), from: 0).forward.isEmpty)
+    }
+
+    @Test func failFastStopsHandingOutAndTheRestIsSkipped() {
+        var schedule = ParallelSchedule(scenarios: ids, workers: 2, prefetch: 1, failFast: true)
+        #expect(schedule.assignments(for: 0) == [0])
+        #expect(schedule.assignments(for: 1) == [1])
+        let (_, next) = schedule.handle(.scenarioFinished(ids[0], outcome: .failed(step: 1, reason: "No"), duration: .zero), from: 0)
+        #expect(next.isEmpty)
+        #expect(schedule.isDone(0))
+        _ = schedule.handle(.scenarioFinished(ids[1], outcome: .passed, duration: .zero), from: 1)
+        let (skipped, summary) = schedule.finish()
+        #expect(skipped == [2, 3, 4].map { .scenarioFinished(ids[$0], outcome: .skipped, duration: .zero) })
+        #expect(summary == RunSummary(passed: 1, failed: 1, skipped: 3))
+    }
+
+    @Test func aWorkerThatDiesFailsItsStartedScenarioAndGivesBackTheOthers() {
+        var schedule = ParallelSchedule(scenarios: ids, workers: 2, prefetch: 2)
+        _ = schedule.assignments(for: 0)  // 0, 1
+        _ = schedule.assignments(for: 1)  // 2, 3
+        _ = schedule.handle(.scenarioStarted(ids[0]), from: 0)
+        _ = schedule.handle(.stepFinished(ids[0], step: 0, phase: .setUp, outcome: .passed, duration: .zero), from: 0)
+        let (events, resend) = schedule.workerExited(0, reason: "signal 9")
+        let reason = "The worker process running this scenario ended (signal 9) before it finished."
+        #expect(
+            events == [
+                .stepFinished(ids[0], step: 1, phase: .steps, outcome: .failed(reason: reason, location: nil), duration: .zero),
+                .scenarioFinished(ids[0], outcome: .failed(step: 1, reason: reason), duration: .zero),
+            ]
+        )
+        #expect(resend.isEmpty, "the other worker already holds its prefetch")
+        let (_, next) = schedule.handle(.scenarioFinished(ids[2], outcome: .passed, duration: .zero), from: 1)
+        #expect(next == [1], "the dead worker's unstarted scenario comes first")
+        #expect(schedule.assignments(for: 0) == [], "a dead worker gets nothing")
+        for index in [3, 1, 4] {
+            let (_, more) = schedule.handle(.scenarioFinished(ids[index], outcome: .passed, duration: .zero), from: 1)
+            _ = more
+        }
+        #expect(schedule.finish().summary == RunSummary(passed: 4, failed: 1))
+    }
+
+    @Test func cancelStopsHandingOutAndFinishReportsACancelledRun() {
+        var schedule = ParallelSchedule(scenarios: ids, workers: 1, prefetch: 1)
+        _ = schedule.assignments(for: 0)
+        schedule.cancel()
+        let (_, next) = schedule.handle(.scenarioFinished(ids[0], outcome: .passed, duration: .zero), from: 0)
+        #expect(next.isEmpty)
+        _ = schedule.workerExited(0, reason: "exit status 0")
+        let (skipped, summary) = schedule.finish()
+        #expect(skipped.count == 4)
+        #expect(summary == RunSummary(passed: 1, skipped: 4, cancelled: true))
+    }
+}
