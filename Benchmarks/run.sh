@@ -3,7 +3,7 @@
 #
 # Builds scenario-run and scenario-bench in release, writes the workload for each N (default: 200 1000)
 # with generate.py, runs shared/bench/peer/bench.py N with scenario-run as an extra --cmd variant beside
-# behave, pytest, pytest-bdd and the bare loop, then measures start-up, max RSS (N=200/1000/10000) and the
+# behave, pytest, pytest-bdd and the bare loop (serially, and with --jobs 2), then measures start-up, max RSS (N=200/1000/10000) and the
 # micro-benchmarks. Everything is printed and written to Benchmarks/results/*.md.
 #
 # Environment:
@@ -63,10 +63,11 @@ if [ -z "${SKIP_PEERS:-}" ]; then
     out="$results/side-by-side-N$n.md"
     {
       header "Standard workload, N=$n: scenario-run beside the Python peers"
-      echo "Command: \`$py bench.py $n --runs $runs ${BENCH_ARGS:-} --cmd 'scenario-run=cd $work/$n && $bin/scenario-run --ci --junit {junit_dir}/s.xml'\` (cwd $peer)"
+      echo "Command: \`$py bench.py $n --runs $runs ${BENCH_ARGS:-} --cmd 'scenario-run=cd $work/$n && $bin/scenario-run --ci --junit {junit_dir}/s.xml' --cmd 'scenario-run-jobs2=cd $work/$n && $bin/scenario-run --ci --jobs 2 --junit {junit_dir}/s.xml'\` (cwd $peer)"
       echo
       (cd "$peer" && "$py" bench.py "$n" --runs "$runs" ${BENCH_ARGS:-} \
-        --cmd "scenario-run=cd $work/$n && $bin/scenario-run --ci --junit {junit_dir}/s.xml" 2>&1)
+        --cmd "scenario-run=cd $work/$n && $bin/scenario-run --ci --junit {junit_dir}/s.xml" \
+        --cmd "scenario-run-jobs2=cd $work/$n && $bin/scenario-run --ci --jobs 2 --junit {junit_dir}/s.xml" 2>&1)
     } | tee "$out"
   done
 fi

@@ -48,10 +48,14 @@ package struct ObjectMapper: Sendable {
         let json = JSONValue.object(members)
         let entity = try store { () throws(StoreError) -> EntityDescription in try context.entity(named: mapping.entity)
         }
+        /// A plain key is a member; only a dotted key path needs the walk.
+        func source(_ keyPath: String) -> JSONValue? {
+            keyPath.utf8.contains(UInt8(ascii: ".")) ? json[keyPath: keyPath] : members[keyPath]
+        }
 
         var values: [(attribute: String, value: AttributeValue)] = []
         for attributeMapping in mapping.attributeMappings {
-            guard let source = json[keyPath: attributeMapping.keyPath] else { continue }
+            guard let source = source(attributeMapping.keyPath) else { continue }
             guard let attribute = entity.attribute(named: attributeMapping.attribute) else {
                 throw .store(
                     .unknownAttribute(
@@ -75,6 +79,7 @@ package struct ObjectMapper: Sendable {
             }
         }
 
+        var inserted = false
         let object = try store { () throws(StoreError) -> ManagedObject in
             if let target {
                 try context.insert(target)
@@ -95,17 +100,24 @@ package struct ObjectMapper: Sendable {
             } else if !conditions.isEmpty, let existing = try context.fetch(entity.name, where: conditions).first {
                 return existing
             }
-            return try context.insert(entity: entity.name)
+            // A new object gets every value at once (the last one for an attribute mapped twice).
+            inserted = true
+            return try context.insert(
+                entity: entity.name,
+                attributes: Dictionary(values.map { ($0.attribute, $0.value) }) { _, last in last }
+            )
         }
-        for (attribute, value) in values {
-            try store { () throws(StoreError) in try object.setValue(value, forAttribute: attribute) }
+        if !inserted {
+            for (attribute, value) in values {
+                try store { () throws(StoreError) in try object.setValue(value, forAttribute: attribute) }
+            }
         }
         if let attribute = index?.attribute, !object[attribute].isNull {
             index?.objects[object[attribute]] = object
         }
 
         for relationshipMapping in mapping.relationshipMappings {
-            guard let nested = json[keyPath: relationshipMapping.keyPath], !nested.isNull else { continue }
+            guard let nested = source(relationshipMapping.keyPath), !nested.isNull else { continue }
             guard let relationship = entity.relationship(named: relationshipMapping.relationship) else {
                 throw .store(
                     .unknownRelationship(

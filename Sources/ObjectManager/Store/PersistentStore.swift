@@ -18,9 +18,18 @@ final class PersistentStore: Sendable {
 
     let model: EntityModel
     private let database: DatabaseQueue
+    /// Each entity's INSERT of every attribute column, and the columns in order: saved objects carry a
+    /// value (maybe null) for every attribute, so the statement is the same for every insert.
+    private let inserts: [String: (sql: String, columns: [String])]
 
     init(model: EntityModel, path: String?) throws(StoreError) {
         self.model = model
+        var inserts: [String: (sql: String, columns: [String])] = [:]
+        for entity in model.entities {
+            let columns = entity.attributes.map(\.name)
+            inserts[entity.name] = (Self.insertSQL(entity.name, columns: columns), columns)
+        }
+        self.inserts = inserts
         do {
             database = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
             try database.write { db in
@@ -75,14 +84,14 @@ final class PersistentStore: Sendable {
                 try changes.map { change -> Int64? in
                     switch change {
                     case .insert(let entity, let values):
-                        let pairs = values.sorted { $0.key < $1.key }
-                        let names = pairs.map(\.key)
-                        let sql =
-                            names.isEmpty
-                            ? "INSERT INTO \(quote(entity)) DEFAULT VALUES"
-                            : "INSERT INTO \(quote(entity)) (\(names.map(quote).joined(separator: ", "))) VALUES ("
-                                + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-                        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(pairs.map(\.value.databaseValue)))
+                        if let insert = inserts[entity], values.count <= insert.columns.count {
+                            let arguments = insert.columns.map { values[$0]?.databaseValue ?? .null }
+                            try db.cachedStatement(sql: insert.sql).execute(arguments: StatementArguments(arguments))
+                        } else {
+                            let names = values.keys.sorted()
+                            try db.cachedStatement(sql: Self.insertSQL(entity, columns: names))
+                                .execute(arguments: StatementArguments(names.map { values[$0]?.databaseValue ?? .null }))
+                        }
                         return db.lastInsertedRowID
                     case .update(let entity, let rowID, let values):
                         let pairs = values.sorted { $0.key < $1.key }
@@ -148,6 +157,13 @@ final class PersistentStore: Sendable {
         let pairs = conditions.sorted { $0.key < $1.key }
         let clause = " WHERE " + pairs.map { "\(quote($0.key)) IS ?" }.joined(separator: " AND ")
         return (clause, StatementArguments(pairs.map(\.value.databaseValue)))
+    }
+
+    private static func insertSQL(_ entity: String, columns: [String]) -> String {
+        columns.isEmpty
+            ? "INSERT INTO \(quote(entity)) DEFAULT VALUES"
+            : "INSERT INTO \(quote(entity)) (\(columns.map(quote).joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
     private static func createTableSQL(for entity: EntityDescription) -> String {

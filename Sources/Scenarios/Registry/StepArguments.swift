@@ -85,8 +85,10 @@ public struct StepArguments: Sendable {
             case (.list, .sequence):
                 return index
             case (.mapping(let required, let optional), .mapping):
-                let present = Set(keys)
-                if Set(required).isSubset(of: present), present.isSubset(of: Set(required + optional)),
+                // A handful of keys: linear checks, no sets.
+                let present = keys
+                if required.allSatisfy(present.contains),
+                    present.allSatisfy({ required.contains($0) || optional.contains($0) }),
                     required.count > best?.required ?? -1
                 {
                     best = (index, required.count)

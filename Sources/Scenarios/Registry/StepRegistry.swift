@@ -51,7 +51,8 @@ public struct StepRegistry: Sendable {
 
     /// The definition for `name`, ignoring case and extra spaces.
     public func definition(named name: String) -> StepDefinition? {
-        byKey[Self.normalize(name)]
+        // Names are nearly always written as registered: try the name itself before normalizing it.
+        byKey[name] ?? byKey[Self.normalize(name)]
     }
 
     /// Every definition, in registration order.
