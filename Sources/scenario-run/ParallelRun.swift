@@ -30,6 +30,9 @@ final class ParallelRun: Sendable {
         /// Workers that exited before the run began (while loading), with why.
         var exitedEarly: [(worker: Int, reason: String)] = []
         var exited = 0
+        /// Workers that ended on a signal or a non-zero status during the run (not by `abandon()`).
+        var failures: [String] = []
+        var abandoned = false
     }
 
     private let jobs: Int
@@ -43,9 +46,13 @@ final class ParallelRun: Sendable {
         for index in 0..<self.jobs { launch(index, arguments: ["worker"] + arguments) }
     }
 
+    /// Why workers ended abnormally during the run; a run with any fails (exit status 1).
+    var workerFailures: [String] { state.withLock { $0.failures } }
+
     /// Ends the workers without running anything (this process could not load the files).
     func abandon() {
         let processes = state.withLock { state -> [Process] in
+            state.abandoned = true
             for index in state.workers.indices {
                 try? state.workers[index].input?.close()
                 state.workers[index].input = nil
@@ -129,10 +136,14 @@ final class ParallelRun: Sendable {
         let reader = Thread { [self] in
             read(output.fileHandleForReading, from: index)
             process.waitUntilExit()
-            let reason =
-                process.terminationReason == .uncaughtSignal
-                ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
+            let bySignal = process.terminationReason == .uncaughtSignal
+            let reason = bySignal ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
             state.withLock { state in
+                if (bySignal || process.terminationStatus != 0) && !state.abandoned {
+                    let message = "Worker process \(index + 1) ended (\(reason))."
+                    state.failures.append(message)
+                    Terminal.printError("error: \(message)")
+                }
                 exited(index, reason: reason, in: &state)
                 finishIfDone(&state)
             }

@@ -135,6 +135,7 @@ struct RunCommand: AsyncParsableCommand {
             }
             timing?.write()
             try finish(summary, junit: junitReporter, failures: failures, failureState: failureState, settings: settings, directory: directory)
+            if !parallel.workerFailures.isEmpty { throw ExitCode(1) }
             return
         }
 

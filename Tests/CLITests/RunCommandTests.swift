@@ -251,6 +251,35 @@ struct RunCommandTests {
         #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
     }
 
+    @Test func jobsAWorkerThatDiesFailsTheRunAndTheOtherWorkerCarriesOn() async throws {
+        let project = try CLI.project([
+            "Scenarios/crash.yml": """
+            scenarios:
+              - { scenario: Long A, steps: [{ wait: 30 }] }
+              - { scenario: Long B, steps: [{ wait: 30 }] }
+              - { scenario: Quick C, steps: [succeed] }
+              - { scenario: Quick D, steps: [succeed] }
+            """
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let running = try CLI.Running(["--ci", "--jobs", "2", "--junit", report.path], directory: project, environment: [:])
+        // The second worker runs both quick scenarios and, with nothing left to hand out, exits;
+        // the first one is in "Long A" (or about to be) when it is killed.
+        #expect(await eventually { running.stdout.contains("✓ Quick C") && running.stdout.contains("✓ Quick D") })
+        #expect(await eventually { children(of: running.process.processIdentifier).count == 1 })
+        for worker in children(of: running.process.processIdentifier) { kill(worker, SIGKILL) }
+        let result = running.wait()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: Worker process 1 ended (signal 9)."), "\(result.stderr)")
+        let crashed = "The worker process running this scenario ended (signal 9) before it finished."
+        #expect(
+            result.stdout.hasSuffix("2 passed, 1 failed, 1 skipped\n") && result.stdout.contains(crashed)
+                || result.stdout.hasSuffix("2 passed, 0 failed, 2 skipped\n"),
+            "\(result.stdout)"
+        )
+        #expect(XMLParser(data: try Data(contentsOf: report)).parse())
+    }
+
     /// The process ids of `parent`'s children.
     private func children(of parent: pid_t) -> [pid_t] {
         let pgrep = Process()
