@@ -103,7 +103,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "scenario-bench",
-            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp", "TUIRunner"],
+            dependencies: [
+                "ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp", "TUIRunner",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,8 @@
 import Diagnostics
 import ExampleApp
 import Foundation
+import NIOCore
+import NIOPosix
 import ObjectManager
 import Scenarios
 import Steps
@@ -15,6 +17,9 @@ import StubServer
 @main
 struct ScenarioBench {
     static func main() async {
+        // As in scenario-run: every task on NIO's one event loop, beside the client and the stub server.
+        NIOSingletons.groupLoopCountSuggestion = 1
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         var arguments = Array(CommandLine.arguments.dropFirst())
         let quick = arguments.contains("--quick")
         arguments.removeAll { $0 == "--quick" }
@@ -389,7 +394,7 @@ struct ScenarioBench {
         let factory = suite.factory
         report(
             try await Measurement.run(
-                "TestFactory set up + tear down (fresh manager, client, store)",
+                "TestFactory set up + tear down (new manager and client, emptied store)",
                 runs: runs(200),
                 unit: "scenario"
             ) {
