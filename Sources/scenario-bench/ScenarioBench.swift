@@ -25,7 +25,7 @@ struct ScenarioBench {
         arguments.removeAll { $0 == "--quick" }
         if arguments.contains(where: { $0.hasPrefix("-") }) {
             print(
-                "usage: scenario-bench [--quick] [dispatch|route|mapping|store|request|environment|load|server|workload|tui ...]"
+                "usage: scenario-bench [--quick] [dispatch|wire|route|mapping|store|request|environment|load|server|workload|tui ...]"
             )
             exit(2)
         }
@@ -54,6 +54,7 @@ struct ScenarioBench {
     func runAll() async throws {
         print(Measurement.header)
         if wants("dispatch") { try await dispatch() }
+        if wants("wire") { try await wire() }
         if wants("route") { try await routeResolution() }
         if wants("mapping") { try await mapping() }
         if wants("store") { try await store() }
@@ -147,6 +148,33 @@ struct ScenarioBench {
                     steps: []
                 )
                 await runner.run([empty]) { _ in events.add() }
+            }
+        )
+    }
+
+    /// What a `--jobs` worker writes and its parent reads for one scenario of the standard workload.
+    func wire() async throws {
+        let id = ScenarioID(file: "Scenarios/generated.yml", name: "S0000 create review stubbed to /review expects 201")
+        var events: [RunEvent] = [.scenarioStarted(id)]
+        for step in 0..<8 {
+            events.append(.stepFinished(id, step: step, phase: step == 0 ? .setUp : .steps, outcome: .passed, duration: .microseconds(120)))
+        }
+        events.append(.log(id, "POST /review → 201 (1 object)"))
+        events.append(.log(id, "GET /restaurants → 200 (20 objects)"))
+        events.append(.scenarioFinished(id, outcome: .passed, duration: .microseconds(900)))
+        let lines = events.compactMap(RunEventLines.encode)
+        report(
+            await Measurement.run("--jobs wire: encode one scenario's 12 events as JSON lines", runs: runs(2000), unit: "scenario") {
+                var bytes = 0
+                for event in events { bytes += RunEventLines.encode(event)?.count ?? 0 }
+                if bytes == 0 { fatalError("nothing encoded") }
+            }
+        )
+        report(
+            try await Measurement.run("--jobs wire: decode one scenario's 12 event lines", runs: runs(2000), unit: "scenario") {
+                for line in lines {
+                    guard RunEventLines.decode(line.dropLast()) != nil else { throw BenchError.failed("wire: a line did not decode") }
+                }
             }
         )
     }

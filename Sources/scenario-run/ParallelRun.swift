@@ -151,7 +151,7 @@ final class ParallelRun: Sendable {
         reader.start()
     }
 
-    /// Reads JSON lines of run events until the worker closes its output.
+    /// Reads JSON lines of run events until the worker closes its output; other lines are passed on.
     private func read(_ handle: FileHandle, from worker: Int) {
         var buffer = Data()
         while true {
@@ -162,6 +162,10 @@ final class ParallelRun: Sendable {
             while let newline = buffer[consumed...].firstIndex(of: UInt8(ascii: "\n")) {
                 if let event = RunEventLines.decode(buffer[consumed..<newline]) {
                     receive(event, from: worker)
+                } else {
+                    // Something else the worker printed (an app's own output): shown, as in a serial run.
+                    let line = buffer[consumed...newline]
+                    state.withLock { _ in FileHandle.standardOutput.write(Data(line)) }
                 }
                 consumed = newline + 1
             }

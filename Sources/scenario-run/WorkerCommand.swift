@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Started before the parent loads, it loads the same scenarios, starts its own stub server, then reads
 /// from standard input the parent's count of the loaded scenarios (`#N`, checked) and scenario indexes
-/// into that list, one per line, and runs each between the default set-up
+/// into that list, one per line, and runs each (one run, scenarios as they arrive) between the default set-up
 /// and tear-down, writing its run events to standard output as JSON lines. Ends at the end of its input.
 /// Ctrl-C is the parent's to handle: the worker ignores SIGINT; SIGTERM cancels gracefully (the
 /// current scenario's tear-down runs), a second SIGTERM exits at once.
@@ -50,19 +50,27 @@ struct WorkerCommand: AsyncParsableCommand {
             runner.cancel()
         }
         let output = EventLineWriter()
-        for await line in lines {
-            if stopping.isSet { break }
-            if line.hasPrefix("#") {
-                // The parent's count of the scenarios it loaded: the indexes are into the same list.
-                guard Int(line.dropFirst()) == scenarios.count else {
-                    Terminal.printError("error: The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(scenarios.count)).")
-                    throw ExitCode(2)
+        let (arriving, continuation) = AsyncStream.makeStream(of: Scenario.self)
+        let reading = Task {
+            for await line in lines {
+                if line.hasPrefix("#") {
+                    // The parent's count of the scenarios it loaded: the indexes are into the same list.
+                    guard Int(line.dropFirst()) == scenarios.count else {
+                        Terminal.printError("error: The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(scenarios.count)).")
+                        continuation.finish()
+                        return false
+                    }
+                    continue
                 }
-                continue
+                if stopping.isSet { break }
+                guard let index = Int(line), scenarios.indices.contains(index) else { continue }
+                continuation.yield(scenarios[index])
             }
-            guard let index = Int(line), scenarios.indices.contains(index) else { continue }
-            await runner.run([scenarios[index]]) { event in output.write(event) }
+            continuation.finish()
+            return true
         }
+        await runner.run(arriving: arriving) { event in output.write(event) }
+        guard await reading.value else { throw ExitCode(2) }
         interrupts.cancel()
         await server.stop()
     }

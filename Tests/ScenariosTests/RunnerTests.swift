@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 struct RunnerTests {
@@ -208,6 +209,38 @@ struct RunnerTests {
         #expect(started.all.count >= 1)
         #expect(harness.calls.all == ["set up", "tear down"])
         #expect(events.all.stepOutcomes.last == .passed)
+    }
+
+    @Test func scenariosArrivingThroughAStreamRunInOrderInOneRun() async throws {
+        let runner = try harness.runner()
+        let (arriving, continuation) = AsyncStream.makeStream(of: Scenario.self)
+        let events = Recorder<RunEvent>()
+        let run = Task { await runner.run(arriving: arriving) { events.append($0) } }
+        continuation.yield(H.scenario("A", [H.step("a", line: 2) { _ in .success }]))
+        continuation.yield(H.scenario("B", [H.step("b", line: 3) { _ in .failure("No") }]))
+        continuation.finish()
+        let summary = await run.value
+        #expect(summary.passed == 1 && summary.failed == 1)
+        #expect(events.all.first == .runStarted(RunPlan(scenarios: [])), "the plan is not known in advance")
+        let finished = events.all.compactMap { event -> String? in
+            if case .scenarioFinished(let id, _, _) = event { return id.name }
+            return nil
+        }
+        #expect(finished == ["A", "B"])
+        #expect(harness.calls.all == ["set up", "tear down", "set up", "tear down"])
+    }
+
+    @Test func cancellingARunOfArrivingScenariosEndsItWithoutWaitingForMore() async throws {
+        let runner = try harness.runner()
+        let (arriving, continuation) = AsyncStream.makeStream(of: Scenario.self)
+        let events = Recorder<RunEvent>()
+        let run = Task { await runner.run(arriving: arriving) { events.append($0) } }
+        continuation.yield(H.scenario("A", [H.step("a", line: 2) { _ in .success }]))
+        #expect(await eventually { events.all.contains { if case .scenarioFinished = $0 { true } else { false } } })
+        runner.cancel()
+        let summary = await run.value  // the stream is still open: cancellation alone ends the run
+        #expect(summary == RunSummary(passed: 1, duration: summary.duration, cancelled: true))
+        continuation.finish()
     }
 
     @Test func eventsComeInOrder() async throws {

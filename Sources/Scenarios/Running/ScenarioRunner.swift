@@ -99,8 +99,25 @@ public final class ScenarioRunner: Sendable {
     /// Cancelling the calling task has the same effect as ``cancel()``.
     @discardableResult
     public func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunSummary {
+        await run(plan: plan(scenarios), source: ScenarioSource(scenarios), onEvent: onEvent)
+    }
+
+    /// Runs scenarios as they arrive, until the stream ends — what a worker of a parallel run does with
+    /// the scenarios its parent hands it. The run's plan is not known in advance, so `runStarted`
+    /// announces an empty one; every other event is as in ``run(_:onEvent:)``. Cancelling ends the run
+    /// once the current scenario's tear-down has run: scenarios that have not arrived yet are not
+    /// reported (their sender knows which they are).
+    public func run(arriving scenarios: AsyncStream<Scenario>, onEvent: @escaping @Sendable (RunEvent) -> Void) async
+        -> RunSummary
+    {
+        await run(plan: RunPlan(scenarios: []), source: ScenarioSource(scenarios), onEvent: onEvent)
+    }
+
+    private func run(plan: RunPlan, source: ScenarioSource, onEvent: @escaping @Sendable (RunEvent) -> Void) async
+        -> RunSummary
+    {
         state.withLock { $0.cancelled = false }
-        let task = Task { await self.perform(scenarios, emit: onEvent) }
+        let task = Task { await self.perform(plan: plan, source: source, emit: onEvent) }
         let cancelledAlready = state.withLock { state -> Bool in
             state.task = task
             return state.cancelled
@@ -141,14 +158,16 @@ public final class ScenarioRunner: Sendable {
         state.withLock { $0.cancelled } || Task.isCancelled
     }
 
-    private func perform(_ scenarios: [Scenario], emit: @escaping @Sendable (RunEvent) -> Void) async -> RunSummary {
+    private func perform(plan: RunPlan, source: ScenarioSource, emit: @escaping @Sendable (RunEvent) -> Void) async
+        -> RunSummary
+    {
         let stopwatch = Stopwatch(clock)
         let timer = DeadlineTimer(clock: clock)
         defer { timer.shutDown() }
-        emit(.runStarted(plan(scenarios)))
+        emit(.runStarted(plan))
         var summary = RunSummary()
         var stopped = false
-        for scenario in scenarios {
+        while let scenario = await source.next() {
             if stopped || isCancelled {
                 emit(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero))
                 summary.skipped += 1
@@ -276,5 +295,24 @@ public final class ScenarioRunner: Sendable {
         }
         emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
         return outcome
+    }
+}
+
+/// The scenarios of a run, from an array or as they arrive; read by the run's one task only.
+private final class ScenarioSource: @unchecked Sendable {
+    private var array: IndexingIterator<[Scenario]>?
+    private var stream: AsyncStream<Scenario>.Iterator?
+
+    init(_ scenarios: [Scenario]) {
+        array = scenarios.makeIterator()
+    }
+
+    init(_ scenarios: AsyncStream<Scenario>) {
+        stream = scenarios.makeAsyncIterator()
+    }
+
+    func next() async -> Scenario? {
+        if array != nil { return array?.next() }
+        return await stream?.next()
     }
 }
