@@ -35,8 +35,16 @@ final class ParallelRun: Sendable {
         var abandoned = false
     }
 
+    /// What the reader threads hand over: a worker's lines, or its end.
+    private enum Message {
+        case lines(worker: Int, [Line])
+        case exited(worker: Int, reason: String, abnormal: Bool)
+    }
+
     private let jobs: Int
     private let state = Mutex(State())
+    /// Messages from the readers, handled in arrival order by whichever reader finds no one else handling.
+    private let inbox = Mutex<(pending: [Message], handling: Bool)>(([], false))
 
     /// Starts `jobs` worker processes at once, so that they load the scenario files while this process
     /// does; `arguments` follow `worker` (paths and project options).
@@ -138,49 +146,84 @@ final class ParallelRun: Sendable {
             process.waitUntilExit()
             let bySignal = process.terminationReason == .uncaughtSignal
             let reason = bySignal ? "signal \(process.terminationStatus)" : "exit status \(process.terminationStatus)"
-            state.withLock { state in
-                if (bySignal || process.terminationStatus != 0) && !state.abandoned {
-                    let message = "Worker process \(index + 1) ended (\(reason))."
-                    state.failures.append(message)
-                    Terminal.printError("error: \(message)")
-                }
-                exited(index, reason: reason, in: &state)
-                finishIfDone(&state)
-            }
+            deliver(.exited(worker: index, reason: reason, abnormal: bySignal || process.terminationStatus != 0))
         }
         reader.start()
     }
 
     /// Reads JSON lines of run events until the worker closes its output; other lines are passed on.
+    /// A worker writes a scenario's events at once; they are decoded here, on the reader's thread.
     private func read(_ handle: FileHandle, from worker: Int) {
         var buffer = Data()
         while true {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
             buffer.append(chunk)
+            var lines: [Line] = []
             var consumed = buffer.startIndex
             while let newline = buffer[consumed...].firstIndex(of: UInt8(ascii: "\n")) {
-                if let event = RunEventLines.decode(buffer[consumed..<newline]) {
-                    receive(event, from: worker)
-                } else {
-                    // Something else the worker printed (an app's own output): shown, as in a serial run.
-                    let line = buffer[consumed...newline]
-                    state.withLock { _ in FileHandle.standardOutput.write(Data(line)) }
-                }
+                let line = buffer[consumed..<newline]
+                // Something other than an event (an app's own output) is shown, as in a serial run.
+                lines.append(RunEventLines.decode(line).map(Line.event) ?? .other(Data(buffer[consumed...newline])))
                 consumed = newline + 1
             }
             buffer = Data(buffer[consumed...])
+            if !lines.isEmpty { deliver(.lines(worker: worker, lines)) }
         }
     }
 
-    private func receive(_ event: RunEvent, from worker: Int) {
-        state.withLock { state in
-            // In place: a copy of the run would copy the schedule's arrays at every event.
-            guard let (forward, next) = state.run?.schedule.handle(event, from: worker), let emit = state.run?.emit else {
-                return
+    private enum Line {
+        case event(RunEvent)
+        case other(Data)
+    }
+
+    /// Hands a message over. The two readers of two workers taking the state's lock in turn, event by
+    /// event, spent more time waking each other than working; instead a reader that finds another one
+    /// handling messages leaves its own in the inbox and goes back to reading.
+    private func deliver(_ message: Message) {
+        let mustHandle = inbox.withLock { inbox -> Bool in
+            inbox.pending.append(message)
+            guard !inbox.handling else { return false }
+            inbox.handling = true
+            return true
+        }
+        guard mustHandle else { return }
+        while true {
+            let batch = inbox.withLock { inbox -> [Message] in
+                defer { inbox.pending = [] }
+                if inbox.pending.isEmpty { inbox.handling = false }
+                return inbox.pending
             }
-            for event in forward { emit(event) }
-            send(next, to: worker, in: &state)
+            if batch.isEmpty { return }
+            state.withLock { state in
+                for message in batch { handle(message, in: &state) }
+            }
+        }
+    }
+
+    private func handle(_ message: Message, in state: inout State) {
+        switch message {
+        case .lines(let worker, let lines):
+            for line in lines {
+                switch line {
+                case .other(let text):
+                    FileHandle.standardOutput.write(text)
+                case .event(let event):
+                    // In place: a copy of the run would copy the schedule's arrays at every event.
+                    guard let (forward, next) = state.run?.schedule.handle(event, from: worker), let emit = state.run?.emit
+                    else { continue }
+                    for event in forward { emit(event) }
+                    send(next, to: worker, in: &state)
+                }
+            }
+        case .exited(let worker, let reason, let abnormal):
+            if abnormal && !state.abandoned {
+                let message = "Worker process \(worker + 1) ended (\(reason))."
+                state.failures.append(message)
+                Terminal.printError("error: \(message)")
+            }
+            exited(worker, reason: reason, in: &state)
+            finishIfDone(&state)
         }
     }
 
