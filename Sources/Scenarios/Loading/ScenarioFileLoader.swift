@@ -6,12 +6,16 @@ import Yams
 struct ScenarioFileLoader {
     static let fileKeys = ["feature", "tags", "set up", "scenarios"]
     static let scenarioKeys = ["scenario", "tags", "steps"]
+    /// How many scenarios of a large file are composed at once.
+    static let itemsPerComposition = 64
 
     let file: String
     let text: String
     let registry: StepRegistry
     let buildContext: StepBuildContext
     private(set) var diagnostics: [Diagnostic] = []
+    /// Added to the line of every node's mark: the line before the chunk being read (0 for the whole file).
+    private var lineOffset = 0
 
     init(file: String, text: String, registry: StepRegistry, buildContext: StepBuildContext) {
         self.file = file
@@ -20,7 +24,83 @@ struct ScenarioFileLoader {
         self.buildContext = buildContext
     }
 
+    /// The file's scenarios. A file in the plain layout (top-level `key:` lines, `scenarios:` a block
+    /// list) is composed one scenario at a time (``ScenarioFileChunks``), so that the YAML nodes of a
+    /// large file never exist all at once; anything else, and any YAML error, goes through composing
+    /// the whole document, whose diagnostics are the reference.
     mutating func load() -> [Scenario] {
+        if let chunks = ScenarioFileChunks(text), let scenarios = load(chunks) { return scenarios }
+        diagnostics = []
+        lineOffset = 0
+        return loadWholeDocument()
+    }
+
+    /// The scenarios of a file read chunk by chunk, or `nil` when a chunk is not what the layout promised
+    /// (its YAML is invalid, or it is not one key or one list item): the whole document then decides.
+    mutating func load(_ chunks: ScenarioFileChunks) -> [Scenario]? {
+        var feature = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        var fileTags: Set<String> = []
+        var fileBindings: Set<String> = []
+        var setUp: [Step] = []
+        for chunk in chunks.keys {
+            guard case .mapping(let mapping)? = compose(chunk), mapping.count == 1, let (keyNode, value) = mapping.first else {
+                return nil
+            }
+            lineOffset = chunk.lineOffset
+            let key = keyNode.string ?? ""
+            switch key {
+            case "feature":
+                if let name = name(value, key: key) { feature = name }
+            case "tags":
+                fileTags = tags(value)
+            case "set up":
+                if case .sequence(let items) = value {
+                    setUp = steps(Array(items), bound: &fileBindings)
+                } else if !isNull(value) {
+                    report(.notAList(key: "set up"), at: location(of: value))
+                }
+            case "scenarios":
+                return nil
+            default:
+                report(
+                    .unknownFileKey(key, suggestion: Suggestions.didYouMean(key, in: Self.fileKeys)),
+                    at: location(of: keyNode)
+                )
+            }
+        }
+        var scenarios: [Scenario] = []
+        var firstLines: [String: Int] = [:]
+        // A batch of consecutive items at a time: composing has a fixed cost (a libyaml parser and its
+        // buffers) that one item per composition would pay thousands of times.
+        for start in stride(from: 0, to: chunks.scenarios.count, by: Self.itemsPerComposition) {
+            let batch = chunks.scenarios[start..<min(start + Self.itemsPerComposition, chunks.scenarios.count)]
+            guard let first = batch.first, let last = batch.last else { continue }
+            let chunk = ScenarioFileChunks.Chunk(range: first.range.lowerBound..<last.range.upperBound, lineOffset: first.lineOffset)
+            guard case .sequence(let items)? = compose(chunk), items.count == batch.count else { return nil }
+            lineOffset = chunk.lineOffset
+            for item in items {
+                if let scenario = scenario(
+                    item,
+                    feature: feature,
+                    fileTags: fileTags,
+                    setUp: setUp,
+                    bound: fileBindings,
+                    firstLines: &firstLines
+                ) {
+                    scenarios.append(scenario)
+                }
+            }
+        }
+        lineOffset = 0
+        return scenarios
+    }
+
+    private func compose(_ chunk: ScenarioFileChunks.Chunk) -> Node? {
+        try? Yams.compose(yaml: String(text[chunk.range]), .basic)
+    }
+
+    /// Composes the whole document, then reads it: the reference path, for every layout and every YAML error.
+    mutating func loadWholeDocument() -> [Scenario] {
         let root: Node?
         do {
             // The basic resolver: plain scalars are resolved by `ArgumentValue` itself, and Yams's regex-based
@@ -342,7 +422,7 @@ struct ScenarioFileLoader {
 
     private func location(of node: Node?) -> SourceLocation {
         let mark = node?.mark
-        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        return SourceLocation(file: file, line: (mark?.line ?? 1) + lineOffset, column: mark?.column ?? 1)
     }
 
     private mutating func report(_ error: LoadError, at location: SourceLocation) {

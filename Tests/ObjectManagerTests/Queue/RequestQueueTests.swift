@@ -10,10 +10,12 @@ struct RequestQueueTests {
         let queue = RequestQueue(maxConcurrentRequests: 1)
         let recorder = Recorder()
         queue.isSuspended = true
-        let tasks = (1...3).map { index in
-            Task { try await queue.perform("r\(index)") { recorder.record("r\(index)"); return index } }
+        // One at a time, so that the order they are queued in is the order they are made in.
+        var tasks: [Task<Int, any Error>] = []
+        for index in 1...3 {
+            tasks.append(Task { try await queue.perform("r\(index)") { recorder.record("r\(index)"); return index } })
+            #expect(await eventually { queue.pendingCount == index })
         }
-        #expect(await eventually { queue.pendingCount == 3 })
         #expect(recorder.all.isEmpty)
         #expect(queue.inFlightCount == 0)
         queue.isSuspended = false

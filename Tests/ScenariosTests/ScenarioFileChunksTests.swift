@@ -1,0 +1,132 @@
+import Diagnostics
+import Foundation
+import Testing
+
+@testable import Scenarios
+
+/// Loading a file one scenario at a time must be indistinguishable from composing the whole document:
+/// the same scenarios at the same locations and the same diagnostics, for every file of the malformed
+/// corpus and for valid files in every layout the cutter accepts; other layouts are not cut at all.
+struct ScenarioFileChunksTests {
+    static let plain = """
+        # A comment before everything.
+        feature: Reviews
+        tags: [reviews]
+        set up:
+          - succeed
+
+        scenarios:
+          # a comment before the first item
+          - scenario: First
+            tags: [smoke]
+            steps:
+              - stub route: { class: Review, method: POST, to: /review }
+              - expect response: { status: 201 }
+        # a comment at the top between items
+          - scenario: Second
+            steps:
+              - fail: |
+                  A block scalar
+                  - that looks like an item
+                  scenario: and a key
+              - stub route:
+                  class: Review
+                  method: POST
+                  to: "/review"
+          - scenario: "Third, quoted"
+            steps: [succeed]
+        description: after the list
+        """
+
+    /// What a load produced, comparable: ids, lines, tags, features, step descriptions and locations.
+    struct Result: Equatable {
+        var scenarios: [String]
+        var diagnostics: [String]
+    }
+
+    static func load(_ text: String, whole: Bool) -> Result {
+        var loader = ScenarioFileLoader(file: "s.yml", text: text, registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
+        let scenarios = whole ? loader.loadWholeDocument() : loader.load()
+        return Result(
+            scenarios: scenarios.map { scenario in
+                "\(scenario.id) @\(scenario.location) [\(scenario.feature)] \(scenario.tags.sorted()) "
+                    + (scenario.setUp + scenario.steps).map { "\($0.description)@\($0.location.map(\.description) ?? "-")" }
+                    .joined(separator: " | ")
+            },
+            diagnostics: loader.diagnostics.map(\.description)
+        )
+    }
+
+    @Test func thePlainLayoutIsCutIntoKeysAndScenarios() throws {
+        let chunks = try #require(ScenarioFileChunks(Self.plain))
+        #expect(chunks.keys.map(\.lineOffset) == [1, 2, 3, 26])
+        #expect(chunks.scenarios.map(\.lineOffset) == [8, 14, 24])
+        #expect(Self.plain[chunks.scenarios[2].range] == "  - scenario: \"Third, quoted\"\n    steps: [succeed]")
+    }
+
+    @Test func cutAndWholeLoadsAgreeOnAValidFile() throws {
+        let text = Self.plain.replacingOccurrences(of: "description: after the list", with: "")
+        let cut = Self.load(text, whole: false)
+        #expect(cut == Self.load(text, whole: true))
+        #expect(cut.scenarios.count == 3)
+        #expect(cut.diagnostics.isEmpty, "\(cut.diagnostics)")
+        var loader = ScenarioFileLoader(file: "s.yml", text: text, registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
+        let chunks = try #require(ScenarioFileChunks(text))
+        #expect(loader.load(chunks)?.count == 3, "read chunk by chunk, not through the whole document")
+    }
+
+    @Test func cutAndWholeLoadsReportTheSameProblems() {
+        // An unknown top-level key after the list, an unknown step, a duplicate scenario.
+        let text = Self.plain.replacingOccurrences(
+            of: "description: after the list",
+            with: "  - scenario: First\n    steps: [succed]\ndescription: after the list"
+        )
+        let cut = Self.load(text, whole: false)
+        #expect(cut == Self.load(text, whole: true))
+        #expect(cut.diagnostics.count == 3, "\(cut.diagnostics)")
+    }
+
+    @Test(arguments: LoaderCorpusTests.names)
+    func cutAndWholeLoadsAgreeOnEveryMalformedFile(_ name: String) throws {
+        let url = Snapshot.testsDirectory.appendingPathComponent("Malformed/\(name).yml")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(Self.load(text, whole: false) == Self.load(text, whole: true))
+    }
+
+    @Test(arguments: [
+        "{ scenarios: [ { scenario: A, steps: [succeed] } ] }",
+        "\"scenarios\":\n  - scenario: A\n    steps: [succeed]\n",
+        "---\nscenarios:\n  - scenario: A\n    steps: [succeed]\n",
+        "scenarios: [ { scenario: A, steps: [succeed] } ]\n",
+        "scenarios:\n  - scenario: A\n    steps: [succeed]\nscenarios:\n  - scenario: B\n    steps: [succeed]\n",
+        "scenarios:\n\t- scenario: A\n",
+        "scenarios:\n",
+        "feature: X\n",
+    ])
+    func otherLayoutsAreNotCut(_ text: String) {
+        #expect(ScenarioFileChunks(text) == nil)
+        #expect(Self.load(text, whole: false) == Self.load(text, whole: true))
+    }
+
+    @Test func itemsAtTheKeysIndentationAndWindowsLineBreaksAreCut() throws {
+        let text = "feature: F\r\nscenarios:\r\n- scenario: A\r\n  steps: [succeed]\r\n- scenario: B\r\n  steps: [succeed]\r\n"
+        let chunks = try #require(ScenarioFileChunks(text))
+        #expect(chunks.scenarios.count == 2)
+        let cut = Self.load(text, whole: false)
+        #expect(cut == Self.load(text, whole: true))
+        #expect(cut.scenarios.count == 2)
+    }
+
+    @Test func anAliasToAnAnchorInAnotherScenarioFallsBackToTheWholeDocument() {
+        let text = """
+            scenarios:
+              - scenario: A
+                steps: &shared [succeed]
+              - scenario: B
+                steps: *shared
+            """
+        let cut = Self.load(text, whole: false)
+        #expect(cut == Self.load(text, whole: true))
+        #expect(cut.scenarios.count == 2 && cut.diagnostics.isEmpty)
+    }
+}
