@@ -3,22 +3,26 @@ import Scenarios
 import Steps
 import Synchronization
 
-/// The parent side of `scenario-run --jobs N`: N worker processes (`scenario-run worker`), each with its
-/// own stub server and shared instances, are fed scenario indexes through their standard input; their
-/// events, read from their standard output, are merged into one run for the reporters.
+/// The parent side of `scenario-run --jobs N`: this process is worker 0 and runs its share in-process;
+/// N − 1 worker processes (`scenario-run worker`), each with its own stub server and shared instances,
+/// are fed scenario indexes through their standard input; everyone's events (the processes' read from
+/// their standard output) are merged into one run for the reporters.
 ///
 /// The bookkeeping — who runs what, crashed workers, fail-fast, skipped scenarios — is
 /// ``ParallelSchedule``'s; this type owns the processes, the pipes and the threads that read them.
 final class ParallelRun: Sendable {
+    /// Worker 0 is this process (its scenarios go to `local`); the others are processes.
     private struct Worker {
-        var process: Process
+        var process: Process?
         var input: FileHandle?
+        var local: AsyncStream<Scenario>.Continuation?
     }
 
     /// What `run` brings: the schedule, the index each scheduled scenario has in the workers' list,
     /// where events go, and who waits for the end.
     private struct Run {
         var schedule: ParallelSchedule
+        var scenarios: [Scenario]
         var workerIndexes: [Int]
         var emit: @Sendable (RunEvent) -> Void
         var finished: CheckedContinuation<RunSummary, Never>
@@ -46,13 +50,19 @@ final class ParallelRun: Sendable {
     /// Messages from the readers, handled in arrival order by whichever reader finds no one else handling.
     private let inbox = Mutex<(pending: [Message], handling: Bool)>(([], false))
 
-    /// Starts `jobs` worker processes at once, so that they load the scenario files while this process
-    /// does; `arguments` follow `worker` (paths and project options).
+    /// Starts `jobs` − 1 worker processes at once, so that they load the scenario files while this
+    /// process does; `arguments` follow `worker` (paths and project options).
     init(jobs: Int, arguments: [String]) {
-        self.jobs = max(1, jobs)
+        self.jobs = max(2, jobs)
         signal(SIGPIPE, SIG_IGN)  // a worker that died must not take the parent with it
-        for index in 0..<self.jobs { launch(index, arguments: ["worker"] + arguments) }
+        let (stream, continuation) = AsyncStream.makeStream(of: Scenario.self)
+        self.localScenarios = stream
+        state.withLock { $0.workers.append(Worker(local: continuation)) }
+        for index in 1..<self.jobs { launch(index, arguments: ["worker"] + arguments) }
     }
+
+    /// The scenarios this process runs itself, as the schedule hands them to worker 0.
+    private let localScenarios: AsyncStream<Scenario>
 
     /// Why workers ended abnormally during the run; a run with any fails (exit status 1).
     var workerFailures: [String] { state.withLock { $0.failures } }
@@ -64,8 +74,9 @@ final class ParallelRun: Sendable {
             for index in state.workers.indices {
                 try? state.workers[index].input?.close()
                 state.workers[index].input = nil
+                state.workers[index].local?.finish()
             }
-            return state.workers.map(\.process)
+            return state.workers.compactMap(\.process)
         }
         for process in processes where process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     }
@@ -75,11 +86,13 @@ final class ParallelRun: Sendable {
     /// - Parameters:
     ///   - scenarios: the selected scenarios, in run order.
     ///   - loaded: every scenario the workers load (the selection's superset, in load order).
+    ///   - runner: runs this process's share (worker 0), on its own stub server.
     func run(
         _ scenarios: [Scenario],
         loaded: [Scenario],
         plan: RunPlan,
         failFast: Bool,
+        runner: ScenarioRunner,
         emit: @escaping @Sendable (RunEvent) -> Void
     ) async -> RunSummary {
         let start = ContinuousClock.now
@@ -87,15 +100,23 @@ final class ParallelRun: Sendable {
         let interrupts = InterruptHandler(
             onFirst: { [self] in
                 Terminal.printError("\nCancelling: the running scenarios' tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
-                cancel()
+                cancel(runner)
             },
             onSecond: { [self] in abandon() }
         )
+        // Worker 0: this process. Its events skip the pipes; its end is reported like a worker's exit.
+        let local = Task { [self, localScenarios] in
+            await runner.run(arriving: localScenarios) { event in
+                self.deliver(.lines(worker: 0, [.event(event)]))
+            }
+            deliver(.exited(worker: 0, reason: "exit status 0", abnormal: false))
+        }
         let position = Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
         var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
             state.withLock { state in
                 state.run = Run(
                     schedule: ParallelSchedule(scenarios: scenarios.map(\.id), workers: jobs, failFast: failFast),
+                    scenarios: scenarios,
                     workerIndexes: scenarios.map { position[$0.id] ?? -1 },
                     emit: emit,
                     finished: continuation
@@ -112,6 +133,7 @@ final class ParallelRun: Sendable {
                 finishIfDone(&state)
             }
         }
+        await local.value
         interrupts.cancel()
         summary.duration = ContinuousClock.now - start
         emit(.runFinished(summary))
@@ -218,7 +240,7 @@ final class ParallelRun: Sendable {
             }
         case .exited(let worker, let reason, let abnormal):
             if abnormal && !state.abandoned {
-                let message = "Worker process \(worker + 1) ended (\(reason))."
+                let message = "Worker process \(worker) ended (\(reason))."
                 state.failures.append(message)
                 Terminal.printError("error: \(message)")
             }
@@ -232,6 +254,8 @@ final class ParallelRun: Sendable {
         if state.workers.indices.contains(worker) {
             try? state.workers[worker].input?.close()
             state.workers[worker].input = nil
+            state.workers[worker].local?.finish()
+            state.workers[worker].local = nil
         }
         guard let (events, resend) = state.run?.schedule.workerExited(worker, reason: reason), let emit = state.run?.emit
         else {
@@ -253,9 +277,16 @@ final class ParallelRun: Sendable {
 
     /// Sends scenario indexes to a worker; closes its input once it will get nothing more.
     private func send(_ scheduled: [Int], to worker: Int, in state: inout State) {
-        guard state.run != nil, state.workers.indices.contains(worker), let input = state.workers[worker].input else {
+        guard let run = state.run, state.workers.indices.contains(worker) else { return }
+        if let local = state.workers[worker].local {
+            for index in scheduled { local.yield(run.scenarios[index]) }
+            if run.schedule.isDone(worker) {
+                local.finish()
+                state.workers[worker].local = nil
+            }
             return
         }
+        guard let input = state.workers[worker].input else { return }
         if !scheduled.isEmpty {
             let lines = scheduled.map { "\(state.run?.workerIndexes[$0] ?? -1)\n" }.joined()
             do {
@@ -273,15 +304,18 @@ final class ParallelRun: Sendable {
     // MARK: Stopping
 
     /// Ctrl-C: nothing new is handed out; each worker cancels its running scenario (whose tear-down runs).
-    private func cancel() {
+    private func cancel(_ runner: ScenarioRunner) {
         let processes = state.withLock { state -> [Process] in
             state.run?.schedule.cancel()
             for index in state.workers.indices {
                 try? state.workers[index].input?.close()
                 state.workers[index].input = nil
+                state.workers[index].local?.finish()
+                state.workers[index].local = nil
             }
-            return state.workers.map(\.process)
+            return state.workers.compactMap(\.process)
         }
+        runner.cancel()
         for process in processes where process.isRunning { process.terminate() }
     }
 }

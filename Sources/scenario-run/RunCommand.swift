@@ -35,7 +35,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Default step timeout (default 10).", valueName: "SECONDS"))
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("Headless: run scenarios in N worker processes at once (default 1).", valueName: "N"))
+    @Option(help: ArgumentHelp("Headless: run N scenarios at once, in this process and N - 1 workers (default 1).", valueName: "N"))
     var jobs: Int = 1
 
     @OptionGroup var project: ProjectOptions
@@ -124,29 +124,36 @@ struct RunCommand: AsyncParsableCommand {
             failures.handle(event)
         }
 
+        let server = suite.makeServer()
+        do {
+            _ = try await server.start()
+        } catch {
+            parallel?.abandon()
+            Terminal.printError("error: The stub server could not start: \(error)")
+            throw ExitCode(2)
+        }
+        let runner = try suite.makeRunner(server: server, environment: environment)
+
         if let parallel {
-            // Each worker process has its own stub server; this process only schedules and reports.
-            let runner = try suite.makeRunner(server: suite.makeServer(), environment: environment)
+            // This process runs its share on its own stub server; each worker process has one of its own.
             let timing = environment["BENCH_TIMING_FILE"].map(TimingMarks.init)
-            let summary = await parallel.run(scenarios, loaded: loaded, plan: runner.plan(scenarios), failFast: settings.failFast) {
-                event in
+            let summary = await parallel.run(
+                scenarios,
+                loaded: loaded,
+                plan: runner.plan(scenarios),
+                failFast: settings.failFast,
+                runner: runner
+            ) { event in
                 consume(event)
                 timing?.handle(event)
             }
             timing?.write()
+            await server.stop()
             try finish(summary, junit: junitReporter, failures: failures, failureState: failureState, settings: settings, directory: directory)
             if !parallel.workerFailures.isEmpty { throw ExitCode(1) }
             return
         }
 
-        let server = suite.makeServer()
-        do {
-            _ = try await server.start()
-        } catch {
-            Terminal.printError("error: The stub server could not start: \(error)")
-            throw ExitCode(2)
-        }
-        let runner = try suite.makeRunner(server: server, environment: environment)
         let summary: RunSummary
         if live {
             // The live runner; the summary is printed after the terminal is restored.

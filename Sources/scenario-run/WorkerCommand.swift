@@ -4,7 +4,7 @@ import Scenarios
 import Steps
 import Synchronization
 
-/// `scenario-run worker` (hidden) — one worker process of `scenario-run --jobs N`.
+/// `scenario-run worker` (hidden) — one of the N − 1 worker processes of `scenario-run --jobs N`.
 ///
 /// Started before the parent loads, it loads the same scenarios, starts its own stub server, then reads
 /// from standard input the parent's count of the loaded scenarios (`#N`, checked) and scenario indexes
