@@ -51,7 +51,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds greater than 0.") }
-        if jobs < 1 { throw ValidationError("--jobs takes a number of worker processes, 1 or more.") }
+        if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }
     }
 
     func run() async throws {
@@ -123,6 +123,13 @@ struct RunCommand: AsyncParsableCommand {
             junitReporter?.handle(event)
             failures.handle(event)
         }
+        // Headless runs also mark when the first scenario started and the last one finished, for the
+        // benchmark harness.
+        let timing = environment["BENCH_TIMING_FILE"].map(TimingMarks.init)
+        let consumeHeadless: @Sendable (RunEvent) -> Void = { event in
+            consume(event)
+            timing?.handle(event)
+        }
 
         let server = suite.makeServer()
         do {
@@ -136,17 +143,14 @@ struct RunCommand: AsyncParsableCommand {
 
         if let parallel {
             // This process runs its share on its own stub server; each worker process has one of its own.
-            let timing = environment["BENCH_TIMING_FILE"].map(TimingMarks.init)
             let summary = await parallel.run(
                 scenarios,
                 loaded: loaded,
                 plan: runner.plan(scenarios),
                 failFast: settings.failFast,
-                runner: runner
-            ) { event in
-                consume(event)
-                timing?.handle(event)
-            }
+                runner: runner,
+                emit: consumeHeadless
+            )
             timing?.write()
             await server.stop()
             try finish(summary, junit: junitReporter, failures: failures, failureState: failureState, settings: settings, directory: directory)
@@ -171,11 +175,7 @@ struct RunCommand: AsyncParsableCommand {
                 Terminal.printError("\nCancelling: the current scenario's tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
                 runner.cancel()
             })
-            let timing = environment["BENCH_TIMING_FILE"].map(TimingMarks.init)
-            summary = await runner.run(scenarios) { event in
-                consume(event)
-                timing?.handle(event)
-            }
+            summary = await runner.run(scenarios, onEvent: consumeHeadless)
             interrupts.cancel()
             timing?.write()
         }
