@@ -18,16 +18,20 @@ import tempfile
 import time
 
 
+def repeated(sample, runs):
+    """Median, min and max of `runs` samples; one more is taken first (it warms the page cache) and dropped."""
+    samples = [sample() for _ in range(runs + 1)][1:]
+    return statistics.median(samples), min(samples), max(samples)
+
+
 def wall(cmd, cwd, runs):
-    samples = []
-    for _ in range(runs + 1):  # the first run warms the page cache and is dropped
+    def sample():
         start = time.perf_counter()
         proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        samples.append(time.perf_counter() - start)
         if proc.returncode != 0:
             sys.exit(f"measure.py: {' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode()[-500:]}")
-    samples = samples[1:]
-    return statistics.median(samples), min(samples), max(samples)
+        return time.perf_counter() - start
+    return repeated(sample, runs)
 
 
 def startup(binary, workdir, runs):
@@ -52,15 +56,14 @@ def first_scenario(binary, workdir, runs):
     """Launch to the first scenario's start: process start, load and validate, stub server up."""
     marks = os.path.join(tempfile.gettempdir(), "sr-first.json")
     env = dict(os.environ, BENCH_TIMING_FILE=marks)
-    samples = []
-    for _ in range(runs + 1):
+
+    def sample():
         start = time.time()
         subprocess.run([binary, "--ci", "--filter", "^S0000 "], cwd=workdir, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(marks) as f:
-            samples.append(json.load(f)["first_setup"] - start)
-    samples = samples[1:]
-    return statistics.median(samples), min(samples), max(samples)
+            return json.load(f)["first_setup"] - start
+    return repeated(sample, runs)
 
 
 def rss(binary, workdirs):

@@ -29,7 +29,6 @@ struct WorkerCommand: AsyncParsableCommand {
         signal(SIGINT, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let lines = StandardInputLines.lines()
         let suite: ScenarioSuite
         let scenarios: [Scenario]
         do {
@@ -44,33 +43,15 @@ struct WorkerCommand: AsyncParsableCommand {
         let server = suite.makeServer()
         _ = try await server.start()
         let runner = try suite.makeRunner(server: server, environment: environment)
-        let stopping = StopFlag()
-        let interrupts = InterruptHandler(signals: [SIGTERM]) {
-            stopping.set()
-            runner.cancel()
-        }
+        // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
+        let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }
         let output = EventLineWriter()
-        let (arriving, continuation) = AsyncStream.makeStream(of: Scenario.self)
-        let reading = Task {
-            for await line in lines {
-                if line.hasPrefix("#") {
-                    // The parent's count of the scenarios it loaded: the indexes are into the same list.
-                    guard Int(line.dropFirst()) == scenarios.count else {
-                        Terminal.printError("error: The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(scenarios.count)).")
-                        continuation.finish()
-                        return false
-                    }
-                    continue
-                }
-                if stopping.isSet { break }
-                guard let index = Int(line), scenarios.indices.contains(index) else { continue }
-                continuation.yield(scenarios[index])
-            }
-            continuation.finish()
-            return true
+        let input = ScenarioInput(scenarios)
+        await runner.run(arriving: input.scenarios) { event in output.write(event) }
+        if let problem = input.problem {
+            Terminal.printError("error: \(problem)")
+            throw ExitCode(2)
         }
-        await runner.run(arriving: arriving) { event in output.write(event) }
-        guard await reading.value else { throw ExitCode(2) }
         interrupts.cancel()
         await server.stop()
     }
@@ -98,28 +79,34 @@ final class EventLineWriter: Sendable {
     }
 }
 
-/// The lines of standard input, read on a thread of their own (a blocking read must not hold the
-/// event loop every task runs on), from the start, so that what the parent sends while the worker
-/// loads waits in the stream.
-enum StandardInputLines {
-    static func lines() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        let thread = Thread {
+/// The scenarios standard input names: the parent's count of the scenarios it loaded first (`#N`, which
+/// must be this worker's count too, as the indexes are into the same list), then one index per line.
+/// Read on a thread of their own: a blocking read must not hold the event loop every task runs on.
+final class ScenarioInput: Sendable {
+    let scenarios: AsyncStream<Scenario>
+    private let mismatch = Mutex<String?>(nil)
+
+    init(_ loaded: [Scenario]) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Scenario.self)
+        scenarios = stream
+        let thread = Thread { [self] in
             while let line = readLine() {
-                continuation.yield(line)
+                if line.hasPrefix("#") {
+                    guard Int(line.dropFirst()) == loaded.count else {
+                        self.mismatch.withLock {
+                            $0 = "The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(loaded.count))."
+                        }
+                        break
+                    }
+                } else if let index = Int(line), loaded.indices.contains(index) {
+                    continuation.yield(loaded[index])
+                }
             }
             continuation.finish()
         }
         thread.start()
-        return stream
     }
-}
 
-/// A flag set once, from any thread.
-final class StopFlag: Sendable {
-    private let value = Mutex(false)
-
-    func set() { value.withLock { $0 = true } }
-
-    var isSet: Bool { value.withLock { $0 } }
+    /// Why the input was refused, if it was.
+    var problem: String? { mismatch.withLock { $0 } }
 }

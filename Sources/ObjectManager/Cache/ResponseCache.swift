@@ -102,7 +102,11 @@ public final class ResponseCache: Sendable {
     /// Scheme, lower-cased host, port, path and query: `http://127.0.0.1:8080/restaurants?page=1`.
     static func normalize(_ url: URL) -> String {
         let string = url.absoluteString
-        if isNormalized(string) { return string }
+        return isNormalized(string) ? string : normalizedThroughComponents(url)
+    }
+
+    /// `normalize` the long way, through `URLComponents`: the reference the quick check must agree with.
+    static func normalizedThroughComponents(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
         components.host = components.host?.lowercased()
         components.fragment = nil

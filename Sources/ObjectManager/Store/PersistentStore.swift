@@ -84,14 +84,11 @@ final class PersistentStore: Sendable {
                 try changes.map { change -> Int64? in
                     switch change {
                     case .insert(let entity, let values):
-                        if let insert = inserts[entity], values.count <= insert.columns.count {
-                            let arguments = insert.columns.map { values[$0]?.databaseValue ?? .null }
-                            try db.cachedStatement(sql: insert.sql).execute(arguments: StatementArguments(arguments))
-                        } else {
-                            let names = values.keys.sorted()
-                            try db.cachedStatement(sql: Self.insertSQL(entity, columns: names))
-                                .execute(arguments: StatementArguments(names.map { values[$0]?.databaseValue ?? .null }))
-                        }
+                        // Values only ever hold the entity's attributes (objects check their names).
+                        let columns = inserts[entity]?.columns ?? values.keys.sorted()
+                        let sql = inserts[entity]?.sql ?? Self.insertSQL(entity, columns: columns)
+                        let arguments = columns.map { values[$0]?.databaseValue ?? .null }
+                        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
                         return db.lastInsertedRowID
                     case .update(let entity, let rowID, let values):
                         let pairs = values.sorted { $0.key < $1.key }

@@ -29,8 +29,10 @@ public final class TestFactory: Sendable {
         var setUpHooks: [Hook] = []
         var tearDownHooks: [Hook] = []
         var sequence = 0
-        /// The store the last tear-down emptied, for the next set-up.
-        var emptiedStore: EntityStore?
+        /// The in-memory store the last set-up gave the default store, and whether a tear-down emptied it
+        /// since (then the next set-up reuses it).
+        var store: EntityStore?
+        var storeIsEmptied = false
     }
 
     public let model: EntityModel
@@ -146,11 +148,12 @@ public final class TestFactory: Sendable {
     @discardableResult
     public func setUp(baseURL: URL, monitorReachability: Bool = true) async throws -> ObjectManager {
         if let previous = ObjectManager.shared { await previous.shutDown() }
-        let emptied = state.withLock { state in
-            defer { state.emptiedStore = nil }
-            return state.emptiedStore
-        }
+        let emptied = state.withLock { $0.storeIsEmptied ? $0.store : nil }
         let store = try emptied ?? EntityStore(model: model)
+        state.withLock { state in
+            state.store = store
+            state.storeIsEmptied = false
+        }
         let manager = ObjectManager(baseURL: baseURL, client: makeClient(baseURL), store: store)
         try configureManager(manager)
         EntityStore.defaultStore = store
@@ -179,8 +182,8 @@ public final class TestFactory: Sendable {
         }
         if let store = EntityStore.defaultStore {
             try store.removeAll()
-            if store.location == .inMemory, store.model == model {
-                state.withLock { $0.emptiedStore = store }
+            state.withLock { state in
+                if state.store === store { state.storeIsEmptied = true }
             }
         }
         ObjectManager.shared = nil

@@ -38,35 +38,13 @@ struct ScenarioFileLoader {
     /// The scenarios of a file read chunk by chunk, or `nil` when a chunk is not what the layout promised
     /// (its YAML is invalid, or it is not one key or one list item): the whole document then decides.
     mutating func load(_ chunks: ScenarioFileChunks) -> [Scenario]? {
-        var feature = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        var fileTags: Set<String> = []
-        var fileBindings: Set<String> = []
-        var setUp: [Step] = []
+        var settings = FileSettings(file: file)
         for chunk in chunks.keys {
             guard case .mapping(let mapping)? = compose(chunk), mapping.count == 1, let (keyNode, value) = mapping.first else {
                 return nil
             }
             lineOffset = chunk.lineOffset
-            let key = keyNode.string ?? ""
-            switch key {
-            case "feature":
-                if let name = name(value, key: key) { feature = name }
-            case "tags":
-                fileTags = tags(value)
-            case "set up":
-                if case .sequence(let items) = value {
-                    setUp = steps(Array(items), bound: &fileBindings)
-                } else if !isNull(value) {
-                    report(.notAList(key: "set up"), at: location(of: value))
-                }
-            case "scenarios":
-                return nil
-            default:
-                report(
-                    .unknownFileKey(key, suggestion: Suggestions.didYouMean(key, in: Self.fileKeys)),
-                    at: location(of: keyNode)
-                )
-            }
+            guard read(keyNode, value, into: &settings) else { return nil }  // `scenarios` is never a key chunk
         }
         var scenarios: [Scenario] = []
         var firstLines: [String: Int] = [:]
@@ -78,18 +56,7 @@ struct ScenarioFileLoader {
             let chunk = ScenarioFileChunks.Chunk(range: first.range.lowerBound..<last.range.upperBound, lineOffset: first.lineOffset)
             guard case .sequence(let items)? = compose(chunk), items.count == batch.count else { return nil }
             lineOffset = chunk.lineOffset
-            for item in items {
-                if let scenario = scenario(
-                    item,
-                    feature: feature,
-                    fileTags: fileTags,
-                    setUp: setUp,
-                    bound: fileBindings,
-                    firstLines: &firstLines
-                ) {
-                    scenarios.append(scenario)
-                }
-            }
+            scenarios += items.compactMap { scenario($0, in: settings, firstLines: &firstLines) }
         }
         lineOffset = 0
         return scenarios
@@ -122,38 +89,10 @@ struct ScenarioFileLoader {
             return []
         }
 
-        var feature = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        var fileTags: Set<String> = []
-        var setUpNode: Node?
+        var settings = FileSettings(file: file)
         var scenariosNode: Node?
-        for (keyNode, value) in mapping {
-            let key = keyNode.string ?? ""
-            switch key {
-            case "feature":
-                if let name = name(value, key: key) { feature = name }
-            case "tags":
-                fileTags = tags(value)
-            case "set up":
-                setUpNode = value
-            case "scenarios":
-                scenariosNode = value
-            default:
-                report(
-                    .unknownFileKey(key, suggestion: Suggestions.didYouMean(key, in: Self.fileKeys)),
-                    at: location(of: keyNode)
-                )
-            }
-        }
-
-        // File set-up bindings are visible to every scenario.
-        var fileBindings: Set<String> = []
-        var setUp: [Step] = []
-        if let setUpNode {
-            if case .sequence(let items) = setUpNode {
-                setUp = steps(Array(items), bound: &fileBindings)
-            } else if !isNull(setUpNode) {
-                report(.notAList(key: "set up"), at: location(of: setUpNode))
-            }
+        for (keyNode, value) in mapping where !read(keyNode, value, into: &settings) {
+            scenariosNode = value
         }
 
         guard let scenariosNode else {
@@ -167,34 +106,54 @@ struct ScenarioFileLoader {
         if items.isEmpty {
             report(.noScenarios, at: location(of: scenariosNode))
         }
-        var scenarios: [Scenario] = []
         var firstLines: [String: Int] = [:]
-        for item in items {
-            guard
-                let scenario = scenario(
-                    item,
-                    feature: feature,
-                    fileTags: fileTags,
-                    setUp: setUp,
-                    bound: fileBindings,
-                    firstLines: &firstLines
-                )
-            else { continue }
-            scenarios.append(scenario)
+        return items.compactMap { scenario($0, in: settings, firstLines: &firstLines) }
+    }
+
+    // MARK: File keys
+
+    /// What the top-level keys other than `scenarios` give every scenario of the file.
+    struct FileSettings {
+        var feature: String
+        var tags: Set<String> = []
+        var setUp: [Step] = []
+        /// Names the file's set-up binds, visible to every scenario.
+        var bindings: Set<String> = []
+
+        init(file: String) {
+            feature = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         }
-        return scenarios
+    }
+
+    /// Reads one top-level key into `file`, reporting unknown keys; `false` for `scenarios`, which the
+    /// caller reads.
+    private mutating func read(_ keyNode: Node, _ value: Node, into file: inout FileSettings) -> Bool {
+        let key = keyNode.string ?? ""
+        switch key {
+        case "feature":
+            if let name = name(value, key: key) { file.feature = name }
+        case "tags":
+            file.tags = tags(value)
+        case "set up":
+            if case .sequence(let items) = value {
+                file.setUp = steps(Array(items), bound: &file.bindings)
+            } else if !isNull(value) {
+                report(.notAList(key: "set up"), at: location(of: value))
+            }
+        case "scenarios":
+            return false
+        default:
+            report(
+                .unknownFileKey(key, suggestion: Suggestions.didYouMean(key, in: Self.fileKeys)),
+                at: location(of: keyNode)
+            )
+        }
+        return true
     }
 
     // MARK: Scenarios
 
-    private mutating func scenario(
-        _ node: Node,
-        feature: String,
-        fileTags: Set<String>,
-        setUp: [Step],
-        bound: Set<String>,
-        firstLines: inout [String: Int]
-    ) -> Scenario? {
+    private mutating func scenario(_ node: Node, in settings: FileSettings, firstLines: inout [String: Int]) -> Scenario? {
         guard case .mapping(let mapping) = node else {
             report(.scenarioNotMapping, at: location(of: node))
             return nil
@@ -241,7 +200,7 @@ struct ScenarioFileLoader {
         let tags = tagsNode.map { self.tags($0) } ?? []
 
         var steps: [Step] = []
-        var bound = bound
+        var bound = settings.bindings
         switch stepsNode {
         case nil:
             report(.missingSteps(scenario: name), at: location(of: node))
@@ -258,11 +217,11 @@ struct ScenarioFileLoader {
         guard valid else { return nil }
         return Scenario(
             name: name,
-            tags: fileTags.union(tags),
+            tags: settings.tags.union(tags),
             location: location(of: node),
-            feature: feature,
+            feature: settings.feature,
             file: file,
-            setUp: setUp,
+            setUp: settings.setUp,
             steps: steps
         )
     }

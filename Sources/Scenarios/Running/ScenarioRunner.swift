@@ -107,6 +107,7 @@ public final class ScenarioRunner: Sendable {
     /// announces an empty one; every other event is as in ``run(_:onEvent:)``. Cancelling ends the run
     /// once the current scenario's tear-down has run: scenarios that have not arrived yet are not
     /// reported (their sender knows which they are).
+    @discardableResult
     public func run(arriving scenarios: AsyncStream<Scenario>, onEvent: @escaping @Sendable (RunEvent) -> Void) async
         -> RunSummary
     {
