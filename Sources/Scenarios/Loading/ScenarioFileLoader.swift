@@ -40,7 +40,7 @@ struct ScenarioFileLoader {
     mutating func load(_ chunks: ScenarioFileChunks) -> [Scenario]? {
         var settings = FileSettings(file: file)
         for chunk in chunks.keys {
-            guard case .mapping(let mapping)? = compose(chunk), mapping.count == 1, let (keyNode, value) = mapping.first else {
+            guard let mapping = compose(chunk)?.pairs, mapping.count == 1, let (keyNode, value) = mapping.first else {
                 return nil
             }
             lineOffset = chunk.lineOffset
@@ -54,7 +54,7 @@ struct ScenarioFileLoader {
             let batch = chunks.scenarios[start..<min(start + Self.itemsPerComposition, chunks.scenarios.count)]
             guard let first = batch.first, let last = batch.last else { continue }
             let chunk = ScenarioFileChunks.Chunk(range: first.range.lowerBound..<last.range.upperBound, lineOffset: first.lineOffset)
-            guard case .sequence(let items)? = compose(chunk), items.count == batch.count else { return nil }
+            guard case .sequence(let items)? = compose(chunk)?.content, items.count == batch.count else { return nil }
             lineOffset = chunk.lineOffset
             scenarios += items.compactMap { scenario($0, in: settings, firstLines: &firstLines) }
         }
@@ -62,35 +62,40 @@ struct ScenarioFileLoader {
         return scenarios
     }
 
-    private func compose(_ chunk: ScenarioFileChunks.Chunk) -> Node? {
-        try? Yams.compose(yaml: String(text[chunk.range]), .basic)
+    private func compose(_ chunk: ScenarioFileChunks.Chunk) -> YAMLNode? {
+        YAMLNode.compose(text[chunk.range])
     }
 
-    /// Composes the whole document, then reads it: the reference path, for every layout and every YAML error.
+    /// Composes the whole document, then reads it: the reference path, for every layout and every YAML
+    /// error. A document ``YAMLNode/compose(_:)`` declines (errors, anchors, tags, …) goes through Yams.
     mutating func loadWholeDocument() -> [Scenario] {
-        let root: Node?
-        do {
-            // The basic resolver: plain scalars are resolved by `ArgumentValue` itself, and Yams's regex-based
-            // tag resolution was most of the time spent loading large files.
-            root = try Yams.compose(yaml: text, .basic)
-        } catch let error as YamlError {
-            report(error)
-            return []
-        } catch {
-            report(.invalidYAML(problem: "\(error)", context: nil), at: SourceLocation(file: file, line: 1, column: 1))
-            return []
+        let root: YAMLNode
+        if let composed = YAMLNode.compose(text[...]) {
+            root = composed
+        } else {
+            do {
+                // The basic resolver: plain scalars are resolved by `ArgumentValue` itself, and Yams's regex-based
+                // tag resolution was most of the time spent loading large files.
+                guard let node = try Yams.compose(yaml: text, .basic) else {
+                    report(.emptyFile, at: SourceLocation(file: file, line: 1, column: 1))
+                    return []
+                }
+                root = YAMLNode(node)
+            } catch let error as YamlError {
+                report(error)
+                return []
+            } catch {
+                report(.invalidYAML(problem: "\(error)", context: nil), at: SourceLocation(file: file, line: 1, column: 1))
+                return []
+            }
         }
-        guard let root else {
-            report(.emptyFile, at: SourceLocation(file: file, line: 1, column: 1))
-            return []
-        }
-        guard case .mapping(let mapping) = root else {
+        guard case .mapping(let mapping) = root.content else {
             report(.fileNotMapping, at: location(of: root))
             return []
         }
 
         var settings = FileSettings(file: file)
-        var scenariosNode: Node?
+        var scenariosNode: YAMLNode?
         for (keyNode, value) in mapping where !read(keyNode, value, into: &settings) {
             scenariosNode = value
         }
@@ -99,7 +104,7 @@ struct ScenarioFileLoader {
             report(.missingScenarios, at: location(of: root))
             return []
         }
-        guard case .sequence(let items) = scenariosNode else {
+        guard case .sequence(let items) = scenariosNode.content else {
             report(.notAList(key: "scenarios"), at: location(of: scenariosNode))
             return []
         }
@@ -127,7 +132,7 @@ struct ScenarioFileLoader {
 
     /// Reads one top-level key into `file`, reporting unknown keys; `false` for `scenarios`, which the
     /// caller reads.
-    private mutating func read(_ keyNode: Node, _ value: Node, into file: inout FileSettings) -> Bool {
+    private mutating func read(_ keyNode: YAMLNode, _ value: YAMLNode, into file: inout FileSettings) -> Bool {
         let key = keyNode.string ?? ""
         switch key {
         case "feature":
@@ -135,9 +140,9 @@ struct ScenarioFileLoader {
         case "tags":
             file.tags = tags(value)
         case "set up":
-            if case .sequence(let items) = value {
-                file.setUp = steps(Array(items), bound: &file.bindings)
-            } else if !isNull(value) {
+            if case .sequence(let items) = value.content {
+                file.setUp = steps(items, bound: &file.bindings)
+            } else if !value.isNull {
                 report(.notAList(key: "set up"), at: location(of: value))
             }
         case "scenarios":
@@ -153,15 +158,15 @@ struct ScenarioFileLoader {
 
     // MARK: Scenarios
 
-    private mutating func scenario(_ node: Node, in settings: FileSettings, firstLines: inout [String: Int]) -> Scenario? {
-        guard case .mapping(let mapping) = node else {
+    private mutating func scenario(_ node: YAMLNode, in settings: FileSettings, firstLines: inout [String: Int]) -> Scenario? {
+        guard let mapping = node.pairs else {
             report(.scenarioNotMapping, at: location(of: node))
             return nil
         }
-        var nameNode: Node?
-        var tagsNode: Node?
-        var stepsNode: Node?
-        var unknownKeys: [Node] = []
+        var nameNode: YAMLNode?
+        var tagsNode: YAMLNode?
+        var stepsNode: YAMLNode?
+        var unknownKeys: [YAMLNode] = []
         for (keyNode, value) in mapping {
             switch keyNode.string ?? "" {
             case "scenario": nameNode = value
@@ -201,18 +206,17 @@ struct ScenarioFileLoader {
 
         var steps: [Step] = []
         var bound = settings.bindings
-        switch stepsNode {
-        case nil:
-            report(.missingSteps(scenario: name), at: location(of: node))
-        case .sequence(let items)?:
-            if items.isEmpty { report(.emptySteps(scenario: name), at: location(of: stepsNode)) }
-            steps = self.steps(Array(items), bound: &bound)
-        case let other?:
-            if isNull(other) {
-                report(.emptySteps(scenario: name), at: location(of: other))
+        if let stepsNode {
+            if case .sequence(let items) = stepsNode.content {
+                if items.isEmpty { report(.emptySteps(scenario: name), at: location(of: stepsNode)) }
+                steps = self.steps(items, bound: &bound)
+            } else if stepsNode.isNull {
+                report(.emptySteps(scenario: name), at: location(of: stepsNode))
             } else {
-                report(.notAList(key: "steps"), at: location(of: other))
+                report(.notAList(key: "steps"), at: location(of: stepsNode))
             }
+        } else {
+            report(.missingSteps(scenario: name), at: location(of: node))
         }
         guard valid else { return nil }
         return Scenario(
@@ -228,14 +232,14 @@ struct ScenarioFileLoader {
 
     // MARK: Steps
 
-    private mutating func steps(_ items: [Node], bound: inout Set<String>) -> [Step] {
+    private mutating func steps(_ items: [YAMLNode], bound: inout Set<String>) -> [Step] {
         items.compactMap { step($0, bound: &bound) }
     }
 
-    private mutating func step(_ node: Node, bound: inout Set<String>) -> Step? {
-        let nameNode: Node
-        let argumentsNode: Node?
-        switch node {
+    private mutating func step(_ node: YAMLNode, bound: inout Set<String>) -> Step? {
+        let nameNode: YAMLNode
+        let argumentsNode: YAMLNode?
+        switch node.content {
         case .scalar:
             nameNode = node
             argumentsNode = nil
@@ -246,11 +250,11 @@ struct ScenarioFileLoader {
         case .mapping(let mapping):
             report(.stepNotOneKey(count: mapping.count), at: location(of: node))
             return nil
-        default:
+        case .sequence:
             report(.stepNotNameOrMapping, at: location(of: node))
             return nil
         }
-        guard let name = nameNode.string, case .scalar = nameNode else {
+        guard let name = nameNode.string else {
             report(.stepNotNameOrMapping, at: location(of: nameNode))
             return nil
         }
@@ -261,7 +265,7 @@ struct ScenarioFileLoader {
                 at: nameLocation
             )
             // Bind its `as:` anyway so that later references do not pile up errors.
-            if case .mapping(let mapping)? = argumentsNode, let value = mapping["as"]?.string { bound.insert(value) }
+            if let value = argumentsNode?["as"]?.string { bound.insert(value) }
             return nil
         }
 
@@ -312,15 +316,14 @@ struct ScenarioFileLoader {
         }
     }
 
-    private func arguments(_ node: Node, stepName: String, topLevel: Bool = false) -> StepArguments {
+    private func arguments(_ node: YAMLNode, stepName: String, topLevel: Bool = false) -> StepArguments {
         let at = location(of: node)
-        switch node {
-        case .scalar(let scalar):
-            let isPlain = scalar.style == .plain || scalar.style == .any
-            if topLevel, isPlain, ["", "~", "null"].contains(scalar.string) {
+        switch node.content {
+        case .scalar(let text, let isPlain):
+            if topLevel, node.isNull {
                 return StepArguments(.none, at: at, stepName: stepName)
             }
-            return StepArguments(.scalar(scalar.string, isPlain: isPlain), at: at, stepName: stepName)
+            return StepArguments(.scalar(text, isPlain: isPlain), at: at, stepName: stepName)
         case .sequence(let sequence):
             return StepArguments(
                 .sequence(sequence.map { arguments($0, stepName: stepName) }),
@@ -336,40 +339,33 @@ struct ScenarioFileLoader {
                 )
             }
             return StepArguments(.mapping(entries), at: at, stepName: stepName)
-        case .alias:
-            return StepArguments(.none, at: at, stepName: stepName)
         }
     }
 
     // MARK: Small parts
 
-    private mutating func name(_ node: Node, key: String) -> String? {
-        guard case .scalar(let scalar) = node else {
+    private mutating func name(_ node: YAMLNode, key: String) -> String? {
+        guard let text = node.string else {
             report(.notAName(key: key), at: location(of: node))
             return nil
         }
-        return scalar.string
+        return text
     }
 
-    private mutating func tags(_ node: Node) -> Set<String> {
-        guard case .sequence(let items) = node else {
+    private mutating func tags(_ node: YAMLNode) -> Set<String> {
+        guard case .sequence(let items) = node.content else {
             report(.tagsNotNames, at: location(of: node))
             return []
         }
         var tags: Set<String> = []
         for item in items {
-            guard case .scalar(let scalar) = item, !scalar.string.isEmpty else {
+            guard let text = item.string, !text.isEmpty else {
                 report(.tagsNotNames, at: location(of: item))
                 continue
             }
-            tags.insert(scalar.string)
+            tags.insert(text)
         }
         return tags
-    }
-
-    private func isNull(_ node: Node) -> Bool {
-        guard case .scalar(let scalar) = node, scalar.style == .plain || scalar.style == .any else { return false }
-        return ["", "~", "null"].contains(scalar.string)
     }
 
     static func isValidName(_ name: String) -> Bool {
@@ -379,9 +375,8 @@ struct ScenarioFileLoader {
         return name.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
     }
 
-    private func location(of node: Node?) -> SourceLocation {
-        let mark = node?.mark
-        return SourceLocation(file: file, line: (mark?.line ?? 1) + lineOffset, column: mark?.column ?? 1)
+    private func location(of node: YAMLNode?) -> SourceLocation {
+        SourceLocation(file: file, line: (node?.line ?? 1) + lineOffset, column: node?.column ?? 1)
     }
 
     private mutating func report(_ error: LoadError, at location: SourceLocation) {
