@@ -5,6 +5,7 @@ import Foundation
 import ObjectManager
 import Scenarios
 import Steps
+import StubServer
 import Synchronization
 
 /// `scenario-run [PATH ...]` — run scenario files or folders (default: Scenarios/).
@@ -82,9 +83,12 @@ struct RunCommand: AsyncParsableCommand {
 
         let suite: ScenarioSuite
         let loaded: [Scenario]
+        let server: StubServer
+        let serverStart: Result<Void, any Error>?
         do {
             suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
-            loaded = try suite.loadScenarios(paths: paths)
+            server = suite.makeServer()
+            (loaded, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: list ? nil : server)
         } catch {
             parallel?.abandon()
             throw Terminal.failLoading(error)
@@ -100,13 +104,14 @@ struct RunCommand: AsyncParsableCommand {
             )
         } catch {
             parallel?.abandon()
+            await server.stop()
             Terminal.printError("error: \(error)")
             throw ExitCode(2)
         }
         let scenarios = selection.select(loaded)
 
         if list {
-            let runner = try suite.makeRunner(server: suite.makeServer())
+            let runner = try suite.makeRunner(server: server)
             print(ScenarioListing.text(runner.plan(scenarios)), terminator: "")
             return
         }
@@ -131,10 +136,7 @@ struct RunCommand: AsyncParsableCommand {
             timing?.handle(event)
         }
 
-        let server = suite.makeServer()
-        do {
-            _ = try await server.start()
-        } catch {
+        if case .failure(let error)? = serverStart {
             parallel?.abandon()
             Terminal.printError("error: The stub server could not start: \(error)")
             throw ExitCode(2)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Scenarios
 import Steps
+import StubServer
 import Synchronization
 
 /// `scenario-run worker` (hidden) — one of the N − 1 worker processes of `scenario-run --jobs N`.
@@ -31,17 +32,19 @@ struct WorkerCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let suite: ScenarioSuite
         let scenarios: [Scenario]
+        let server: StubServer
+        let serverStart: Result<Void, any Error>?
         do {
             var settings = try project.settings(environment: environment)
             if let timeout { settings.stepTimeout = .milliseconds(Int64(timeout * 1000)) }
             suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
-            scenarios = try suite.loadScenarios(paths: paths)
+            server = suite.makeServer()
+            (scenarios, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: server)
         } catch {
             // The parent loads the same files and reports their errors.
             throw ExitCode(2)
         }
-        let server = suite.makeServer()
-        _ = try await server.start()
+        try serverStart?.get()
         let runner = try suite.makeRunner(server: server, environment: environment)
         // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
         let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }

@@ -1,0 +1,34 @@
+import Diagnostics
+import Dispatch
+import Scenarios
+import Steps
+import StubServer
+
+/// The start of a run: loading the scenario files and starting the stub server, side by side.
+enum Startup {
+    /// Loads the scenario files on a thread of their own while `server` (if any) starts on the caller's
+    /// executor: on two cores the two overlap, and together they are most of the time from launch to
+    /// the first scenario. Load errors win: the server is stopped again and the diagnostics thrown.
+    ///
+    /// - Returns: the scenarios, and how the server's start went (`nil` when there was no server).
+    static func load(
+        _ suite: ScenarioSuite,
+        paths: [String],
+        startingMeanwhile server: StubServer?
+    ) async throws(DiagnosticList) -> (scenarios: [Scenario], serverStart: Result<Void, any Error>?) {
+        let start = server.map { server in Task { _ = try await server.start() } }
+        let loaded = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Scenario], DiagnosticList>, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(DiagnosticList) in try suite.loadScenarios(paths: paths) })
+            }
+        }
+        let started = await start?.result
+        switch loaded {
+        case .success(let scenarios):
+            return (scenarios, started)
+        case .failure(let diagnostics):
+            if started != nil { await server?.stop() }
+            throw diagnostics
+        }
+    }
+}
