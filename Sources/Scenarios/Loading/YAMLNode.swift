@@ -76,8 +76,8 @@ extension YAMLNode {
 extension YAMLNode {
     /// The single document of `text` composed from libyaml's events, or `nil` whenever the text is
     /// anything but one document of plain YAML: a syntax error, an empty stream, several documents,
-    /// anchors, aliases, explicit tags, complex keys or a key written twice in a mapping. The caller
-    /// then composes with Yams, whose nodes and errors are the reference.
+    /// directives, anchors, aliases, explicit tags, keys that are not scalars or a key written twice in
+    /// a mapping. The caller then composes with Yams, whose nodes and errors are the reference.
     ///
     /// This is the loader's hot path: composing through Yams costs an object per event, a tag object,
     /// a weak anchor reference and a dictionary of keys per node; here a node is one small value.
