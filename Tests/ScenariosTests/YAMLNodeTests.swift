@@ -82,6 +82,45 @@ struct YAMLNodeTests {
         #expect(YAMLNode.compose(text[...]) == nil)
     }
 
+    /// Damaged copies of every corpus file (a seeded generator: characters dropped, doubled or replaced
+    /// by YAML's indicators, lines duplicated): whatever the composer accepts, Yams composes to the same
+    /// tree, and whatever Yams rejects, the composer declines.
+    @Test func damagedFilesComposeAsYamsComposesThemOrAreDeclined() throws {
+        var generator = SplitMix(seed: 0x5CE7_A210)
+        let indicators: [Character] = [":", "-", " ", "\n", "\t", "\"", "'", "&", "*", "!", "#", "[", "]", "{", "}", ",", "?", "|", ">", "%"]
+        var accepted = 0
+        var declined = 0
+        for url in Self.files {
+            let original = Array(try String(contentsOf: url, encoding: .utf8))
+            guard !original.isEmpty else { continue }
+            for _ in 0..<60 {
+                var text = original
+                for _ in 0...generator.next(below: 3) {
+                    let index = generator.next(below: text.count)
+                    switch generator.next(below: 4) {
+                    case 0: text.remove(at: index)
+                    case 1: text.insert(text[index], at: index)
+                    case 2: text[index] = indicators[generator.next(below: indicators.count)]
+                    default:
+                        let lineStart = text[..<index].lastIndex(of: "\n").map { $0 + 1 } ?? 0
+                        let lineEnd = text[index...].firstIndex(of: "\n").map { $0 + 1 } ?? text.count
+                        text.insert(contentsOf: text[lineStart..<lineEnd], at: lineEnd)
+                    }
+                    if text.isEmpty { break }
+                }
+                let damaged = String(text)
+                let yams = try? Self.throughYams(damaged)
+                if let fast = YAMLNode.compose(damaged[...]) {
+                    accepted += 1
+                    #expect(Self.render(fast) == yams, "\(url.lastPathComponent): \(damaged.debugDescription)")
+                } else {
+                    declined += 1
+                }
+            }
+        }
+        #expect(accepted > 100 && declined > 100, "both paths exercised: \(accepted) accepted, \(declined) declined")
+    }
+
     @Test func aSubstringKeepsItsOwnLines() throws {
         let text = "skip: me\nkept:\n  - x\n"
         let range = try #require(text.range(of: "kept:"))
@@ -96,5 +135,20 @@ extension YAMLNode.Content {
     fileprivate var items: [YAMLNode]? {
         if case .sequence(let items) = self { return items }
         return nil
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that the damaged files are the same on every run.
+private struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next(below bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }
