@@ -143,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TUIRunnerTests",
-            dependencies: ["TUIRunner", "Scenarios", "Diagnostics"],
+            dependencies: ["TUIRunner", "Scenarios", "Diagnostics", "TestSupport"],
             exclude: ["Snapshots"],
             swiftSettings: swiftSettings
         ),

@@ -27,7 +27,7 @@ enum Startup {
         case .success(let scenarios):
             return (scenarios, started)
         case .failure(let diagnostics):
-            if started != nil { await server?.stop() }
+            await server?.stop()  // whether or not it started: stopping is safe in every state
             throw diagnostics
         }
     }

@@ -1,6 +1,7 @@
 import Scenarios
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import TUIRunner
 
@@ -71,19 +72,23 @@ func waitUntil(
     _ description: String, timeout: Duration = .seconds(10), sourceLocation: Testing.SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while !condition() {
-        if clock.now > deadline {
-            Issue.record("Timed out waiting until \(description)", sourceLocation: sourceLocation)
-            return
-        }
-        await Task.yield()
-        try? await clock.sleep(for: .milliseconds(2))
+    if !(await eventually(timeout: timeout, { condition() })) {
+        Issue.record("Timed out waiting until \(description)", sourceLocation: sourceLocation)
     }
 }
 
 struct RunnerLoopTests {
+    /// A loop started on a run that holds mid-scenario, once it holds.
+    private func startHeldRun() async -> (MemoryScreen, FakeRunner, RunnerLoop, Task<TUIOutcome, Never>) {
+        let screen = MemoryScreen(width: 100, height: 30)
+        let runner = FakeRunner()
+        runner.holdNextRun()
+        let loop = makeLoop(screen, runner)
+        let task = Task { await loop.run() }
+        await waitUntil("the run is held mid-scenario") { runner.isHolding }
+        return (screen, runner, loop, task)
+    }
+
     private func makeLoop(
         _ screen: MemoryScreen, _ runner: FakeRunner, exit: Bool = false, inspector: (@Sendable () -> InspectorSnapshot?)? = nil
     ) -> RunnerLoop {
@@ -134,12 +139,7 @@ struct RunnerLoopTests {
     }
 
     @Test func quitDuringARunCancelsItAndWaitsForItsEnd() async {
-        let screen = MemoryScreen(width: 100, height: 30)
-        let runner = FakeRunner()
-        runner.holdNextRun()
-        let loop = makeLoop(screen, runner)
-        let task = Task { await loop.run() }
-        await waitUntil("the run is held mid-scenario") { runner.isHolding }
+        let (screen, runner, _, task) = await startHeldRun()
         screen.press(.character("q"))
         let outcome = await task.value
         #expect(runner.cancels == 1)
@@ -148,12 +148,7 @@ struct RunnerLoopTests {
     }
 
     @Test func interruptCancelsThenQuits() async {
-        let screen = MemoryScreen(width: 100, height: 30)
-        let runner = FakeRunner()
-        runner.holdNextRun()
-        let loop = makeLoop(screen, runner)
-        let task = Task { await loop.run() }
-        await waitUntil("the run is held mid-scenario") { runner.isHolding }
+        let (_, runner, loop, task) = await startHeldRun()
         loop.inputs.yield(.interrupt)
         let outcome = await task.value
         #expect(runner.cancels == 1)
@@ -161,12 +156,7 @@ struct RunnerLoopTests {
     }
 
     @Test func cancelKeyKeepsTheRunnerOpen() async {
-        let screen = MemoryScreen(width: 100, height: 30)
-        let runner = FakeRunner()
-        runner.holdNextRun()
-        let loop = makeLoop(screen, runner)
-        let task = Task { await loop.run() }
-        await waitUntil("the run is held mid-scenario") { runner.isHolding }
+        let (screen, runner, _, task) = await startHeldRun()
         screen.press(.character("c"))
         await waitUntil("the run shows cancelled") { screen.frame?.text.contains("cancelled") == true }
         #expect(runner.cancels == 1)

@@ -199,15 +199,23 @@ final class Tmux {
     func waitForPane(_ description: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool) throws
         -> String
     {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var pane = capture()
-        while !condition(pane) {
-            guard clock.now < deadline else { throw TmuxTimeout(description: description, pane: pane) }
-            usleep(20_000)  // polling interval between captures, not a wait for the work itself
+        var pane = ""
+        try poll(description, timeout: timeout) {
             pane = capture()
+            return condition(pane)
         }
         return pane
+    }
+
+    /// Checks `condition` every 20 ms (the polling interval, not a wait for the work itself) until it
+    /// holds; throws with the current pane after `timeout`.
+    private func poll(_ description: String, timeout: Duration, _ condition: () -> Bool) throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while !condition() {
+            guard clock.now < deadline else { throw TmuxTimeout(description: description, pane: capture()) }
+            usleep(20_000)
+        }
     }
 
     /// `stty -a` of the pane's terminal, written by the shell into a file and read back.
@@ -216,12 +224,7 @@ final class Tmux {
         let done = folder.appendingPathComponent("stty-\(name).done")
         type("stty -a > \(file.path); touch \(done.path)")
         press("Enter")
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
-        while !FileManager.default.fileExists(atPath: done.path) {
-            guard clock.now < deadline else { throw TmuxTimeout(description: "stty -a", pane: capture()) }
-            usleep(20_000)
-        }
+        try poll("stty -a", timeout: .seconds(20)) { FileManager.default.fileExists(atPath: done.path) }
         _ = try? run(["send-keys", "-t", "main", "clear", "Enter"])
         return try String(contentsOf: file, encoding: .utf8)
     }
