@@ -337,18 +337,14 @@ struct ScenarioBench {
 
     // MARK: HTTP
 
-    func requests(_ baseURL: URL) async throws {
-        let transport = AsyncHTTPTransport()
-        let client = HTTPClient(
-            baseURL: baseURL,
-            transport: transport,
-            reachabilityProbe: FixedReachabilityProbe(.reachableViaWiFi)
-        )
+    /// One kept-alive GET and POST through `transport`.
+    func requests(_ baseURL: URL, through transport: any HTTPTransport, named name: String) async throws {
+        let client = Self.client(baseURL, through: transport)
         let url = baseURL.appendingPathComponent("restaurants")
         let operations = 50
         report(
             try await Measurement.run(
-                "one loopback request: GET /restaurants, kept-alive connection",
+                "one loopback request: GET /restaurants, kept-alive connection (\(name))",
                 runs: runs(40),
                 operations: operations,
                 unit: "request"
@@ -365,7 +361,7 @@ struct ScenarioBench {
         let body = Data(#"{"review":{"title":"Whatever"}}"#.utf8)
         report(
             try await Measurement.run(
-                "one loopback request: POST /review, kept-alive connection",
+                "one loopback request: POST /review, kept-alive connection (\(name))",
                 runs: runs(40),
                 operations: operations,
                 unit: "request"
@@ -383,13 +379,31 @@ struct ScenarioBench {
                 }
             }
         )
+    }
+
+    /// A client on `transport` that never probes the network.
+    static func client(_ baseURL: URL, through transport: any HTTPTransport) -> HTTPClient {
+        HTTPClient(baseURL: baseURL, transport: transport, reachabilityProbe: FixedReachabilityProbe(.reachableViaWiFi))
+    }
+
+    func requests(_ baseURL: URL) async throws {
+        let transports: [(name: String, transport: any HTTPTransport)] = [
+            ("NIOHTTPTransport", NIOHTTPTransport()), ("AsyncHTTPTransport", AsyncHTTPTransport()),
+        ]
+        for (name, transport) in transports {
+            try await requests(baseURL, through: transport, named: name)
+        }
+        let transport = transports[0].transport
+        let client = Self.client(baseURL, through: transport)
+        let url = baseURL.appendingPathComponent("restaurants")
+        let operations = 50
         report(
             try await Measurement.run(
-                "one loopback request on a new AsyncHTTPTransport (connect + shut down)",
+                "one loopback request on a new NIOHTTPTransport (connect + shut down)",
                 runs: runs(100),
                 unit: "request"
             ) {
-                let fresh = AsyncHTTPTransport()
+                let fresh = NIOHTTPTransport()
                 let response = try await fresh.send(HTTPRequest(method: .get, url: url))
                 await fresh.shutdown()
                 guard response.status == 200 else { throw BenchError.failed("GET /restaurants: \(response.status)") }
@@ -474,7 +488,7 @@ struct ScenarioBench {
         let scenarios = try suite.loadScenarios(paths: [suite.directory.appendingPathComponent("Scenarios").path])
             .prefix(count)
         let runner = try suite.makeRunner(server: server, environment: [:])
-        let sharedTransport = AsyncHTTPTransport()
+        let sharedTransport = NIOHTTPTransport()
         let sharedApp = AppUnderTest(
             makeFactory: {
                 RestaurantReviews.makeTestFactory(makeClient: { url in
@@ -488,7 +502,7 @@ struct ScenarioBench {
         let sharedRunner = try sharedSuite.makeRunner(server: server, environment: [:])
         report(
             try await Measurement.run(
-                "standard workload in-process, N=200, one AsyncHTTPTransport for the run",
+                "standard workload in-process, N=200, one NIOHTTPTransport for the run",
                 runs: runs(5),
                 operations: count,
                 unit: "scenario"

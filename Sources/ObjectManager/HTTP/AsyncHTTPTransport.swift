@@ -4,16 +4,15 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// The live transport: real sockets through AsyncHTTPClient, with a connection pool that keeps
-/// loopback connections alive across requests and scenarios.
+/// A transport through AsyncHTTPClient (TLS, a connection pool): what `NIOHTTPTransport` hands
+/// `https://` requests to, and a choice for an app whose API needs more than plain HTTP/1.1.
 public final class AsyncHTTPTransport: HTTPTransport {
     private let client: AsyncHTTPClient.HTTPClient
 
     /// A transport on its own client; `connectTimeout` bounds connection set-up.
     public init(connectTimeout: Duration = .seconds(5)) {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration()
-        configuration.timeout.connect = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000
-            + connectTimeout.components.attoseconds / 1_000_000_000)
+        configuration.timeout.connect = connectTimeout.timeAmount
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
         // No request spans: a stub server's requests are not worth tracing, and a span per request is measurable.
@@ -38,12 +37,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if let body = request.body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
-        let timeout = TimeAmount.nanoseconds(
-            Int64(request.timeout.components.seconds) * 1_000_000_000
-                + request.timeout.components.attoseconds / 1_000_000_000
-        )
         do {
-            let response = try await client.execute(outgoing, timeout: timeout)
+            let response = try await client.execute(outgoing, timeout: request.timeout.timeAmount)
             let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
             return HTTPResponse(
                 status: Int(response.status.code),

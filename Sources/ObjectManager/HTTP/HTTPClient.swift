@@ -28,7 +28,7 @@ public final class HTTPClient: Sendable {
 
     public init(
         baseURL: URL,
-        transport: any HTTPTransport = AsyncHTTPTransport(),
+        transport: any HTTPTransport = NIOHTTPTransport(),
         reachabilityProbe: any ReachabilityProbe = InterfaceReachabilityProbe(),
         reachabilityMonitor: ReachabilityMonitor? = nil,
         notificationCenter: NotificationCenter = .default,

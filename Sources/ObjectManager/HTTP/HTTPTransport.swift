@@ -1,5 +1,5 @@
 /// Sends one request and returns the complete response: the seam between the object manager
-/// and the network. `AsyncHTTPTransport` is the live one; `InMemoryTransport` answers in-process.
+/// and the network. `NIOHTTPTransport` is the live one (`AsyncHTTPTransport` for https); `InMemoryTransport` answers in-process.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
     /// Releases connections; the transport is unusable afterwards.

@@ -55,7 +55,7 @@ public final class TestFactory: Sendable {
         if let makeClient {
             self.makeClient = makeClient
         } else {
-            let transport = AsyncHTTPTransport()
+            let transport = NIOHTTPTransport()
             let monitors = MonitorsByHost()
             self.makeClient = { url in
                 HTTPClient(baseURL: url, transport: transport, reachabilityMonitor: monitors.monitor(for: url.host ?? "localhost"))

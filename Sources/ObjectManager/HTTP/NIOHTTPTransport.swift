@@ -1,0 +1,354 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// The live transport: HTTP/1.1 written straight on SwiftNIO channels for `http://` URLs, with
+/// kept-alive connections reused across requests and scenarios. It does what an object manager
+/// talking to a stub server needs — one exchange per connection at a time, `Content-Length` or
+/// chunked bodies, `Connection: close`, a deadline per request, cancellation — and hands any other
+/// scheme (`https://`) to an `AsyncHTTPTransport` it makes on first use.
+///
+/// It exists for speed: a loopback request costs about half of what it costs through
+/// AsyncHTTPClient's pool, state machines and async body streaming (DECISIONS.md 31).
+public final class NIOHTTPTransport: HTTPTransport {
+    private let group: any EventLoopGroup
+    private let connectTimeout: TimeAmount
+    private let pool = Mutex(Pool())
+    private static let exchangeNumbers = Atomic<UInt64>(0)
+    /// For schemes other than http, made on first use.
+    private let fallback = Mutex<AsyncHTTPTransport?>(nil)
+
+    /// Idle connections by origin (the most recently used is taken first) and every open one.
+    private struct Pool {
+        var idle: [Origin: [Connection]] = [:]
+        var open: [ObjectIdentifier: any Channel] = [:]
+        var isShutDown = false
+    }
+
+    private struct Origin: Hashable {
+        var host: String
+        var port: Int
+    }
+
+    private struct Connection: Sendable {
+        var channel: any Channel
+        var exchange: NIOLoopBound<HTTP1Exchange>
+    }
+
+    /// A transport on NIO's shared event loops; `connectTimeout` bounds connection set-up.
+    public init(connectTimeout: Duration = .seconds(5)) {
+        self.group = MultiThreadedEventLoopGroup.singleton
+        self.connectTimeout = connectTimeout.timeAmount
+    }
+
+    deinit {
+        // Never block: the last reference may go on an event loop.
+        for channel in pool.withLock({ $0.open.values }) { channel.close(promise: nil) }
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let url = request.url
+        guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
+            let fallback = self.fallback.withLock { fallback in
+                if fallback == nil { fallback = AsyncHTTPTransport() }
+                return fallback!
+            }
+            return try await fallback.send(request)
+        }
+        if Task.isCancelled { throw ObjectManagerError.cancelled(url: url) }
+        let origin = Origin(host: host, port: url.port ?? 80)
+        let deadline = NIODeadline.now() + request.timeout.timeAmount
+        let head = Self.head(of: request, origin: origin)
+        let body = request.body.map { ByteBuffer(bytes: $0) }
+        var received: HTTP1Exchange.Received?
+        var connection: Connection
+        repeat {
+            let (next, reused) = try await self.connection(to: origin, for: request)
+            connection = next
+            do {
+                received = try await Self.exchange(head: head, body: body, deadline: deadline, on: connection)
+            } catch HTTP1Exchange.Failure.closedWithoutResponse where reused && request.method.isIdempotent {
+                // A kept-alive connection the server had closed (the keep-alive race): an idempotent
+                // request may be sent again (RFC 9110 9.2.2), on another connection.
+                continue
+            } catch let failure as HTTP1Exchange.Failure {
+                throw failure.error(for: request)
+            } catch let error as IOError {
+                throw ObjectManagerError.connectionFailed(url: url, reason: AsyncHTTPTransport.describe(error))
+            } catch {
+                throw ObjectManagerError.connectionFailed(url: url, reason: "\(error)")
+            }
+        } while received == nil
+        guard let received else { preconditionFailure("the loop ends with a response") }
+        if received.keepAlive {
+            release(connection, to: origin)
+        } else {
+            connection.channel.close(promise: nil)
+        }
+        return HTTPResponse(
+            status: Int(received.head.status.code),
+            headers: received.head.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
+            body: received.body.map { Data($0.readableBytesView) } ?? Data(),
+            url: url
+        )
+    }
+
+    /// Closes every connection; later requests fail.
+    public func shutdown() async {
+        await fallback.withLock { $0 }?.shutdown()
+        let channels = pool.withLock { pool in
+            pool.isShutDown = true
+            pool.idle = [:]
+            return Array(pool.open.values)
+        }
+        for channel in channels { try? await channel.close() }
+    }
+
+    /// Sends one request on `connection` and waits for its response; cancelling the task ends the
+    /// exchange and closes the connection.
+    private static func exchange(
+        head: HTTPRequestHead,
+        body: ByteBuffer?,
+        deadline: NIODeadline,
+        on connection: Connection
+    ) async throws -> HTTP1Exchange.Received {
+        let loop = connection.channel.eventLoop
+        let exchange = connection.exchange
+        // Numbered after the connection was taken, so a connection sees its exchanges in increasing order.
+        let number = Self.exchangeNumbers.add(1, ordering: .relaxed).newValue
+        return try await withTaskCancellationHandler {
+            let promise = loop.makePromise(of: HTTP1Exchange.Received.self)
+            if loop.inEventLoop {
+                exchange.value.start(number, head: head, body: body, deadline: deadline, promise: promise)
+            } else {
+                loop.execute { exchange.value.start(number, head: head, body: body, deadline: deadline, promise: promise) }
+            }
+            return try await promise.futureResult.get()
+        } onCancel: {
+            loop.execute { exchange.value.cancel(number) }
+        }
+    }
+
+    // MARK: Connections
+
+    /// An idle kept-alive connection to `origin` (`reused`), or a new one.
+    private func connection(to origin: Origin, for request: HTTPRequest) async throws -> (Connection, reused: Bool) {
+        let idle = try pool.withLock { pool -> Connection? in
+            guard !pool.isShutDown else { throw ObjectManagerError.cancelled(url: request.url) }
+            while let connection = pool.idle[origin]?.popLast() {
+                if connection.channel.isActive { return connection }
+            }
+            return nil
+        }
+        if let idle { return (idle, true) }
+        do {
+            return (try await connect(to: origin), false)
+        } catch let error as IOError {
+            throw ObjectManagerError.connectionFailed(url: request.url, reason: AsyncHTTPTransport.describe(error))
+        } catch let error as NIOConnectionError {
+            let first = error.connectionErrors.first?.error
+            let reason = (first as? IOError).map(AsyncHTTPTransport.describe) ?? first.map { "\($0)" } ?? "\(error)"
+            throw ObjectManagerError.connectionFailed(url: request.url, reason: reason)
+        } catch is ChannelError {
+            throw ObjectManagerError.timedOut(url: request.url, after: request.timeout)
+        }
+    }
+
+    private func connect(to origin: Origin) async throws -> Connection {
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(connectTimeout)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(HTTP1Exchange())
+                }
+            }
+        // An IP literal connects directly; a name goes through NIO's resolver.
+        let channel =
+            if let address = try? SocketAddress(ipAddress: origin.host, port: origin.port) {
+                try await bootstrap.connect(to: address).get()
+            } else {
+                try await bootstrap.connect(host: origin.host, port: origin.port).get()
+            }
+        let exchange = try await channel.eventLoop.submit {
+            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: HTTP1Exchange.self), eventLoop: channel.eventLoop)
+        }.get()
+        let id = ObjectIdentifier(channel)
+        let admitted = pool.withLock { pool in
+            if pool.isShutDown { return false }
+            pool.open[id] = channel
+            return true
+        }
+        guard admitted else {
+            channel.close(promise: nil)
+            throw ChannelError.ioOnClosedChannel
+        }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            self?.pool.withLock { pool in
+                pool.open[id] = nil
+                for origin in pool.idle.keys { pool.idle[origin]?.removeAll { ObjectIdentifier($0.channel) == id } }
+            }
+        }
+        return Connection(channel: channel, exchange: exchange)
+    }
+
+    private func release(_ connection: Connection, to origin: Origin) {
+        let keep = pool.withLock { pool in
+            guard !pool.isShutDown, connection.channel.isActive else { return false }
+            pool.idle[origin, default: []].append(connection)
+            return true
+        }
+        if !keep { connection.channel.close(promise: nil) }
+    }
+
+    private static func head(of request: HTTPRequest, origin: Origin) -> HTTPRequestHead {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headers.count + 2)
+        headers.add(name: "Host", value: origin.port == 80 ? origin.host : "\(origin.host):\(origin.port)")
+        for header in request.headers where header.name.caseInsensitiveCompare("Host") != .orderedSame {
+            headers.add(name: header.name, value: header.value)
+        }
+        if let body = request.body {
+            headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
+        } else if request.method == .post || request.method == .put || request.method == .patch {
+            headers.replaceOrAdd(name: "Content-Length", value: "0")
+        }
+        var target = request.url.path.isEmpty ? "/" : request.url.path
+        if let query = request.url.query { target += "?" + query }
+        return HTTPRequestHead(
+            version: .http1_1,
+            method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
+            uri: target,
+            headers: headers
+        )
+    }
+}
+
+/// One request/response exchange at a time on a connection: writes the request, collects the
+/// response, and completes the exchange's promise — with the response, or with why there is none.
+final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    struct Received: Sendable {
+        var head: HTTPResponseHead
+        var body: ByteBuffer?
+        var keepAlive: Bool
+    }
+
+    enum Failure: Error {
+        case timedOut
+        case cancelled
+        case closedWithoutResponse
+        case busy
+
+        func error(for request: HTTPRequest) -> ObjectManagerError {
+            switch self {
+            case .timedOut: .timedOut(url: request.url, after: request.timeout)
+            case .cancelled: .cancelled(url: request.url)
+            case .closedWithoutResponse:
+                .connectionFailed(url: request.url, reason: "The server closed the connection without a response.")
+            case .busy: .connectionFailed(url: request.url, reason: "The connection is busy with another request.")
+            }
+        }
+    }
+
+    private var context: ChannelHandlerContext?
+    private var promise: EventLoopPromise<Received>?
+    /// The number of the last exchange started, and of one cancelled before it could start.
+    private var started: UInt64 = 0
+    private var cancelledBeforeStart: UInt64?
+    private var head: HTTPResponseHead?
+    private var body: ByteBuffer?
+    private var deadline: Scheduled<Void>?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    func start(_ number: UInt64, head: HTTPRequestHead, body: ByteBuffer?, deadline: NIODeadline, promise: EventLoopPromise<Received>) {
+        started = number
+        if cancelledBeforeStart == number {
+            cancelledBeforeStart = nil
+            promise.fail(Failure.cancelled)
+            context?.close(promise: nil)
+            return
+        }
+        guard let context, context.channel.isActive else {
+            promise.fail(Failure.closedWithoutResponse)
+            return
+        }
+        guard self.promise == nil else {
+            promise.fail(Failure.busy)
+            return
+        }
+        self.promise = promise
+        self.head = nil
+        self.body = nil
+        self.deadline = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [self] in
+            fail(Failure.timedOut)
+        }
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// Cancels exchange `number`: the running one ends; one not started yet ends as it starts.
+    func cancel(_ number: UInt64) {
+        if number == started, promise != nil {
+            fail(Failure.cancelled)
+        } else if number > started {
+            cancelledBeforeStart = number
+        }
+    }
+
+    /// Ends the exchange with `error` and closes the connection (its state is unknown now).
+    func fail(_ error: any Error) {
+        guard let promise else { return }
+        self.promise = nil
+        deadline?.cancel()
+        promise.fail(error)
+        context?.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body(var part):
+            if body == nil { body = part } else { body!.writeBuffer(&part) }
+        case .end:
+            guard let promise, let head else { return }
+            self.promise = nil
+            deadline?.cancel()
+            let received = Received(head: head, body: body, keepAlive: head.isKeepAlive)
+            self.head = nil
+            self.body = nil
+            promise.succeed(received)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(Failure.closedWithoutResponse)
+        context.fireChannelInactive()
+    }
+}
+
+extension Duration {
+    /// This duration as NIO's `TimeAmount`.
+    var timeAmount: TimeAmount {
+        .nanoseconds(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
+    }
+}
+
+extension HTTPMethod {
+    /// Whether sending the request twice has the effect of sending it once (RFC 9110 9.2.2).
+    var isIdempotent: Bool { self != .post && self != .patch }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import ObjectManager
+import TestSupport
+import Testing
+
+/// The live transport against scripted loopback servers: what goes on the wire, connection reuse,
+/// and every way an exchange can end without a response.
+@Suite struct NIOHTTPTransportTests {
+    /// Answers every request on a connection with `body` and keeps the connection open.
+    static func answering(_ body: String, received: Recorder? = nil) -> ScriptedHTTPServer.Script {
+        { connection in
+            while let request = try await connection.readRequest() {
+                received?.record(request)
+                try await connection.write(ScriptedHTTPServer.response(body: body))
+            }
+        }
+    }
+
+    @Test func sendsTheRequestAsWrittenAndReturnsStatusHeadersAndBody() async throws {
+        let received = Recorder()
+        let server = try await ScriptedHTTPServer { connection in
+            guard let request = try await connection.readRequest() else { return }
+            received.record(request)
+            try await connection.write(
+                ScriptedHTTPServer.response("201 Created", body: #"{"id":7}"#, headers: ["X-Trace: abc"])
+            )
+        }
+        let transport = NIOHTTPTransport()
+        let response = try await transport.send(
+            HTTPRequest(
+                method: .post,
+                url: server.url.appendingPathComponent("reviews").appending(queryItems: [URLQueryItem(name: "q", value: "a b")]),
+                headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
+                body: Data(#"{"title":"Great"}"#.utf8)
+            )
+        )
+        #expect(response.status == 201)
+        #expect(response.headers[field: "x-trace"] == "abc")
+        #expect(response.bodyText == #"{"id":7}"#)
+        let request = try #require(received.all.first)
+        let lines = request.components(separatedBy: "\r\n")
+        #expect(lines.first == "POST /reviews?q=a%20b HTTP/1.1")
+        #expect(lines.contains("Host: 127.0.0.1:\(server.port)"))
+        #expect(lines.contains("Content-Type: application/json"))
+        #expect(lines.contains("Content-Length: 17"))
+        #expect(request.hasSuffix("\r\n\r\n" + #"{"title":"Great"}"#))
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func aBodilessPostSaysItsLengthIsZero() async throws {
+        let received = Recorder()
+        let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
+        let transport = NIOHTTPTransport()
+        _ = try await transport.send(HTTPRequest(method: .post, url: server.url.appendingPathComponent("touch")))
+        #expect(received.all.first?.contains("Content-Length: 0\r\n") == true)
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func keptAliveConnectionsAreReusedAcrossRequests() async throws {
+        let server = try await ScriptedHTTPServer(script: Self.answering("[]"))
+        let transport = NIOHTTPTransport()
+        for _ in 0..<5 {
+            let response = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("items")))
+            #expect(response.status == 200)
+        }
+        #expect(server.connectionCount == 1)
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func concurrentRequestsEachGetAConnectionOfTheirOwn() async throws {
+        let server = try await ScriptedHTTPServer(script: Self.answering("[]"))
+        let transport = NIOHTTPTransport()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("items/\(index)"))).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == [200, 200, 200, 200])
+        #expect((1...4).contains(server.connectionCount))
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func aChunkedBodyIsAssembled() async throws {
+        let server = try await ScriptedHTTPServer { connection in
+            guard try await connection.readRequest() != nil else { return }
+            try await connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try await connection.write("5\r\n[1,2,\r\n")
+            try await connection.write("2\r\n3]\r\n0\r\n\r\n")
+        }
+        let transport = NIOHTTPTransport()
+        let response = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("numbers")))
+        #expect(response.bodyText == "[1,2,3]")
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func connectionCloseIsHonouredAndTheNextRequestConnectsAgain() async throws {
+        let server = try await ScriptedHTTPServer { connection in
+            guard try await connection.readRequest() != nil else { return }
+            try await connection.write(ScriptedHTTPServer.response(body: "{}", headers: ["Connection: close"]))
+        }
+        let transport = NIOHTTPTransport()
+        for _ in 0..<3 {
+            let response = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("once")))
+            #expect(response.status == 200)
+        }
+        #expect(server.connectionCount == 3)
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    /// Answers the first request on each connection, then reads the next one and closes without
+    /// answering: what a kept-alive connection the server dropped looks like to the next request.
+    static let answersOncePerConnection: ScriptedHTTPServer.Script = { connection in
+        guard try await connection.readRequest() != nil else { return }
+        try await connection.write(ScriptedHTTPServer.response(body: "{}"))
+        _ = try await connection.readRequest()
+    }
+
+    @Test func anIdempotentRequestOnADroppedKeptAliveConnectionIsSentAgainOnANewOne() async throws {
+        let server = try await ScriptedHTTPServer(script: Self.answersOncePerConnection)
+        let transport = NIOHTTPTransport()
+        for method in [HTTPMethod.get, .put, .delete] {
+            let response = try await transport.send(HTTPRequest(method: method, url: server.url.appendingPathComponent("short")))
+            #expect(response.status == 200)
+        }
+        // The first connection answered GET; PUT was retried on a second, DELETE on a third.
+        #expect(server.connectionCount == 3)
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func aPostOnADroppedKeptAliveConnectionIsNotSentTwice() async throws {
+        let server = try await ScriptedHTTPServer(script: Self.answersOncePerConnection)
+        let transport = NIOHTTPTransport()
+        _ = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("first")))
+        let error = try await #require(throws: ObjectManagerError.self) {
+            try await transport.send(HTTPRequest(method: .post, url: server.url.appendingPathComponent("reviews"), body: Data("{}".utf8)))
+        }
+        #expect(error.description == "The request to /reviews failed: The server closed the connection without a response.")
+        #expect(server.connectionCount == 1)
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func aServerThatClosesWithoutAResponseIsAConnectionFailure() async throws {
+        let server = try await ScriptedHTTPServer { connection in
+            _ = try await connection.readRequest()
+        }
+        let transport = NIOHTTPTransport()
+        let error = try await #require(throws: ObjectManagerError.self) {
+            try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("gone")))
+        }
+        #expect(error.description == "The request to /gone failed: The server closed the connection without a response.")
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func aRequestWithNoAnswerTimesOutAtItsDeadline() async throws {
+        let server = try await ScriptedHTTPServer { connection in
+            while try await connection.readRequest() != nil {}  // reads, never answers
+        }
+        let transport = NIOHTTPTransport()
+        let error = try await #require(throws: ObjectManagerError.self) {
+            try await transport.send(
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("silent"), timeout: .milliseconds(200))
+            )
+        }
+        guard case .timedOut(_, let after) = error else { Issue.record("expected a timeout, got \(error)"); return }
+        #expect(after == .milliseconds(200))
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func cancellingTheTaskEndsTheRequest() async throws {
+        let server = try await ScriptedHTTPServer { connection in
+            while try await connection.readRequest() != nil {}
+        }
+        let transport = NIOHTTPTransport()
+        let request = Task {
+            try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("slow"), timeout: .seconds(30)))
+        }
+        #expect(await eventually { server.connectionCount == 1 })
+        request.cancel()
+        let error = try await #require(throws: ObjectManagerError.self) { try await request.value }
+        #expect(error.isCancellation)
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func aRequestOfACancelledTaskIsNeverSent() async throws {
+        let received = Recorder()
+        let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
+        let transport = NIOHTTPTransport()
+        let request = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("never")))
+        }
+        let error = try await #require(throws: ObjectManagerError.self) { try await request.value }
+        #expect(error.isCancellation)
+        let response = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("next")))
+        #expect(response.status == 200)
+        #expect(received.all.map { $0.components(separatedBy: " ")[1] } == ["/next"])
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func nothingListeningIsARefusedConnection() async throws {
+        let server = try await ScriptedHTTPServer(script: Self.answering("{}"))
+        let url = server.url.appendingPathComponent("nobody")
+        await server.stop()  // the port is free again: connecting is refused
+        let transport = NIOHTTPTransport()
+        let error = try await #require(throws: ObjectManagerError.self) {
+            try await transport.send(HTTPRequest(method: .get, url: url))
+        }
+        #expect(error.description == "The request to /nobody failed: The connection was refused.")
+        await transport.shutdown()
+    }
+
+    @Test func aHostNameIsResolved() async throws {
+        let server = try await ScriptedHTTPServer(script: Self.answering(#"{"ok":true}"#))
+        let transport = NIOHTTPTransport()
+        let url = try #require(URL(string: "http://localhost:\(server.port)/named"))
+        let response = try await transport.send(HTTPRequest(method: .get, url: url))
+        #expect(response.bodyText == #"{"ok":true}"#)
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func afterShutdownRequestsFailAndConnectionsAreClosed() async throws {
+        let closed = Recorder()
+        let server = try await ScriptedHTTPServer { connection in
+            while try await connection.readRequest() != nil {
+                try await connection.write(ScriptedHTTPServer.response(body: "{}"))
+            }
+            closed.record("closed")  // the client closed its kept-alive connection
+        }
+        let transport = NIOHTTPTransport()
+        _ = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("a")))
+        await transport.shutdown()
+        #expect(await eventually { closed.all == ["closed"] })
+        let error = try await #require(throws: ObjectManagerError.self) {
+            try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("b")))
+        }
+        #expect(error.isCancellation)
+        await server.stop()
+    }
+}
