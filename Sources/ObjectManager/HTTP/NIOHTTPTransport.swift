@@ -208,7 +208,7 @@ public final class NIOHTTPTransport: HTTPTransport {
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 2)
         headers.add(name: "Host", value: origin.port == 80 ? origin.host : "\(origin.host):\(origin.port)")
-        for header in request.headers where header.name.caseInsensitiveCompare("Host") != .orderedSame {
+        for header in request.headers where !header.hasName("Host") {
             headers.add(name: header.name, value: header.value)
         }
         if let body = request.body {
@@ -216,8 +216,10 @@ public final class NIOHTTPTransport: HTTPTransport {
         } else if request.method == .post || request.method == .put || request.method == .patch {
             headers.replaceOrAdd(name: "Content-Length", value: "0")
         }
-        var target = request.url.path.isEmpty ? "/" : request.url.path
-        if let query = request.url.query { target += "?" + query }
+        // As written in the URL: percent-encoded.
+        let path = request.url.path(percentEncoded: true)
+        var target = path.isEmpty ? "/" : path
+        if let query = request.url.query(percentEncoded: true) { target += "?" + query }
         return HTTPRequestHead(
             version: .http1_1,
             method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),

@@ -29,6 +29,6 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     /// The first value of the header `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers[field: name]
     }
 }

@@ -10,10 +10,15 @@ enum RequestPath {
     static func decodedSegments(of path: String) -> [String]? {
         var segments: [String] = []
         for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = String(raw).removingPercentEncoding else { return nil }
+            guard let decoded = decoded(raw) else { return nil }
             segments.append(decoded)
         }
         return segments
+    }
+
+    /// A segment percent-decoded, or `nil` when it does not decode; most have nothing to decode.
+    private static func decoded(_ raw: Substring) -> String? {
+        raw.utf8.contains(UInt8(ascii: "%")) ? String(raw).removingPercentEncoding : String(raw)
     }
 
     /// The segments of a path that may name a file under a folder, or `nil` when the path could leave the
@@ -28,7 +33,7 @@ enum RequestPath {
         guard !rest.isEmpty else { return nil }
         var segments: [String] = []
         for raw in rest.split(separator: "/", omittingEmptySubsequences: false) {
-            guard let decoded = String(raw).removingPercentEncoding,
+            guard let decoded = decoded(raw),
                 !decoded.isEmpty, decoded != ".", decoded != "..",
                 !decoded.contains("/"), !decoded.contains("\\"), !decoded.contains("\0")
             else { return nil }

@@ -70,7 +70,7 @@ struct StubResponder: HTTPResponder {
             contentType = MIMEType.forFile(named: name)
         }
         var fields = HTTPFields()
-        let explicitType = route.headers.contains { $0.name.lowercased() == "content-type" }
+        let explicitType = route.headers.contains { $0.hasName("Content-Type") }
         if let contentType, !explicitType {
             fields[.contentType] = contentType
         }

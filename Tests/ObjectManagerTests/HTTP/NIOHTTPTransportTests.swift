@@ -48,6 +48,25 @@ import Testing
         await server.stop()
     }
 
+    @Test func thePathAndQueryGoOutPercentEncodedAsInTheURL() async throws {
+        let received = Recorder()
+        let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
+        let transport = NIOHTTPTransport()
+        let url = try #require(URL(string: "\(server.url.absoluteString)/restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262"))
+        _ = try await transport.send(HTTPRequest(method: .get, url: url))
+        #expect(received.all.first?.hasPrefix("GET /restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262 HTTP/1.1\r\n") == true)
+        await transport.shutdown()
+        await server.stop()
+    }
+
+    @Test func headerNamesCompareIgnoringTheCaseOfLettersOnly() {
+        #expect(HTTPHeader(name: "Content-Type", value: "").hasName("content-TYPE"))
+        #expect(!HTTPHeader(name: "Content-Type", value: "").hasName("Content-Typ"))
+        #expect(!HTTPHeader(name: "X-@", value: "").hasName("X-`"))  // 0x40 and 0x60 differ by the case bit
+        #expect(!HTTPHeader(name: "Ä", value: "").hasName("ä"))
+        #expect([HTTPHeader(name: "ETag", value: "1")][field: "etag"] == "1")
+    }
+
     @Test func aBodilessPostSaysItsLengthIsZero() async throws {
         let received = Recorder()
         let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
