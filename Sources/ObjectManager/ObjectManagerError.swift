@@ -1,4 +1,5 @@
 public import Foundation
+import Diagnostics
 
 /// Why an object request failed. Rendered to text in one place, `description`.
 public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
@@ -32,7 +33,7 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
         case .notCached(let method, let url):
             "No cached response for \(method) \(url.path), and the cache policy forbids loading."
         case .timedOut(let url, let timeout):
-            "The request to \(url.path) timed out after \(timeout.secondsText) s."
+            "The request to \(url.path) timed out after \(timeout.shortSeconds) s."
         case .connectionFailed(let url, let reason):
             "The request to \(url.path) failed: \(reason)"
         case .server(let status, let message, _):
@@ -58,16 +59,5 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
     /// Whether this is a cancellation.
     public var isCancellation: Bool {
         if case .cancelled = self { true } else { false }
-    }
-}
-
-extension Duration {
-    /// Seconds with up to three decimals and no trailing zeros beyond one (`0.25`, `10.0`).
-    package var secondsText: String {
-        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
-        let text = String(format: "%.3f", seconds)
-        var trimmed = Substring(text)
-        while trimmed.hasSuffix("0"), !trimmed.hasSuffix(".0") { trimmed = trimmed.dropLast() }
-        return String(trimmed)
     }
 }

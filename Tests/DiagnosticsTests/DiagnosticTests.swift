@@ -33,3 +33,19 @@ struct DiagnosticTests {
         #expect(Suggestions.didYouMean("zzzzzzzzzz", in: names) == "")
     }
 }
+
+@Suite struct DurationTextTests {
+    @Test(arguments: [
+        (Duration.milliseconds(12), "0.012", "0.012"),
+        (.seconds(10), "10.000", "10.0"),
+        (.milliseconds(250), "0.250", "0.25"),
+        (.microseconds(12_500), "0.013", "0.013"),  // half a millisecond rounds up
+        (.microseconds(499), "0.000", "0.0"),
+        (.nanoseconds(59_999_600_000), "60.000", "60.0"),
+        (.milliseconds(-5), "0.000", "0.0"),
+    ])
+    func secondsAreWrittenWithThreeDecimalsOrTrimmed(duration: Duration, fixed: String, short: String) {
+        #expect(duration.fixedSeconds == fixed)
+        #expect(duration.shortSeconds == short)
+    }
+}

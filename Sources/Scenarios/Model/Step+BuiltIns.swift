@@ -1,3 +1,5 @@
+import Diagnostics
+
 extension Step {
     /// A step that always passes.
     public static func succeed(_ reason: String) -> Step {

@@ -1,3 +1,4 @@
+import Diagnostics
 public import Foundation
 
 /// A JUnit XML report: a `testsuite` per scenario file (named after its feature), a `testcase` per

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// Headless progress: one line per scenario, the steps of failing scenarios (of every scenario when
 /// verbose) with the failing step's reason and `FILE:LINE`, and a last line `N passed, N failed`.
 ///

@@ -1,0 +1,22 @@
+extension Duration {
+    /// Whole milliseconds, half a millisecond rounded up, by integer arithmetic (`0.0125 s` is 13);
+    /// a negative duration counts as zero.
+    package var roundedMilliseconds: Int64 {
+        let parts = max(.zero, self).components
+        return parts.seconds * 1000 + (parts.attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
+    }
+
+    /// Seconds with exactly three decimals: `0.012`, `10.000` (JUnit times, failure lines).
+    package var fixedSeconds: String {
+        let milliseconds = roundedMilliseconds
+        let fraction = String(milliseconds % 1000)
+        return String(milliseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// Seconds with at least one and at most three decimals: `10.0`, `0.25`, `0.012` (messages).
+    package var shortSeconds: String {
+        var text = Substring(fixedSeconds)
+        while text.hasSuffix("0"), !text.hasSuffix(".0") { text = text.dropLast() }
+        return String(text)
+    }
+}
