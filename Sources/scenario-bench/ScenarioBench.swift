@@ -488,32 +488,6 @@ struct ScenarioBench {
         let scenarios = try suite.loadScenarios(paths: [suite.directory.appendingPathComponent("Scenarios").path])
             .prefix(count)
         let runner = try suite.makeRunner(server: server, environment: [:])
-        let sharedTransport = NIOHTTPTransport()
-        let sharedApp = AppUnderTest(
-            makeFactory: {
-                RestaurantReviews.makeTestFactory(makeClient: { url in
-                    HTTPClient(baseURL: url, transport: sharedTransport)
-                })
-            },
-            routes: RestaurantReviews.routes,
-            steps: RestaurantReviews.steps
-        )
-        let sharedSuite = try ScenarioSuite(app: sharedApp, settings: suite.settings, directory: suite.directory)
-        let sharedRunner = try sharedSuite.makeRunner(server: server, environment: [:])
-        report(
-            try await Measurement.run(
-                "standard workload in-process, N=200, one NIOHTTPTransport for the run",
-                runs: runs(5),
-                operations: count,
-                unit: "scenario"
-            ) {
-                let summary = await sharedRunner.run(Array(scenarios)) { _ in }
-                guard summary.passed == count else {
-                    throw BenchError.failed("workload (shared transport): \(summary.line)")
-                }
-            }
-        )
-        await sharedTransport.shutdown()
         let times = StepTimes()
         let timed = await runner.run(Array(scenarios)) { times.handle($0) }
         guard timed.passed == count else { throw BenchError.failed("workload (step times): \(timed.line)") }

@@ -1,6 +1,6 @@
-public import Diagnostics
+import Diagnostics
 import Foundation
-public import ObjectManager
+import ObjectManager
 public import Scenarios
 
 /// The built-in step vocabulary of SPEC.md §7, by name, as scenario files use it. Each definition

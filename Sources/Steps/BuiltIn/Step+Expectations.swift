@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ObjectManager
 public import Scenarios
 
@@ -136,7 +136,6 @@ extension Step {
         let notificationName = Notification.Name(NotificationNames.resolve(name))
         return Step("wait for notification \(name)") { context in
             let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let seen = world.stepState(id) { NotificationFlag() }
             if seen.observe(once: world, name: notificationName, context: context) {
                 return .wait("Waiting for notification '\(name)'")
@@ -149,7 +148,6 @@ extension Step {
     public static func waitForRequests() -> Step {
         Step("wait for requests") { context in
             let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let count = world.manager.queue.count
             if count > 0 {
                 return .wait("\(count) request(s) queued or in flight" + (world.manager.queue.isSuspended ? " (the queue is suspended)" : ""))
