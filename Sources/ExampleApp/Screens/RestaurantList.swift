@@ -1,5 +1,5 @@
 import Foundation
-public import ObjectManager
+import ObjectManager
 import Synchronization
 
 /// The restaurant list: loads `/restaurants` through the named route; while offline it shows what

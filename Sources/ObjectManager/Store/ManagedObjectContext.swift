@@ -82,14 +82,15 @@ public final class ManagedObjectContext: Sendable {
         let conditions = try Self.converted(conditions, for: description)
         // Reading inside the lock keeps a concurrent save from slipping between the read and the identity map.
         return try state.withLock { (state) throws(StoreError) in
-            let rows = try persistent.rows(of: description, where: conditions)
+            let registered = state.registered[entity] ?? [:]
+            let rows = try persistent.rows(of: description, where: conditions) { registered[$0] != nil }
             var result: [ManagedObject] = []
             var seen: Set<Int64> = []
             for row in rows {
                 seen.insert(row.rowID)
                 let object: ManagedObject
-                if let registered = state.registered[entity]?[row.rowID] {
-                    object = registered
+                if let known = registered[row.rowID] {
+                    object = known
                 } else {
                     object = ManagedObject(entity: description, converted: row.values, rowID: row.rowID, context: self)
                     state.registered[entity, default: [:]][row.rowID] = object

@@ -43,8 +43,12 @@ final class PersistentStore: Sendable {
     }
 
     /// The rows of `entity` whose attributes equal `conditions` (already converted to the attribute types), in rowid order.
-    func rows(of entity: EntityDescription, where conditions: [String: AttributeValue]) throws(StoreError) -> [SavedRow]
-    {
+    /// The values of rows for which `isKnown` holds are not decoded (left empty): the caller has them.
+    func rows(
+        of entity: EntityDescription,
+        where conditions: [String: AttributeValue],
+        isKnown: (Int64) -> Bool = { _ in false }
+    ) throws(StoreError) -> [SavedRow] {
         let columns = entity.attributes
         let selection = (["rowid"] + columns.map { quote($0.name) }).joined(separator: ", ")
         let (clause, arguments) = whereClause(conditions)
@@ -52,12 +56,15 @@ final class PersistentStore: Sendable {
         do {
             return try database.inDatabase { db in
                 try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-                    var values: [String: AttributeValue] = [:]
-                    for (offset, attribute) in columns.enumerated() {
-                        let stored: DatabaseValue = row[offset + 1]
-                        values[attribute.name] = AttributeValue(databaseValue: stored, as: attribute.type)
-                    }
                     let rowID: Int64 = row[0]
+                    var values: [String: AttributeValue] = [:]
+                    if !isKnown(rowID) {
+                        values.reserveCapacity(columns.count)
+                        for (offset, attribute) in columns.enumerated() {
+                            let stored: DatabaseValue = row[offset + 1]
+                            values[attribute.name] = AttributeValue(databaseValue: stored, as: attribute.type)
+                        }
+                    }
                     return SavedRow(rowID: rowID, values: values)
                 }
             }

@@ -1,4 +1,4 @@
-public import Diagnostics
+import Diagnostics
 public import Foundation
 
 /// Runs scenarios one after another and reports what happens as ``RunEvent``s.
