@@ -428,7 +428,7 @@ struct ScenarioBench {
                 }
             }
         )
-        await transport.shutdown()
+        for (_, transport) in transports { await transport.shutdown() }
     }
 
     /// The default set-up and tear-down pair every scenario pays (`TestFactory` of the example app).

@@ -62,11 +62,9 @@ public final class NIOHTTPTransport: HTTPTransport {
         let deadline = NIODeadline.now() + request.timeout.timeAmount
         let head = Self.head(of: request, origin: origin)
         let body = request.body.map { ByteBuffer(bytes: $0) }
-        var received: HTTP1Exchange.Received?
-        var connection: Connection
-        repeat {
-            let (next, reused) = try await self.connection(to: origin, for: request)
-            connection = next
+        while true {
+            let (connection, reused) = try await self.connection(to: origin, for: request, deadline: deadline)
+            let received: HTTP1Exchange.Received
             do {
                 received = try await Self.exchange(head: head, body: body, deadline: deadline, on: connection)
             } catch HTTP1Exchange.Failure.closedWithoutResponse where reused && request.method.isIdempotent {
@@ -80,19 +78,18 @@ public final class NIOHTTPTransport: HTTPTransport {
             } catch {
                 throw ObjectManagerError.connectionFailed(url: url, reason: "\(error)")
             }
-        } while received == nil
-        guard let received else { preconditionFailure("the loop ends with a response") }
-        if received.keepAlive {
-            release(connection, to: origin)
-        } else {
-            connection.channel.close(promise: nil)
+            if received.keepAlive {
+                release(connection, to: origin)
+            } else {
+                connection.channel.close(promise: nil)
+            }
+            return HTTPResponse(
+                status: Int(received.head.status.code),
+                headers: received.head.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
+                body: received.body.map { Data($0.readableBytesView) } ?? Data(),
+                url: url
+            )
         }
-        return HTTPResponse(
-            status: Int(received.head.status.code),
-            headers: received.head.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
-            body: received.body.map { Data($0.readableBytesView) } ?? Data(),
-            url: url
-        )
     }
 
     /// Closes every connection; later requests fail.
@@ -133,8 +130,12 @@ public final class NIOHTTPTransport: HTTPTransport {
 
     // MARK: Connections
 
-    /// An idle kept-alive connection to `origin` (`reused`), or a new one.
-    private func connection(to origin: Origin, for request: HTTPRequest) async throws -> (Connection, reused: Bool) {
+    /// An idle kept-alive connection to `origin` (`reused`), or a new one made before `deadline`.
+    private func connection(
+        to origin: Origin,
+        for request: HTTPRequest,
+        deadline: NIODeadline
+    ) async throws -> (Connection, reused: Bool) {
         let idle = try pool.withLock { pool -> Connection? in
             guard !pool.isShutDown else { throw ObjectManagerError.cancelled(url: request.url) }
             while let connection = pool.idle[origin]?.popLast() {
@@ -143,22 +144,29 @@ public final class NIOHTTPTransport: HTTPTransport {
             return nil
         }
         if let idle { return (idle, true) }
+        let connection: Connection?
         do {
-            return (try await connect(to: origin), false)
+            connection = try await connect(to: origin, timeout: min(connectTimeout, deadline - .now()))
+        } catch ChannelError.connectTimeout {
+            throw ObjectManagerError.timedOut(url: request.url, after: request.timeout)
         } catch let error as IOError {
             throw ObjectManagerError.connectionFailed(url: request.url, reason: AsyncHTTPTransport.describe(error))
         } catch let error as NIOConnectionError {
             let first = error.connectionErrors.first?.error
             let reason = (first as? IOError).map(AsyncHTTPTransport.describe) ?? first.map { "\($0)" } ?? "\(error)"
             throw ObjectManagerError.connectionFailed(url: request.url, reason: reason)
-        } catch is ChannelError {
-            throw ObjectManagerError.timedOut(url: request.url, after: request.timeout)
+        } catch {
+            throw ObjectManagerError.connectionFailed(url: request.url, reason: "\(error)")
         }
+        // The transport was shut down while it connected.
+        guard let connection else { throw ObjectManagerError.cancelled(url: request.url) }
+        return (connection, false)
     }
 
-    private func connect(to origin: Origin) async throws -> Connection {
+    /// A new connection, or nil (closed again) when the transport was shut down meanwhile.
+    private func connect(to origin: Origin, timeout: TimeAmount) async throws -> Connection? {
         let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(connectTimeout)
+            .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -184,7 +192,7 @@ public final class NIOHTTPTransport: HTTPTransport {
         }
         guard admitted else {
             channel.close(promise: nil)
-            throw ChannelError.ioOnClosedChannel
+            return nil
         }
         channel.closeFuture.whenComplete { [weak self] _ in
             self?.pool.withLock { pool in

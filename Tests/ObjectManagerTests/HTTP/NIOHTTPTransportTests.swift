@@ -89,19 +89,33 @@ import Testing
         await server.stop()
     }
 
-    @Test func concurrentRequestsEachGetAConnectionOfTheirOwn() async throws {
-        let server = try await ScriptedHTTPServer(script: Self.answering("[]"))
+    @Test func concurrentRequestsEachGetTheirOwnResponse() async throws {
+        // Each answer names the request it answers, and none is sent before all four requests have
+        // arrived: a transport that queued them on one connection would time out here.
+        let arrived = Recorder()
+        let server = try await ScriptedHTTPServer { connection in
+            while let request = try await connection.readRequest() {
+                let target = request.components(separatedBy: " ")[1]
+                arrived.record(target)
+                _ = await eventually(timeout: .seconds(5)) { arrived.all.count == 4 }
+                try await connection.write(ScriptedHTTPServer.response(body: target))
+            }
+        }
         let transport = NIOHTTPTransport()
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+        let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
             for index in 0..<4 {
                 group.addTask {
-                    try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("items/\(index)"))).status
+                    let response = try await transport.send(
+                        HTTPRequest(method: .get, url: server.url.appendingPathComponent("items/\(index)"), timeout: .seconds(3))
+                    )
+                    return ("/items/\(index)", response.bodyText)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(statuses == [200, 200, 200, 200])
-        #expect((1...4).contains(server.connectionCount))
+        #expect(answers.count == 4)
+        for (asked, answered) in answers { #expect(asked == answered) }
+        #expect(server.connectionCount == 4)
         await transport.shutdown()
         await server.stop()
     }
