@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ObjectManager
 import TestSupport
 import Testing
@@ -246,9 +247,11 @@ import Testing
     }
 
     @Test func nothingListeningIsARefusedConnection() async throws {
-        let server = try await ScriptedHTTPServer(script: Self.answering("{}"))
-        let url = server.url.appendingPathComponent("nobody")
-        await server.stop()  // the port is free again: connecting is refused
+        // A bound socket that does not listen holds the port (so no other test can take it) and
+        // refuses connections.
+        let socket = try BoundSocket()
+        defer { socket.close() }
+        let url = try #require(URL(string: "http://127.0.0.1:\(socket.port)/nobody"))
         let transport = NIOHTTPTransport()
         let error = try await #require(throws: ObjectManagerError.self) {
             try await transport.send(HTTPRequest(method: .get, url: url))
@@ -285,4 +288,32 @@ import Testing
         #expect(error.isCancellation)
         await server.stop()
     }
+}
+
+/// A TCP socket bound to a free port on 127.0.0.1 that never listens.
+struct BoundSocket {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EBADF) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                Glibc.bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else {
+            Glibc.close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        self.descriptor = descriptor
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { Glibc.close(descriptor) }
 }
