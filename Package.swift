@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "StubServerTests",
             dependencies: [
-                "StubServer", "Diagnostics", "ObjectManager",
+                "StubServer", "Diagnostics", "ObjectManager", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -100,9 +100,9 @@ extension FullStack {
 
     @Test func hooksRunAndTearDownDropsTheSharedInstances() async throws {
         let factory = factory()
-        let calls = Recorder()
-        factory.addSetUpHook { _ in calls.record("set up") }
-        factory.addTearDownHook { _ in calls.record("tear down") }
+        let calls = Recorder<String>()
+        factory.addSetUpHook { _ in calls.append("set up") }
+        factory.addTearDownHook { _ in calls.append("tear down") }
         try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)
         #expect(ObjectManager.shared != nil)
         #expect(EntityStore.defaultStore != nil)

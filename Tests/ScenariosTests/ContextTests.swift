@@ -1,4 +1,5 @@
 import Scenarios
+import TestSupport
 import Testing
 
 struct ContextTests {

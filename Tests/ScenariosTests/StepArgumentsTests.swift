@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 struct StepArgumentsTests {

@@ -1,8 +1,9 @@
-import ObjectManager
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import ObjectManager
 import StubServer
+import TestSupport
 import Testing
 
 /// The live server on a free loopback port: routes, static fixtures, traversal, journal, delay, faults, stop.

@@ -12,13 +12,24 @@ public func eventually(timeout: Duration = .seconds(10), _ condition: () async -
     return await condition()
 }
 
-/// Collects what happened, in order, across tasks.
-public final class Recorder: Sendable {
-    private let items = Mutex<[String]>([])
+/// Collects what happened, in order, across tasks and threads.
+public final class Recorder<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
 
     public init() {}
 
-    public func record(_ item: String) { items.withLock { $0.append(item) } }
+    public func append(_ item: Element) { items.withLock { $0.append(item) } }
 
-    public var all: [String] { items.withLock { $0 } }
+    public var all: [Element] { items.withLock { $0 } }
+}
+
+/// A count kept across tasks and threads (callbacks on server threads, accepted connections).
+public final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    public init() {}
+
+    public var value: Int { count.withLock { $0 } }
+
+    public func increment() { count.withLock { $0 += 1 } }
 }

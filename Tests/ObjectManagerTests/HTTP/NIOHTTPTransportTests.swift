@@ -8,20 +8,20 @@ import Testing
 /// and every way an exchange can end without a response.
 @Suite struct NIOHTTPTransportTests {
     /// Answers every request on a connection with `body` and keeps the connection open.
-    static func answering(_ body: String, received: Recorder? = nil) -> ScriptedHTTPServer.Script {
+    static func answering(_ body: String, received: Recorder<String>? = nil) -> ScriptedHTTPServer.Script {
         { connection in
             while let request = try await connection.readRequest() {
-                received?.record(request)
+                received?.append(request)
                 try await connection.write(ScriptedHTTPServer.response(body: body))
             }
         }
     }
 
     @Test func sendsTheRequestAsWrittenAndReturnsStatusHeadersAndBody() async throws {
-        let received = Recorder()
+        let received = Recorder<String>()
         let server = try await ScriptedHTTPServer { connection in
             guard let request = try await connection.readRequest() else { return }
-            received.record(request)
+            received.append(request)
             try await connection.write(
                 ScriptedHTTPServer.response("201 Created", body: #"{"id":7}"#, headers: ["X-Trace: abc"])
             )
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func thePathAndQueryGoOutPercentEncodedAsInTheURL() async throws {
-        let received = Recorder()
+        let received = Recorder<String>()
         let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
         let transport = NIOHTTPTransport()
         let url = try #require(URL(string: "\(server.url.absoluteString)/restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262"))
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aBodilessPostSaysItsLengthIsZero() async throws {
-        let received = Recorder()
+        let received = Recorder<String>()
         let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
         let transport = NIOHTTPTransport()
         _ = try await transport.send(HTTPRequest(method: .post, url: server.url.appendingPathComponent("touch")))
@@ -93,11 +93,11 @@ import Testing
     @Test func concurrentRequestsEachGetTheirOwnResponse() async throws {
         // Each answer names the request it answers, and none is sent before all four requests have
         // arrived: a transport that queued them on one connection would time out here.
-        let arrived = Recorder()
+        let arrived = Recorder<String>()
         let server = try await ScriptedHTTPServer { connection in
             while let request = try await connection.readRequest() {
                 let target = request.components(separatedBy: " ")[1]
-                arrived.record(target)
+                arrived.append(target)
                 _ = await eventually(timeout: .seconds(5)) { arrived.all.count == 4 }
                 try await connection.write(ScriptedHTTPServer.response(body: target))
             }
@@ -230,7 +230,7 @@ import Testing
     }
 
     @Test func aRequestOfACancelledTaskIsNeverSent() async throws {
-        let received = Recorder()
+        let received = Recorder<String>()
         let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
         let transport = NIOHTTPTransport()
         let request = Task {
@@ -271,12 +271,12 @@ import Testing
     }
 
     @Test func afterShutdownRequestsFailAndConnectionsAreClosed() async throws {
-        let closed = Recorder()
+        let closed = Recorder<String>()
         let server = try await ScriptedHTTPServer { connection in
             while try await connection.readRequest() != nil {
                 try await connection.write(ScriptedHTTPServer.response(body: "{}"))
             }
-            closed.record("closed")  // the client closed its kept-alive connection
+            closed.append("closed")  // the client closed its kept-alive connection
         }
         let transport = NIOHTTPTransport()
         _ = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("a")))

@@ -21,10 +21,10 @@ struct ReachabilityTests {
 
     @Test func monitoringThenStubbingPostsNotificationsWithStatus() async throws {
         let center = NotificationCenter()
-        let received = Recorder()
+        let received = Recorder<String>()
         let observer = center.addObserver(forName: .reachabilityDidChange, object: nil, queue: nil) { note in
             let status = note.userInfo?[ReachabilityStatus.userInfoKey] as? ReachabilityStatus
-            received.record(status?.rawValue ?? "nil")
+            received.append(status?.rawValue ?? "nil")
         }
         defer { center.removeObserver(observer) }
         let client = HTTPClient(
@@ -45,11 +45,11 @@ struct ReachabilityTests {
 
     /// A probe that counts its calls and answers what the test sets.
     final class CountingProbe: ReachabilityProbe {
-        let answer = Recorder()
-        let calls = Recorder()
-        init(_ status: ReachabilityStatus) { answer.record(status.rawValue) }
+        let answer = Recorder<String>()
+        let calls = Recorder<String>()
+        init(_ status: ReachabilityStatus) { answer.append(status.rawValue) }
         func status(ofHost host: String) async -> ReachabilityStatus {
-            calls.record(host)
+            calls.append(host)
             return ReachabilityStatus(name: answer.all.last ?? "") ?? .unknown
         }
     }
@@ -74,12 +74,12 @@ struct ReachabilityTests {
         #expect(second.reachabilityStatus == .reachableViaWiFi)
         #expect(probe.calls.all.count - calls <= 1, "the second client's start did not probe again (at most one poll in between)")
 
-        probe.answer.record(ReachabilityStatus.notReachable.rawValue)
+        probe.answer.append(ReachabilityStatus.notReachable.rawValue)
         #expect(await eventually { first.reachabilityStatus == .notReachable && second.reachabilityStatus == .notReachable })
 
         // A stubbed client leaves the shared monitor running for the others.
         first.stubReachability(.reachableViaWWAN)
-        probe.answer.record(ReachabilityStatus.reachableViaWiFi.rawValue)
+        probe.answer.append(ReachabilityStatus.reachableViaWiFi.rawValue)
         #expect(await eventually { second.reachabilityStatus == .reachableViaWiFi })
         #expect(first.reachabilityStatus == .reachableViaWWAN)
         monitor.stop()

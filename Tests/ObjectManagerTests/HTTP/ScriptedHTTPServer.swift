@@ -48,11 +48,11 @@ final class ScriptedHTTPServer: Sendable {
 
     let port: Int
     private let channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
-    private let accepted = Recorder()
+    private let accepted = Counter()
     private let task: Task<Void, Never>
 
     /// How many connections the server accepted so far.
-    var connectionCount: Int { accepted.all.count }
+    var connectionCount: Int { accepted.value }
 
     /// Listens on 127.0.0.1 (a free port) and runs `script` for every connection; the connection
     /// closes when the script returns.
@@ -71,7 +71,7 @@ final class ScriptedHTTPServer: Sendable {
             try? await channel.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await child in inbound {
-                        accepted.record("connection")
+                        accepted.increment()
                         group.addTask {
                             try? await child.executeThenClose { inbound, outbound in
                                 try await script(Connection(inbound: inbound, outbound: outbound))

@@ -8,12 +8,12 @@ import Testing
 struct RequestQueueTests {
     @Test func suspendedQueueHoldsRequestsAndReleasesThemInOrder() async throws {
         let queue = RequestQueue(maxConcurrentRequests: 1)
-        let recorder = Recorder()
+        let recorder = Recorder<String>()
         queue.isSuspended = true
         // One at a time, so that the order they are queued in is the order they are made in.
         var tasks: [Task<Int, any Error>] = []
         for index in 1...3 {
-            tasks.append(Task { try await queue.perform("r\(index)") { recorder.record("r\(index)"); return index } })
+            tasks.append(Task { try await queue.perform("r\(index)") { recorder.append("r\(index)"); return index } })
             #expect(await eventually { queue.pendingCount == index })
         }
         #expect(recorder.all.isEmpty)
@@ -29,16 +29,16 @@ struct RequestQueueTests {
 
     @Test func cancelAllEndsQueuedAndInFlightRequestsWithCancellation() async throws {
         let queue = RequestQueue(maxConcurrentRequests: 1)
-        let started = Recorder()
+        let started = Recorder<String>()
         let inFlight = Task {
             try await queue.perform("slow") {
-                started.record("slow")
+                started.append("slow")
                 try await Task.sleep(for: .seconds(60))
                 return 1
             }
         }
         #expect(await eventually { started.all == ["slow"] })
-        let queued = Task { try await queue.perform("queued") { started.record("queued"); return 2 } }
+        let queued = Task { try await queue.perform("queued") { started.append("queued"); return 2 } }
         #expect(await eventually { queue.pendingCount == 1 })
         queue.cancelAll()
         await #expect(throws: CancellationError.self) { try await inFlight.value }
@@ -60,8 +60,8 @@ struct RequestQueueTests {
 
     @Test func observersHearEveryChange() async throws {
         let queue = RequestQueue()
-        let changes = Recorder()
-        let observation = queue.observe { changes.record("change") }
+        let changes = Recorder<String>()
+        let observation = queue.observe { changes.append("change") }
         _ = try await queue.perform("one") { 1 }
         #expect(changes.all.count >= 2)  // started, finished
         withExtendedLifetime(observation) {}

@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import Scenarios
+import TestSupport
 
 /// Builds runners on a ``TestClock`` and collects their events.
 struct RunHarness {
@@ -89,24 +90,6 @@ struct RunHarness {
         -> Step
     {
         Step(name, location: SourceLocation(file: "s.yml", line: line, column: 9), action: action)
-    }
-}
-
-/// A thread-safe list for recording from step actions.
-final class Recorder<Element: Sendable>: @unchecked Sendable {
-    private var items: [Element] = []
-    private let lock = NSLockShim()
-
-    func append(_ item: Element) { lock.locked { items.append(item) } }
-    var all: [Element] { lock.locked { items } }
-}
-
-final class NSLockShim: @unchecked Sendable {
-    private let lock = NSLock()
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 }
 
