@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Scenarios", targets: ["Scenarios"]),
         .library(name: "Steps", targets: ["Steps"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
+        .library(name: "ScenarioRunCLI", targets: ["ScenarioRunCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -92,15 +93,19 @@ let package = Package(
             dependencies: ["Scenarios", "Steps", "StubServer", "ObjectManager"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "scenario-run",
+        .target(
+            name: "ScenarioRunCLI",
             dependencies: [
-                "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "ExampleApp",
+                "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "Diagnostics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "scenario-run",
+            dependencies: ["ScenarioRunCLI", "ExampleApp"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

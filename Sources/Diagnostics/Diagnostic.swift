@@ -22,6 +22,27 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(location: location, message: message, sourceLine: Self.line(location.line, of: text))
     }
 
+    /// Where something was written and the text of its line: enough to report a problem found later.
+    public struct Source: Sendable, Hashable {
+        public var location: SourceLocation
+        public var sourceLine: String?
+
+        public init(location: SourceLocation, sourceLine: String?) {
+            self.location = location
+            self.sourceLine = sourceLine
+        }
+
+        /// The location, with its line taken from the file's text.
+        public init(location: SourceLocation, in text: String) {
+            self.init(location: location, sourceLine: Diagnostic.line(location.line, of: text))
+        }
+    }
+
+    /// A diagnostic at a remembered source.
+    public init(_ message: String, at source: Source) {
+        self.init(location: source.location, message: message, sourceLine: source.sourceLine)
+    }
+
     /// `FILE:LINE:COL: error: MESSAGE`, the source line, and a caret under the column.
     public var description: String {
         var out = "\(location): error: \(message)"

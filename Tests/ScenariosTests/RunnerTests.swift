@@ -302,17 +302,35 @@ struct RunnerTests {
         #expect(decoded == events)
     }
 
-    @Test func unknownDefaultStepsAreRejected() {
+    @Test func unknownDefaultStepsAreRejected() throws {
         var settings = RunSettings()
         settings.defaultSetUp = ["set up the test enviroment"]
-        #expect(
-            throws: ScenarioRunnerError.unknownDefaultStep(
-                "set up the test enviroment",
-                suggestion: " Did you mean 'set up the test environment' or 'tear down the test environment'?"
-            )
-        ) {
+        let error = try #require(throws: DiagnosticList.self) {
             try ScenarioRunner(registry: harness.registry, settings: settings)
         }
+        #expect(
+            error.description == """
+                default set up:1:1: error: Unknown step 'set up the test enviroment' in 'default set up'. \
+                Did you mean 'set up the test environment' or 'tear down the test environment'?
+                """
+        )
+    }
+
+    @Test func defaultStepsFromTheSettingsFileAreReportedWhereTheyAreWritten() throws {
+        let settings = try RunSettings.load(
+            yaml: "step timeout: 5\ndefault tear down: [tear down the test environment, tidy up]\n",
+            file: "scenario-run.yml"
+        )
+        let error = try #require(throws: DiagnosticList.self) {
+            try ScenarioRunner(registry: harness.registry, settings: settings)
+        }
+        #expect(
+            error.description == """
+                scenario-run.yml:2:53: error: Unknown step 'tidy up' in 'default tear down'.
+                default tear down: [tear down the test environment, tidy up]
+                                                                    ^
+                """
+        )
     }
 
     @Test func prepareHangsStateOnEveryContext() async throws {

@@ -27,7 +27,10 @@ struct TmuxEndToEndTests {
         #expect(pane.contains("┌"), "UTF-8 box drawing")
 
         tmux.press("f")
-        pane = try tmux.waitForPane("the Failed filter") { $0.contains("Scenarios (Failed)") }
+        // A frame may be captured while the terminal is half-way through drawing it: wait for the whole frame.
+        pane = try tmux.waitForPane("the Failed filter") {
+            $0.contains("Scenarios (Failed)") && $0.contains("No scenario matches the filter.")
+        }
         #expect(pane.contains("No scenario matches the filter."))
         #expect(!pane.contains("Posting a review that succeeds"))
         tmux.press("a")

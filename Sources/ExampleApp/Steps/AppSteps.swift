@@ -5,7 +5,7 @@ public import Steps
 extension RestaurantReviews {
     /// The app as scenario-run and `ScenarioTesting` drive it.
     public static var appUnderTest: AppUnderTest {
-        AppUnderTest(makeFactory: { makeTestFactory() }, routes: routes, steps: steps)
+        AppUnderTest(makeFactory: { makeTestFactory() }, steps: steps)
     }
 
     public static var steps: [StepDefinition] {

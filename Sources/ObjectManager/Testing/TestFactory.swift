@@ -129,6 +129,19 @@ public final class TestFactory: Sendable {
         return object
     }
 
+    // MARK: The app's configuration
+
+    /// The routes the app's configuration adds to a new object manager: the one place routes are
+    /// declared. A scratch manager (no network, no store) is configured to read them, so load-time
+    /// checks and leak checks compare against exactly what set-up will configure.
+    public func configuredRoutes() throws -> RouteSet {
+        let baseURL = URL(fileURLWithPath: "/")
+        let offline = InMemoryTransport { _ in throw CancellationError() }
+        let manager = ObjectManager(baseURL: baseURL, client: HTTPClient(baseURL: baseURL, transport: offline))
+        try configureManager(manager)
+        return manager.router.routes
+    }
+
     // MARK: Set-up and tear-down
 
     public func addSetUpHook(_ hook: @escaping Hook) {

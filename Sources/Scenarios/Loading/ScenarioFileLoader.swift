@@ -287,6 +287,7 @@ struct ScenarioFileLoader {
             }
         }
         arguments.bindingName = binding
+        arguments.boundNames = bound
 
         for (text, location) in arguments.scalars {
             do throws(Interpolation.Problem) {

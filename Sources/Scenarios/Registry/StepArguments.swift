@@ -39,6 +39,9 @@ public struct StepArguments: Sendable {
     public var stepName: String
     /// The name given with `as:`, for steps whose definition binds names; the loader strips `as` itself.
     public var bindingName: String?
+    /// The names bound with `as:` before this step (the file's set-up included), as the loader knows
+    /// them; `nil` when the step is built outside a scenario file, and then nothing is checked.
+    public var boundNames: Set<String>?
 
     public init(_ content: Content, at location: SourceLocation, stepName: String, bindingName: String? = nil) {
         self.content = content
@@ -50,6 +53,21 @@ public struct StepArguments: Sendable {
     /// No arguments, as the runner builds default set-up and tear-down steps.
     public static func none(stepName: String, at location: SourceLocation) -> StepArguments {
         StepArguments(.none, at: location, stepName: stepName)
+    }
+
+    /// The name of an object bound earlier with `as:`, written bare (`place`) or as `${place}`, at `key`;
+    /// throws when no earlier step binds it.
+    public func boundName(_ key: String) throws(StepArgumentError) -> String {
+        let text = try string(key)
+        let name = text.hasPrefix("${") && text.hasSuffix("}") ? String(text.dropFirst(2).dropLast()) : text
+        if let boundNames, !boundNames.contains(name) {
+            throw StepArgumentError(
+                "Unbound name '\(name)' in '\(key)'; bind it with 'as: \(name)' on an earlier step."
+                    + Suggestions.didYouMean(name, in: boundNames),
+                at: self[key]?.location ?? location
+            )
+        }
+        return name
     }
 
     // MARK: Shape

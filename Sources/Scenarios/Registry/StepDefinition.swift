@@ -1,3 +1,5 @@
+public import Diagnostics
+
 /// A step the scenario files can use by name: how to describe it and how to build it from its arguments.
 ///
 /// ```swift
@@ -18,18 +20,23 @@ public struct StepDefinition: Sendable {
     public var bindsName: Bool
     /// Builds the step, checking its arguments; the loader sets the step's location.
     public var build: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Step
+    /// Where the definition is written (its Swift source), for errors about the definition itself.
+    public var definedAt: SourceLocation
 
     public init(
         name: String,
         summary: String,
         usage: [String] = [],
         bindsName: Bool = false,
+        file: String = #filePath,
+        line: Int = #line,
         build: @escaping @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Step
     ) {
         self.name = name
         self.summary = summary
         self.usage = usage
         self.bindsName = bindsName
+        self.definedAt = SourceLocation(file: file, line: line, column: 1)
         self.build = build
     }
 }

@@ -25,6 +25,11 @@ public struct StepRegistry: Sendable {
             order.append(key)
         }
 
+        /// Whether a definition of that name (compared as lookups compare) is registered.
+        public func contains(named name: String) -> Bool {
+            definitions[StepRegistry.normalize(name)] != nil
+        }
+
         /// Adds every definition, stopping at the first problem.
         public mutating func register(contentsOf definitions: [StepDefinition]) throws(StepRegistryError) {
             for definition in definitions { try register(definition) }
@@ -66,7 +71,7 @@ public struct StepRegistry: Sendable {
     }
 
     /// Lower-cased, trimmed, with every run of whitespace collapsed to one space.
-    static func normalize(_ name: String) -> String {
+    package static func normalize(_ name: String) -> String {
         name.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 }

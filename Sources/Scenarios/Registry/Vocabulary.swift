@@ -4,9 +4,31 @@ public import Diagnostics
 public struct Vocabulary: Sendable {
     /// Known names by kind. A kind that is absent is not checked; a kind with an empty set accepts nothing.
     public var names: [NameKind: Set<String>]
+    /// Attribute names by entity. An entity that is absent is not checked.
+    public var attributes: [String: Set<String>]
+    /// The entity each named factory builds, so its `properties` are checked as that entity's attributes.
+    public var factoryEntities: [String: String]
 
-    public init(_ names: [NameKind: Set<String>] = [:]) {
+    public init(
+        _ names: [NameKind: Set<String>] = [:],
+        attributes: [String: Set<String>] = [:],
+        factoryEntities: [String: String] = [:]
+    ) {
         self.names = names
+        self.attributes = attributes
+        self.factoryEntities = factoryEntities
+    }
+
+    /// Throws `Entity 'Review' has no attribute 'titel'. Did you mean 'title'?` for the first key of
+    /// `arguments` (a mapping) that is not an attribute of `entity`.
+    public func checkAttributes(of entity: String, in arguments: StepArguments?) throws(StepArgumentError) {
+        guard let arguments, let known = attributes[entity], case .mapping(let entries) = arguments.content else { return }
+        for entry in entries where !known.contains(entry.key) {
+            throw StepArgumentError(
+                "Entity '\(entity)' has no attribute '\(entry.key)'." + Suggestions.didYouMean(entry.key, in: known),
+                at: entry.keyLocation
+            )
+        }
     }
 
     /// Throws `Unknown entity 'Reveiw'. Did you mean 'Review'?` unless `name` is known for `kind`.

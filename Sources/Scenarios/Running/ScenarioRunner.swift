@@ -1,4 +1,4 @@
-import Diagnostics
+public import Diagnostics
 public import Foundation
 
 /// Runs scenarios one after another and reports what happens as ``RunEvent``s.
@@ -37,30 +37,58 @@ public final class ScenarioRunner: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         buildContext: StepBuildContext = StepBuildContext(),
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
-    ) throws(ScenarioRunnerError) {
-        func build(_ names: [String], _ origin: String) throws(ScenarioRunnerError) -> [Step] {
-            var steps: [Step] = []
-            for name in names {
-                guard let definition = registry.definition(named: name) else {
-                    throw .unknownDefaultStep(name, suggestion: Suggestions.didYouMean(name, in: registry.names))
-                }
-                let location = SourceLocation(file: origin, line: 1, column: 1)
-                do throws(StepArgumentError) {
-                    steps.append(
-                        try definition.build(.none(stepName: definition.name, at: location), buildContext)
-                    )
-                } catch {
-                    throw .invalidDefaultStep(name, message: error.message)
-                }
-            }
-            return steps
-        }
+    ) throws(DiagnosticList) {
         self.settings = settings
         self.clock = clock
         self.environment = environment
         self.prepare = prepare
-        self.defaultSetUp = try build(settings.defaultSetUp, "default set up")
-        self.defaultTearDown = try build(settings.defaultTearDown, "default tear down")
+        (self.defaultSetUp, self.defaultTearDown) = try Self.defaultSteps(
+            settings: settings,
+            registry: registry,
+            buildContext: buildContext
+        )
+    }
+
+    /// The default set-up and tear-down steps the settings name, built; every unknown name or step
+    /// that needs arguments is a diagnostic at the name in `scenario-run.yml` (when it came from there).
+    package static func defaultSteps(
+        settings: RunSettings,
+        registry: StepRegistry,
+        buildContext: StepBuildContext
+    ) throws(DiagnosticList) -> (setUp: [Step], tearDown: [Step]) {
+        var problems: [Diagnostic] = []
+        func build(_ names: [String], sources: [Diagnostic.Source], key: String) -> [Step] {
+            var steps: [Step] = []
+            for (index, name) in names.enumerated() {
+                let source =
+                    sources.indices.contains(index)
+                    ? sources[index]
+                    : Diagnostic.Source(location: SourceLocation(file: key, line: 1, column: 1), sourceLine: nil)
+                guard let definition = registry.definition(named: name) else {
+                    problems.append(
+                        Diagnostic(
+                            "Unknown step '\(name)' in '\(key)'." + Suggestions.didYouMean(name, in: registry.names),
+                            at: source
+                        )
+                    )
+                    continue
+                }
+                do throws(StepArgumentError) {
+                    var step = try definition.build(.none(stepName: definition.name, at: source.location), buildContext)
+                    if !sources.isEmpty { step.location = source.location }
+                    steps.append(step)
+                } catch {
+                    problems.append(
+                        Diagnostic("Step '\(name)' in '\(key)' cannot run without arguments: \(error.message)", at: source)
+                    )
+                }
+            }
+            return steps
+        }
+        let setUp = build(settings.defaultSetUp, sources: settings.defaultSetUpSources, key: "default set up")
+        let tearDown = build(settings.defaultTearDown, sources: settings.defaultTearDownSources, key: "default tear down")
+        guard problems.isEmpty else { throw DiagnosticList(problems) }
+        return (setUp, tearDown)
     }
 
     // MARK: Plan

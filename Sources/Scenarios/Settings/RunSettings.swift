@@ -35,6 +35,11 @@ public struct RunSettings: Sendable, Equatable {
     /// Only scenarios whose name matches this regular expression (`--filter`, `KIF_SCENARIO_FILTER`).
     public var filter: String?
 
+    /// Where `default set up` and `default tear down` names were written, by index, when they came
+    /// from `scenario-run.yml`: load errors about them point there.
+    package var defaultSetUpSources: [Diagnostic.Source] = []
+    package var defaultTearDownSources: [Diagnostic.Source] = []
+
     public init() {}
 
     static let keys = [
@@ -92,16 +97,20 @@ public struct RunSettings: Sendable, Equatable {
             }
             return .milliseconds(Int64((value * 1000).rounded()))
         }
-        func names(_ key: String, _ node: Node) -> [String]? {
+        func names(_ key: String, _ node: Node) -> (names: [String], sources: [Diagnostic.Source])? {
+            func source(_ node: Node) -> Diagnostic.Source {
+                let location = SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
+                return Diagnostic.Source(location: location, in: yaml)
+            }
             switch node {
-            case .scalar(let scalar) where scalar.string.isEmpty: return []
-            case .scalar(let scalar): return [scalar.string]
+            case .scalar(let scalar) where scalar.string.isEmpty: return ([], [])
+            case .scalar(let scalar): return ([scalar.string], [source(node)])
             case .sequence(let items):
                 let names = items.compactMap { item -> String? in
                     guard case .scalar(let scalar) = item else { return nil }
                     return scalar.string
                 }
-                if names.count == items.count { return names }
+                if names.count == items.count { return (names, items.map(source)) }
             default: break
             }
             report("'\(key)' must be a list of step names.", node.mark)
@@ -119,8 +128,10 @@ public struct RunSettings: Sendable, Equatable {
             switch key {
             case "step timeout": seconds(key, value).map { settings.stepTimeout = $0 }
             case "retry interval": seconds(key, value).map { settings.retryInterval = $0 }
-            case "default set up": names(key, value).map { settings.defaultSetUp = $0 }
-            case "default tear down": names(key, value).map { settings.defaultTearDown = $0 }
+            case "default set up":
+                names(key, value).map { (settings.defaultSetUp, settings.defaultSetUpSources) = $0 }
+            case "default tear down":
+                names(key, value).map { (settings.defaultTearDown, settings.defaultTearDownSources) = $0 }
             case "fixtures": text(key, value).map { settings.fixtures = $0 }
             case "scenarios": text(key, value).map { settings.scenarios = $0 }
             case "exclude":

@@ -1,4 +1,4 @@
-import Diagnostics
+package import Diagnostics
 import Foundation
 import ObjectManager
 public import Scenarios
@@ -42,11 +42,36 @@ public enum BuiltInSteps {
         ]
     }
 
-    /// A registry of the built-in steps plus the app's own.
-    public static func registry(adding appSteps: [StepDefinition] = []) throws(StepRegistryError) -> StepRegistry {
+    /// A registry of the built-in steps plus the app's own. An app step without a name, or with the
+    /// name of a built-in step or of another app step, is an error at the app step's Swift source.
+    package static func registry(adding appSteps: [StepDefinition] = []) throws(DiagnosticList) -> StepRegistry {
         var builder = StepRegistry.Builder()
-        try builder.register(contentsOf: definitions)
-        try builder.register(contentsOf: appSteps)
+        do {
+            try builder.register(contentsOf: definitions)
+        } catch {
+            preconditionFailure("The built-in steps have distinct names: \(error)")
+        }
+        var problems: [Diagnostic] = []
+        var appNames: [String: StepDefinition] = [:]
+        for step in appSteps {
+            let key = StepRegistry.normalize(step.name)
+            let message: String
+            if let other = appNames[key] {
+                message = "The app has two steps named '\(step.name)'; the other is at \(other.definedAt.fileAndLine)."
+            } else if builder.contains(named: step.name) {
+                message = "The app's step '\(step.name)' has the name of a built-in step; give it another name."
+            } else {
+                do {
+                    try builder.register(step)
+                    appNames[key] = step
+                    continue
+                } catch {
+                    message = "The app's step '\(step.name)' cannot be registered: \(error)"
+                }
+            }
+            problems.append(Diagnostic(location: step.definedAt, message: message, sourceLine: nil))
+        }
+        guard problems.isEmpty else { throw DiagnosticList(problems) }
         return builder.build()
     }
 
@@ -134,6 +159,9 @@ public enum BuiltInSteps {
         try arguments.rejectUnknownKeys(allowed: ["factory", "properties"])
         let factory = try arguments.string("factory")
         try check(factory, is: .factory, arguments["factory"], build)
+        if let entity = build.vocabulary.factoryEntities[factory] {
+            try build.vocabulary.checkAttributes(of: entity, in: arguments["properties"])
+        }
         let properties = try arguments.optionalMapping("properties")?.value.attributeValues ?? [:]
         return .createObject(fromFactory: factory, properties: properties, bindingAs: arguments.bindingName)
     }
@@ -162,6 +190,7 @@ public enum BuiltInSteps {
         try arguments.rejectUnknownKeys(allowed: ["entity", "attributes", "save"])
         let entity = try arguments.string("entity")
         try check(entity, is: .entity, arguments["entity"], build)
+        try build.vocabulary.checkAttributes(of: entity, in: arguments["attributes"])
         let attributes = try arguments.optionalMapping("attributes")?.value.attributeValues ?? [:]
         return .insertEntity(entity, attributes: attributes, save: try arguments.optionalBool("save") ?? true, bindingAs: arguments.bindingName)
     }
@@ -203,17 +232,18 @@ public enum BuiltInSteps {
         case 1:
             return .getObjects(.path(try arguments.string("path")))
         default:
-            return .getObjects(.relationship(try arguments.string("relationship"), of: try arguments.string("of")))
+            return .getObjects(.relationship(try arguments.string("relationship"), of: try arguments.boundName("of")))
         }
     }
 
     static func objectRequest(_ name: String, _ method: HTTPMethod) -> StepDefinition {
         StepDefinition(name: name, summary: "Sends an object through its class route", usage: ["{class, attributes}", "{object}"]) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
             let shape = try arguments.oneOf([.mapping(required: ["class"], optional: ["attributes"]), .mapping(required: ["object"])])
-            if shape == 1 { return .sendObject(.bound(try arguments.string("object")), method: method) }
+            if shape == 1 { return .sendObject(.bound(try arguments.boundName("object")), method: method) }
             let entity = try arguments.string("class")
             try check(entity, is: .entity, arguments["class"], build)
             try check("\(entity) \(method)", is: .classRoute, arguments["class"], build)
+            try build.vocabulary.checkAttributes(of: entity, in: arguments["attributes"])
             let attributes = try arguments.optionalMapping("attributes")?.value.attributeValues ?? [:]
             return .sendObject(.new(entity: entity, attributes: attributes), method: method)
         }
@@ -243,6 +273,7 @@ public enum BuiltInSteps {
         _ = try arguments.oneOf([.mapping(required: ["entity"], optional: ["count", "where"])])
         let entity = try arguments.string("entity")
         try check(entity, is: .entity, arguments["entity"], build)
+        try build.vocabulary.checkAttributes(of: entity, in: arguments["where"])
         return .expectEntities(
             entity,
             count: try arguments.optionalInt("count"),

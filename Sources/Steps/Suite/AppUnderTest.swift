@@ -1,21 +1,27 @@
 public import ObjectManager
 public import Scenarios
 
-/// What the runner needs to know about the app under test: how to make its test factory (model,
-/// routes and mappings, factories, set-up hooks), its routes (for load-time checks) and its own steps.
+/// The app under test, as the runner needs to know it: how to make its test factory (entity model,
+/// the configuration that adds its routes and mappings to a new object manager, its named factories
+/// and set-up hooks) and its own steps. Routes are read from the configuration itself
+/// (``TestFactory/configuredRoutes()``), so they are declared once.
 ///
 /// ```swift
-/// let app = AppUnderTest(makeFactory: { RestaurantReviews.makeTestFactory() },
-///                        routes: RestaurantReviews.routes, steps: RestaurantReviews.steps)
+/// extension Library {
+///     public static var appUnderTest: AppUnderTest {
+///         AppUnderTest(makeFactory: { makeTestFactory() }, steps: [borrowBook, expectLoanList])
+///     }
+/// }
 /// ```
 public struct AppUnderTest: Sendable {
+    /// Makes the app's test factory; called once per run (and once per `--jobs` worker).
     public var makeFactory: @Sendable () -> TestFactory
-    public var routes: RouteSet
+    /// The app's own steps, used in scenario files exactly like the built-in ones. A name that a
+    /// built-in step already has is an error when the run starts.
     public var steps: [StepDefinition]
 
-    public init(makeFactory: @escaping @Sendable () -> TestFactory, routes: RouteSet, steps: [StepDefinition] = []) {
+    public init(makeFactory: @escaping @Sendable () -> TestFactory, steps: [StepDefinition] = []) {
         self.makeFactory = makeFactory
-        self.routes = routes
         self.steps = steps
     }
 }

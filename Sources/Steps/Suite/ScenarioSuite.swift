@@ -34,11 +34,18 @@ public struct ScenarioSuite: Sendable {
         self.directory = directory
         self.fixtures = URL(fileURLWithPath: settings.fixtures, relativeTo: directory).standardizedFileURL
         self.factory = app.makeFactory()
+        let registry = try BuiltInSteps.registry(adding: app.steps)
+        self.registry = registry
+        let routes: RouteSet
         do {
-            self.registry = try BuiltInSteps.registry(adding: app.steps)
+            routes = try factory.configuredRoutes()
         } catch {
             throw DiagnosticList([
-                Diagnostic(location: SourceLocation(file: "<app steps>", line: 1, column: 1), message: error.description, sourceLine: nil)
+                Diagnostic(
+                    location: SourceLocation(file: "<app configuration>", line: 1, column: 1),
+                    message: "The app's configuration failed on a new object manager: \(error)",
+                    sourceLine: nil
+                )
             ])
         }
         let serverFile = fixtures.appendingPathComponent("server.yml")
@@ -58,7 +65,7 @@ public struct ScenarioSuite: Sendable {
         self.serverDiagnostics = serverDiagnostics
         self.buildContext = StepBuildContext(
             fixturesDirectory: fixtures,
-            vocabulary: TestEnvironment.vocabulary(model: factory.model, routes: app.routes, factoryNames: factory.factoryNames)
+            vocabulary: TestEnvironment.vocabulary(factory: factory, routes: routes)
         )
     }
 
@@ -78,6 +85,11 @@ public struct ScenarioSuite: Sendable {
     /// Loads and checks every scenario file; all errors of all files, and of `server.yml`, at once.
     public func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
         var diagnostics = serverDiagnostics
+        do {
+            _ = try ScenarioRunner.defaultSteps(settings: settings, registry: registry, buildContext: buildContext)
+        } catch {
+            diagnostics += error.diagnostics
+        }
         do {
             let files = try scenarioFiles(paths: paths)
             let scenarios = try ScenarioLoader(registry: registry, buildContext: buildContext).load(paths: files)

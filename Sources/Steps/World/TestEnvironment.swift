@@ -26,8 +26,11 @@ public final class TestEnvironment: Sendable {
         self.notificationCenter = notificationCenter
     }
 
-    /// The names scenario files may refer to, for load-time checks: entities, routes, factories.
-    public static func vocabulary(model: EntityModel, routes: RouteSet, factoryNames: [String]) -> Vocabulary {
+    /// The names scenario files may refer to, for load-time checks: entities and their attributes,
+    /// routes, factories and the entities they build.
+    public static func vocabulary(factory: TestFactory, routes: RouteSet) -> Vocabulary {
+        let model = factory.model
+        let factoryNames = factory.factoryNames
         var classRoutes: Set<String> = []
         var relationshipRoutes: Set<String> = []
         var namedRoutes: Set<String> = []
@@ -38,13 +41,16 @@ public final class TestEnvironment: Sendable {
             case .named(let name): namedRoutes.insert(name)
             }
         }
+        var factoryEntities: [String: String] = [:]
+        for name in factoryNames { factoryEntities[name] = factory.entity(ofFactory: name) }
         return Vocabulary([
             .entity: Set(model.entityNames),
             .classRoute: classRoutes,
             .relationshipRoute: relationshipRoutes,
             .namedRoute: namedRoutes,
             .factory: Set(factoryNames),
-        ])
+        ], attributes: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, Set($0.attributeNames)) }),
+        factoryEntities: factoryEntities)
     }
 }
 

@@ -37,7 +37,7 @@ struct WorkerCommand: AsyncParsableCommand {
         do {
             var settings = try project.settings(environment: environment)
             if let timeout { settings.stepTimeout = .milliseconds(Int64(timeout * 1000)) }
-            suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+            suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer()
             (scenarios, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: server)
         } catch {

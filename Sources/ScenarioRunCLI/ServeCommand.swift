@@ -25,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
         let suite: ScenarioSuite
         do throws(DiagnosticList) {
             let settings = try project.settings(environment: ProcessInfo.processInfo.environment)
-            suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+            suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             if !suite.serverDiagnostics.isEmpty { throw DiagnosticList(suite.serverDiagnostics) }
         } catch {
             throw Terminal.failLoading(error)

@@ -86,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
         let server: StubServer
         let serverStart: Result<Void, any Error>?
         do {
-            suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+            suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer()
             (loaded, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: list ? nil : server)
         } catch {

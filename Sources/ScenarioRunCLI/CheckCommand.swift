@@ -18,7 +18,7 @@ struct CheckCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         do {
             let settings = try project.settings(environment: ProcessInfo.processInfo.environment)
-            let suite = try ScenarioSuite(app: ScenarioRunCommand.app, settings: settings, directory: directory)
+            let suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             let files = try suite.scenarioFiles(paths: paths)
             let scenarios = try suite.loadScenarios(paths: paths)
             print("OK: \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s"), \(suite.serverRoutes.routes.count) server routes.")

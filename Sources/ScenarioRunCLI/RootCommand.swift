@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Steps
+
+/// The root of the command line: `run` (the default), `check`, `serve` and the hidden `worker`.
+struct RootCommand: AsyncParsableCommand {
+    /// The app the subcommands drive, set by ``ScenarioRun/main(app:arguments:)`` for the whole run.
+    @TaskLocal static var app: AppUnderTest?
+
+    /// The name the executable was started by (`scenario-run`, or an app's own test executable).
+    static let executableName: String = {
+        let name = (CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent }) ?? ""
+        return name.isEmpty ? "scenario-run" : name
+    }()
+
+    static var configuration: CommandConfiguration {
+        let name = executableName
+        return CommandConfiguration(
+            commandName: name,
+            abstract: "Run functional scenarios against a local stub server.",
+            usage: """
+                \(name) [PATH ...] [--ci] [--filter REGEX] [--tag TAG ...] [--fail-fast] [--rerun-failed]
+                    [--junit FILE] [--timeout SECONDS] [--jobs N] [--fixtures DIR] [--list] [--verbose] [--exit]
+                \(name) check [PATH ...]
+                \(name) serve [--port N]
+                """,
+            discussion: """
+                Scenario files (*.yml) under Scenarios/ drive the app's shared object manager between default \
+                set-up and tear-down steps, against a stub server answering from Fixtures/. On a terminal the \
+                live runner opens; --ci (or a pipe) prints plain lines. See '\(name) help run' for every option.
+
+                Exit codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error.
+
+                Environment: KIF_SKIP_TEAR_DOWN, KIF_SCENARIO_FILTER, KIF_EXIT_ON_FAILURE, NO_COLOR.
+                """,
+            subcommands: [RunCommand.self, CheckCommand.self, ServeCommand.self, WorkerCommand.self],
+            defaultSubcommand: RunCommand.self
+        )
+    }
+
+    /// The app of this run; only ``ScenarioRun`` starts the commands, always with one.
+    static var appUnderTest: AppUnderTest {
+        guard let app else { preconditionFailure("scenario-run's commands run only through ScenarioRun.main(app:)") }
+        return app
+    }
+
+    /// Parses and runs `arguments`, mapping every outcome to SPEC.md's exit codes (usage errors are 2,
+    /// not 64).
+    static func execute(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let exit as ExitCode {
+            return exit.rawValue
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                return 0
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            return code == .failure ? 1 : 2
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import NIOCore
+import NIOPosix
+public import Steps
+
+/// The whole `scenario-run` command line for one app: run (the live runner on a terminal, `--ci`
+/// headless, `--jobs` workers), `check`, `serve`, `KIF_SKIP_TEAR_DOWN` and the kept store.
+///
+/// An app's test executable is one line of `main.swift`:
+///
+/// ```swift
+/// import MyApp
+/// import ScenarioRunCLI
+///
+/// await ScenarioRun.main(app: MyApp.appUnderTest)
+/// ```
+///
+/// `--jobs N` starts N − 1 copies of the running executable as workers, so they drive the same app.
+public enum ScenarioRun {
+    /// Parses the process's arguments, runs the subcommand against `app`, and exits with SPEC.md's
+    /// codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error.
+    public static func main(app: AppUnderTest) async -> Never {
+        await main(app: app, arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// As ``main(app:)``, with the arguments given (without the executable's name).
+    public static func main(app: AppUnderTest, arguments: [String]) async -> Never {
+        // Every task of the run, the HTTP client and the stub server share NIO's singleton event loop: a
+        // step, its request and the server's answer run on one thread instead of hopping between Swift's
+        // cooperative pool and NIO's loops (see DECISIONS.md). SCENARIO_RUN_EVENT_LOOPS asks for more loops.
+        let loops = ProcessInfo.processInfo.environment["SCENARIO_RUN_EVENT_LOOPS"].flatMap(Int.init) ?? 1
+        NIOSingletons.groupLoopCountSuggestion = max(1, min(loops, 64))
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        let code = await RootCommand.$app.withValue(app) {
+            await RootCommand.execute(arguments)
+        }
+        exit(code)
+    }
+}
