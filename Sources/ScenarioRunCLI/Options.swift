@@ -11,9 +11,9 @@ struct ProjectOptions: ParsableArguments {
     /// Settings from `scenario-run.yml` (if present), then the environment, then these options.
     func settings(environment: [String: String]) throws(DiagnosticList) -> RunSettings {
         var settings = RunSettings()
-        let file = "scenario-run.yml"
-        if FileManager.default.fileExists(atPath: file) {
-            settings = try RunSettings.load(contentsOf: URL(fileURLWithPath: file))
+        let file = URL(fileURLWithPath: "scenario-run.yml", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        if FileManager.default.fileExists(atPath: file.path) {
+            settings = try RunSettings.load(contentsOf: file)
         }
         settings = settings.applying(environment: environment)
         if let fixtures { settings.fixtures = fixtures }

@@ -204,14 +204,9 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         try? failureState.save(failures.names)
-        if settings.skipTearDown, let store = EntityStore.defaultStore {
-            let url = directory.appendingPathComponent(".scenario-run/last-store.sqlite")
+        if settings.skipTearDown {
             do {
-                try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try? FileManager.default.removeItem(at: url)
-                try store.backup(to: url)
-                print("KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at \(url.path)")
-                print("  sqlite3 \(url.path) 'select * from review'")
+                if let lines = try KeptStore.keep(in: directory) { print(lines.joined(separator: "\n")) }
             } catch {
                 Terminal.printError("error: Could not keep the store: \(error)")
             }

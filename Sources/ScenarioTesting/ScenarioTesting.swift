@@ -18,6 +18,8 @@ public enum ScenarioTesting {
     /// Loads the scenarios under `directory` (its `scenario-run.yml`, `Scenarios/`, `Fixtures/`), runs
     /// them against a stub server, records an issue per failing scenario at the failing step's
     /// file and line, and returns the summary. Load errors are recorded at their `FILE:LINE:COL`.
+    /// With `KIF_SKIP_TEAR_DOWN` set, tear-down is skipped and the last scenario's store is kept at
+    /// `directory/.scenario-run/last-store.sqlite` (the path is printed).
     @discardableResult
     public static func run(
         app: AppUnderTest,
@@ -51,6 +53,13 @@ public enum ScenarioTesting {
         let selected = try ScenarioSelection(filter: settings.filter, tags: tags).select(scenarios)
         let failures = FailureLog()
         let summary = try await suite.run(selected) { failures.handle($0) }
+        if settings.skipTearDown {
+            do {
+                if let lines = try KeptStore.keep(in: directory) { print(lines.joined(separator: "\n")) }
+            } catch {
+                Issue.record(Comment(rawValue: "KIF_SKIP_TEAR_DOWN: could not keep the last scenario's store: \(error)"))
+            }
+        }
         for failure in failures.all {
             Issue.record(
                 Comment(rawValue: "Scenario '\(failure.scenario)' failed at step '\(failure.step)': \(failure.reason)"),

@@ -24,6 +24,59 @@ struct CheckAndServeTests {
         #expect(result.stderr.hasSuffix("2 errors; nothing was run.\n"))
     }
 
+    @Test func anUnknownDefaultStepInTheSettingsIsALocatedErrorForCheckAndRun() throws {
+        let project = try CLI.project([
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+            "scenario-run.yml": "default set up: [set up the test enviroment]\n",
+        ])
+        for arguments in [["check"], ["--ci"]] {
+            let result = try CLI.run(arguments, directory: project)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(
+                result.stderr.hasPrefix(
+                    """
+                    scenario-run.yml:1:18: error: Unknown step 'set up the test enviroment' in 'default set up'. \
+                    Did you mean 'set up the test environment'
+                    """
+                ),
+                "\(result.stderr)"
+            )
+            #expect(result.stderr.contains("default set up: [set up the test enviroment]\n                 ^"))
+            #expect(result.stdout.isEmpty, "nothing ran")
+        }
+    }
+
+    @Test func attributeNamesAndBoundNamesAreCheckedAtLoad() throws {
+        let project = try CLI.project([
+            "Scenarios/a.yml": """
+                scenarios:
+                  - scenario: A
+                    steps:
+                      - insert entity: { entity: Review, attributes: { titel: Nice } }
+                      - create from factory: { factory: restaurant, properties: { nmae: Bistro } }
+                      - post object: { class: Review, attributes: { ratng: 5 } }
+                      - expect entities: { entity: Review, where: { restaurantId: 1 } }
+                      - get objects: { relationship: reviews, of: place }
+                      - delete object: { object: "${review}" }
+
+                """
+        ])
+        let result = try CLI.run(["check"], directory: project)
+        #expect(result.status == 2)
+        let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(
+            errors == [
+                "Scenarios/a.yml:4:56: error: Entity 'Review' has no attribute 'titel'. Did you mean 'title'?",
+                "Scenarios/a.yml:5:67: error: Entity 'Restaurant' has no attribute 'nmae'. Did you mean 'name'?",
+                "Scenarios/a.yml:6:53: error: Entity 'Review' has no attribute 'ratng'. Did you mean 'rating'?",
+                "Scenarios/a.yml:7:53: error: Entity 'Review' has no attribute 'restaurantId'. Did you mean 'restaurantID'?",
+                "Scenarios/a.yml:8:51: error: Unbound name 'place' in 'of'; bind it with 'as: place' on an earlier step.",
+                "Scenarios/a.yml:9:34: error: Unbound name 'review' in '${review}'; bind it with 'as: review' on an earlier step.",
+            ],
+            "\(result.stderr)"
+        )
+    }
+
     @Test func serveAnswersOnThePrintedURLUntilInterrupted() async throws {
         let running = try CLI.Running(["serve"], directory: CLI.repositoryRoot, environment: [:])
         #expect(await eventually { running.stdout.contains("http://127.0.0.1:") })

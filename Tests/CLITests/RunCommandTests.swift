@@ -148,7 +148,9 @@ struct RunCommandTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("    - tear down the test environment (skipped)"))
         let path = project.appendingPathComponent(".scenario-run/last-store.sqlite").path
-        #expect(result.stdout.contains("KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at"))
+        #expect(result.stdout.contains("KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at \(path)"))
+        #expect(result.stdout.contains("  sqlite3 \(path) 'select * from \"Review\"'"), "the hint names the app's table with rows")
+        #expect(!result.stdout.contains("from \"Restaurant\""), "tables without rows are not suggested")
         #expect(FileManager.default.fileExists(atPath: path))
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
             let sqlite = Process()

@@ -59,8 +59,9 @@ public struct StepArguments: Sendable {
     /// throws when no earlier step binds it.
     public func boundName(_ key: String) throws(StepArgumentError) -> String {
         let text = try string(key)
-        let name = text.hasPrefix("${") && text.hasSuffix("}") ? String(text.dropFirst(2).dropLast()) : text
-        if let boundNames, !boundNames.contains(name) {
+        let isReference = text.hasPrefix("${") && text.hasSuffix("}")  // the loader checks references itself
+        let name = isReference ? String(text.dropFirst(2).dropLast()) : text
+        if !isReference, let boundNames, !boundNames.contains(name) {
             throw StepArgumentError(
                 "Unbound name '\(name)' in '\(key)'; bind it with 'as: \(name)' on an earlier step."
                     + Suggestions.didYouMean(name, in: boundNames),

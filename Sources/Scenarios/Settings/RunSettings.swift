@@ -47,19 +47,19 @@ public struct RunSettings: Sendable, Equatable {
         "fail fast",
     ]
 
-    /// Reads `scenario-run.yml`; every problem is a diagnostic.
+    /// Reads `scenario-run.yml`; every problem is a diagnostic, naming the file by `url.relativePath`.
     public static func load(contentsOf url: URL) throws(DiagnosticList) -> RunSettings {
         guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
         else {
             throw DiagnosticList([
                 Diagnostic(
-                    location: SourceLocation(file: url.path, line: 1, column: 1),
+                    location: SourceLocation(file: url.relativePath, line: 1, column: 1),
                     message: "Cannot read the settings file.",
                     sourceLine: nil
                 )
             ])
         }
-        return try load(yaml: text, file: url.path)
+        return try load(yaml: text, file: url.relativePath)
     }
 
     /// Reads settings from YAML text; `file` names it in diagnostics.
