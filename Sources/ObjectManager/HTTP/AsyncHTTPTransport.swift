@@ -6,11 +6,11 @@ import NIOPosix
 
 /// A transport through AsyncHTTPClient (TLS, a connection pool): what `NIOHTTPTransport` hands
 /// `https://` requests to, and a choice for an app whose API needs more than plain HTTP/1.1.
-public final class AsyncHTTPTransport: HTTPTransport {
+package final class AsyncHTTPTransport: HTTPTransport {
     private let client: AsyncHTTPClient.HTTPClient
 
     /// A transport on its own client; `connectTimeout` bounds connection set-up.
-    public init(connectTimeout: Duration = .seconds(5)) {
+    package init(connectTimeout: Duration = .seconds(5)) {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration()
         configuration.timeout.connect = connectTimeout.timeAmount
         configuration.redirectConfiguration = .disallow
@@ -28,7 +28,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         _ = client.shutdown()
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for header in request.headers {
@@ -57,7 +57,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         try? await client.shutdown()
     }
 

@@ -26,16 +26,40 @@ public final class HTTPClient: Sendable {
         var isStubbed = false
     }
 
-    public init(
+    /// A client for `baseURL`.
+    ///
+    /// - Parameters:
+    ///   - transport: sends requests; by default HTTP/1.1 over kept-alive loopback/TCP connections.
+    ///   - reachabilityProbe: how live monitoring checks the base URL's host.
+    ///   - timeout: how long a request may take.
+    public convenience init(
         baseURL: URL,
-        transport: any HTTPTransport = NIOHTTPTransport(),
+        transport: (any HTTPTransport)? = nil,
         reachabilityProbe: any ReachabilityProbe = InterfaceReachabilityProbe(),
-        reachabilityMonitor: ReachabilityMonitor? = nil,
+        notificationCenter: NotificationCenter = .default,
+        timeout: Duration = .seconds(10)
+    ) {
+        self.init(
+            baseURL: baseURL,
+            transport: transport,
+            reachabilityProbe: reachabilityProbe,
+            reachabilityMonitor: nil,
+            notificationCenter: notificationCenter,
+            timeout: timeout
+        )
+    }
+
+    /// A client that follows a reachability monitor shared with other clients of the same host.
+    package init(
+        baseURL: URL,
+        transport: (any HTTPTransport)?,
+        reachabilityProbe: any ReachabilityProbe = InterfaceReachabilityProbe(),
+        reachabilityMonitor: ReachabilityMonitor?,
         notificationCenter: NotificationCenter = .default,
         timeout: Duration = .seconds(10)
     ) {
         self.baseURL = baseURL
-        self.transport = transport
+        self.transport = transport ?? NIOHTTPTransport()
         self.probe = reachabilityProbe
         self.sharedMonitor = reachabilityMonitor
         self.notificationCenter = notificationCenter

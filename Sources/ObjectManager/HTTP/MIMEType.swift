@@ -1,10 +1,10 @@
 /// MIME types by file extension: what the stub server serves a fixture as, and what `TestFixture` reports.
-public enum MIMEType {
-    public static let json = "application/json"
-    public static let text = "text/plain"
-    public static let unknown = "application/octet-stream"
+package enum MIMEType {
+    package static let json = "application/json"
+    package static let text = "text/plain"
+    package static let unknown = "application/octet-stream"
 
-    public static let byExtension: [String: String] = [
+    package static let byExtension: [String: String] = [
         "json": json, "txt": text, "text": text,
         "html": "text/html", "htm": "text/html", "css": "text/css", "csv": "text/csv",
         "xml": "application/xml", "js": "text/javascript", "yml": "application/yaml", "yaml": "application/yaml",
@@ -13,7 +13,7 @@ public enum MIMEType {
     ]
 
     /// The type for a file name; `application/octet-stream` when the extension is unknown or missing.
-    public static func forFile(named name: String) -> String {
+    package static func forFile(named name: String) -> String {
         let base = name.split(separator: "/").last.map(String.init) ?? name
         guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return unknown }
         return byExtension[base[base.index(after: dot)...].lowercased()] ?? unknown

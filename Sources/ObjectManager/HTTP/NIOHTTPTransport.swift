@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// It exists for speed: a loopback request costs about half of what it costs through
 /// AsyncHTTPClient's pool, state machines and async body streaming (DECISIONS.md 31).
-public final class NIOHTTPTransport: HTTPTransport {
+package final class NIOHTTPTransport: HTTPTransport {
     private let group: any EventLoopGroup
     private let connectTimeout: TimeAmount
     private let pool = Mutex(Pool())
@@ -38,7 +38,7 @@ public final class NIOHTTPTransport: HTTPTransport {
     }
 
     /// A transport on NIO's shared event loops; `connectTimeout` bounds connection set-up.
-    public init(connectTimeout: Duration = .seconds(5)) {
+    package init(connectTimeout: Duration = .seconds(5)) {
         self.group = MultiThreadedEventLoopGroup.singleton
         self.connectTimeout = connectTimeout.timeAmount
     }
@@ -48,7 +48,7 @@ public final class NIOHTTPTransport: HTTPTransport {
         for channel in pool.withLock({ $0.open.values }) { channel.close(promise: nil) }
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let url = request.url
         guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
             let fallback = self.fallback.withLock { fallback in
@@ -93,7 +93,7 @@ public final class NIOHTTPTransport: HTTPTransport {
     }
 
     /// Closes every connection; later requests fail.
-    public func shutdown() async {
+    package func shutdown() async {
         await fallback.withLock { $0 }?.shutdown()
         let channels = pool.withLock { pool in
             pool.isShutDown = true

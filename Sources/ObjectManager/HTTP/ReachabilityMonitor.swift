@@ -12,9 +12,9 @@ import Synchronization
 /// let observation = monitor.observe { print($0) }       // on every change
 /// monitor.stop()
 /// ```
-public final class ReachabilityMonitor: Sendable {
-    public let host: String
-    public let interval: Duration
+package final class ReachabilityMonitor: Sendable {
+    package let host: String
+    package let interval: Duration
     private let probe: any ReachabilityProbe
     private let changes = Observers<ReachabilityStatus>()
     private let state = Mutex(State())
@@ -24,7 +24,7 @@ public final class ReachabilityMonitor: Sendable {
         var polling: Task<Void, Never>?
     }
 
-    public init(host: String, probe: any ReachabilityProbe = InterfaceReachabilityProbe(), interval: Duration = .seconds(2)) {
+    package init(host: String, probe: any ReachabilityProbe = InterfaceReachabilityProbe(), interval: Duration = .seconds(2)) {
         self.host = host
         self.probe = probe
         self.interval = interval
@@ -35,12 +35,12 @@ public final class ReachabilityMonitor: Sendable {
     }
 
     /// The last probed status; `nil` before the first probe.
-    public var status: ReachabilityStatus? { state.withLock { $0.status } }
+    package var status: ReachabilityStatus? { state.withLock { $0.status } }
 
     /// Probes the host unless a probe already answered, starts polling if it is not running, and
     /// returns the current status.
     @discardableResult
-    public func start() async -> ReachabilityStatus {
+    package func start() async -> ReachabilityStatus {
         let (known, polling) = state.withLock { ($0.status, $0.polling != nil) }
         let status: ReachabilityStatus
         if let known {
@@ -68,7 +68,7 @@ public final class ReachabilityMonitor: Sendable {
     }
 
     /// Stops polling and forgets the status, so that ``start()`` probes again.
-    public func stop() {
+    package func stop() {
         let task = state.withLock { state in
             defer { state.polling = nil; state.status = nil }
             return state.polling
@@ -77,7 +77,7 @@ public final class ReachabilityMonitor: Sendable {
     }
 
     /// Calls `body` with each new status until the observation is cancelled or released.
-    public func observe(_ body: @escaping @Sendable (ReachabilityStatus) -> Void) -> Observation {
+    package func observe(_ body: @escaping @Sendable (ReachabilityStatus) -> Void) -> Observation {
         changes.add(body)
     }
 

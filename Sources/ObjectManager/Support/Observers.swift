@@ -9,7 +9,7 @@ import Synchronization
 /// observers.notify(record)      // calls every live callback
 /// observation.cancel()          // or let it go
 /// ```
-public final class Observers<Value: Sendable>: Sendable {
+package final class Observers<Value: Sendable>: Sendable {
     private struct State {
         var callbacks: [Int: @Sendable (Value) -> Void] = [:]
         var next = 0
@@ -17,10 +17,10 @@ public final class Observers<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Registers `body` until the returned observation is cancelled or released.
-    public func add(_ body: @escaping @Sendable (Value) -> Void) -> Observation {
+    package func add(_ body: @escaping @Sendable (Value) -> Void) -> Observation {
         let id = state.withLock { state in
             defer { state.next += 1 }
             state.callbacks[state.next] = body
@@ -32,18 +32,18 @@ public final class Observers<Value: Sendable>: Sendable {
     }
 
     /// Calls every registered callback with `value`, outside the lock, on the calling thread.
-    public func notify(_ value: Value) {
+    package func notify(_ value: Value) {
         let callbacks = state.withLock { Array($0.callbacks.values) }
         for callback in callbacks { callback(value) }
     }
 }
 
 extension Observers where Value == Void {
-    public func add(_ body: @escaping @Sendable () -> Void) -> Observation {
+    package func add(_ body: @escaping @Sendable () -> Void) -> Observation {
         add { (_: Void) in body() }
     }
 
-    public func notify() {
+    package func notify() {
         notify(())
     }
 }

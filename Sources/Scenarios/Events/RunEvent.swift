@@ -1,6 +1,6 @@
 /// What happens during a run, in order. Plain `Codable` values with stable ids (``ScenarioID`` and
 /// step indexes into the plan), so that they can be streamed between processes.
-public enum RunEvent: Sendable, Hashable, Codable {
+package enum RunEvent: Sendable, Hashable, Codable {
     /// Every scenario of the run and its steps, before anything runs.
     case runStarted(RunPlan)
     case scenarioStarted(ScenarioID)

@@ -1,17 +1,17 @@
-public import Diagnostics
+package import Diagnostics
 
 /// Everything a run will attempt, sent first so that consumers can show the whole tree before it runs.
-public struct RunPlan: Sendable, Hashable, Codable {
+package struct RunPlan: Sendable, Hashable, Codable {
     /// One scenario of the plan, with all of its steps in run order (set-up, steps, tear-down).
-    public struct PlannedScenario: Sendable, Hashable, Codable {
-        public var id: ScenarioID
-        public var feature: String
+    package struct PlannedScenario: Sendable, Hashable, Codable {
+        package var id: ScenarioID
+        package var feature: String
         /// Sorted tags.
-        public var tags: [String]
-        public var location: SourceLocation
-        public var steps: [PlannedStep]
+        package var tags: [String]
+        package var location: SourceLocation
+        package var steps: [PlannedStep]
 
-        public init(id: ScenarioID, feature: String, tags: [String], location: SourceLocation, steps: [PlannedStep]) {
+        package init(id: ScenarioID, feature: String, tags: [String], location: SourceLocation, steps: [PlannedStep]) {
             self.id = id
             self.feature = feature
             self.tags = tags
@@ -21,26 +21,26 @@ public struct RunPlan: Sendable, Hashable, Codable {
     }
 
     /// One step of a planned scenario; its index in ``PlannedScenario/steps`` is its id in step events.
-    public struct PlannedStep: Sendable, Hashable, Codable {
-        public var description: String
-        public var phase: StepPhase
-        public var location: SourceLocation?
+    package struct PlannedStep: Sendable, Hashable, Codable {
+        package var description: String
+        package var phase: StepPhase
+        package var location: SourceLocation?
 
-        public init(description: String, phase: StepPhase, location: SourceLocation?) {
+        package init(description: String, phase: StepPhase, location: SourceLocation?) {
             self.description = description
             self.phase = phase
             self.location = location
         }
     }
 
-    public var scenarios: [PlannedScenario]
+    package var scenarios: [PlannedScenario]
 
-    public init(scenarios: [PlannedScenario]) {
+    package init(scenarios: [PlannedScenario]) {
         self.scenarios = scenarios
     }
 
     /// The planned scenario with this id.
-    public func scenario(_ id: ScenarioID) -> PlannedScenario? {
+    package func scenario(_ id: ScenarioID) -> PlannedScenario? {
         scenarios.first { $0.id == id }
     }
 }

@@ -1,5 +1,5 @@
 /// How a scenario ended.
-public enum ScenarioOutcome: Sendable, Hashable, Codable {
+package enum ScenarioOutcome: Sendable, Hashable, Codable {
     case passed
     /// The first failing step (its index in the plan) and its reason.
     case failed(step: Int, reason: String)

@@ -1,7 +1,7 @@
-public import Diagnostics
+package import Diagnostics
 
 /// How a step ended.
-public enum StepOutcome: Sendable, Hashable, Codable {
+package enum StepOutcome: Sendable, Hashable, Codable {
     case passed
     /// The reason, and where the step is written.
     case failed(reason: String, location: SourceLocation?)

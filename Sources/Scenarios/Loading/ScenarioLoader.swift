@@ -1,5 +1,5 @@
-public import Diagnostics
-public import Foundation
+package import Diagnostics
+package import Foundation
 
 /// Loads scenario files into ``Scenario`` values, resolving every step against a registry and reporting
 /// every problem of every file at once, compiler-style.
@@ -12,17 +12,17 @@ public import Foundation
 ///     print(error)  // Scenarios/reviews.yml:7:9: error: Unknown step 'stub rout'. Did you mean 'stub route'?
 /// }
 /// ```
-public struct ScenarioLoader: Sendable {
-    public var registry: StepRegistry
-    public var buildContext: StepBuildContext
+package struct ScenarioLoader: Sendable {
+    package var registry: StepRegistry
+    package var buildContext: StepBuildContext
 
-    public init(registry: StepRegistry, buildContext: StepBuildContext = StepBuildContext()) {
+    package init(registry: StepRegistry, buildContext: StepBuildContext = StepBuildContext()) {
         self.registry = registry
         self.buildContext = buildContext
     }
 
     /// Loads files and folders (searched recursively for `*.yml` / `*.yaml`), in path order.
-    public func load(paths: [String]) throws(DiagnosticList) -> [Scenario] {
+    package func load(paths: [String]) throws(DiagnosticList) -> [Scenario] {
         let (files, problems) = ScenarioFiles.find(in: paths)
         var diagnostics = problems
         var scenarios: [Scenario] = []
@@ -47,12 +47,12 @@ public struct ScenarioLoader: Sendable {
     }
 
     /// Loads files given as URLs.
-    public func load(files: [URL]) throws(DiagnosticList) -> [Scenario] {
+    package func load(files: [URL]) throws(DiagnosticList) -> [Scenario] {
         try load(paths: files.map(\.path))
     }
 
     /// Loads one file's text; `file` is the name used in diagnostics and scenario ids.
-    public func load(yaml: String, file: String) throws(DiagnosticList) -> [Scenario] {
+    package func load(yaml: String, file: String) throws(DiagnosticList) -> [Scenario] {
         var fileLoader = ScenarioFileLoader(file: file, text: yaml, registry: registry, buildContext: buildContext)
         let scenarios = fileLoader.load()
         guard fileLoader.diagnostics.isEmpty else { throw DiagnosticList(fileLoader.diagnostics) }
@@ -60,7 +60,7 @@ public struct ScenarioLoader: Sendable {
     }
 
     /// The scenario files a run of `paths` would load, in order (for `--list` and `check`).
-    public static func scenarioFiles(in paths: [String]) throws(DiagnosticList) -> [String] {
+    package static func scenarioFiles(in paths: [String]) throws(DiagnosticList) -> [String] {
         let (files, problems) = ScenarioFiles.find(in: paths)
         guard problems.isEmpty else { throw DiagnosticList(problems) }
         return files

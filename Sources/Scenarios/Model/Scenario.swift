@@ -1,22 +1,22 @@
-public import Diagnostics
+package import Diagnostics
 
 /// A named, ordered list of steps loaded from a scenario file.
-public struct Scenario: Sendable {
-    public var name: String
+package struct Scenario: Sendable {
+    package var name: String
     /// The scenario's own tags and those of its file.
-    public var tags: Set<String>
+    package var tags: Set<String>
     /// Where the scenario's `scenario:` entry is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The file's `feature:`, or the file name without its extension.
-    public var feature: String
+    package var feature: String
     /// The file's path as the user gave it.
-    public var file: String
+    package var file: String
     /// The file's `set up` steps, run after the default set-up steps.
-    public var setUp: [Step]
+    package var setUp: [Step]
     /// The scenario's own steps.
-    public var steps: [Step]
+    package var steps: [Step]
 
-    public init(
+    package init(
         name: String,
         tags: Set<String> = [],
         location: SourceLocation,
@@ -35,5 +35,5 @@ public struct Scenario: Sendable {
     }
 
     /// The scenario's stable identity.
-    public var id: ScenarioID { ScenarioID(file: file, name: name) }
+    package var id: ScenarioID { ScenarioID(file: file, name: name) }
 }

@@ -1,5 +1,5 @@
 /// Where in a scenario run a step sits; decided by the runner, not by the step.
-public enum StepPhase: String, Sendable, Hashable, Codable {
+package enum StepPhase: String, Sendable, Hashable, Codable {
     /// Default set-up steps and the file's `set up` steps.
     case setUp
     /// The scenario's own steps.

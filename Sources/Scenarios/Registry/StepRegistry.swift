@@ -8,16 +8,16 @@
 /// let registry = builder.build()
 /// registry.definition(named: "Stub  Route")  // stubRoute
 /// ```
-public struct StepRegistry: Sendable {
+package struct StepRegistry: Sendable {
     /// Collects step definitions, rejecting duplicate names.
-    public struct Builder: Sendable {
+    package struct Builder: Sendable {
         private var definitions: [String: StepDefinition] = [:]
         private var order: [String] = []
 
-        public init() {}
+        package init() {}
 
         /// Adds a definition; throws when its name is empty or already taken.
-        public mutating func register(_ definition: StepDefinition) throws(StepRegistryError) {
+        package mutating func register(_ definition: StepDefinition) throws(StepRegistryError) {
             let key = StepRegistry.normalize(definition.name)
             guard !key.isEmpty else { throw .emptyName }
             guard definitions[key] == nil else { throw .duplicateName(definition.name) }
@@ -26,17 +26,17 @@ public struct StepRegistry: Sendable {
         }
 
         /// Whether a definition of that name (compared as lookups compare) is registered.
-        public func contains(named name: String) -> Bool {
+        package func contains(named name: String) -> Bool {
             definitions[StepRegistry.normalize(name)] != nil
         }
 
         /// Adds every definition, stopping at the first problem.
-        public mutating func register(contentsOf definitions: [StepDefinition]) throws(StepRegistryError) {
+        package mutating func register(contentsOf definitions: [StepDefinition]) throws(StepRegistryError) {
             for definition in definitions { try register(definition) }
         }
 
         /// The frozen registry.
-        public func build() -> StepRegistry {
+        package func build() -> StepRegistry {
             StepRegistry(definitions: definitions, order: order)
         }
     }
@@ -50,23 +50,23 @@ public struct StepRegistry: Sendable {
     }
 
     /// An empty registry.
-    public init() {
+    package init() {
         self.init(definitions: [:], order: [])
     }
 
     /// The definition for `name`, ignoring case and extra spaces.
-    public func definition(named name: String) -> StepDefinition? {
+    package func definition(named name: String) -> StepDefinition? {
         // Names are nearly always written as registered: try the name itself before normalizing it.
         byKey[name] ?? byKey[Self.normalize(name)]
     }
 
     /// Every definition, in registration order.
-    public var definitions: [StepDefinition] {
+    package var definitions: [StepDefinition] {
         order.compactMap { byKey[$0] }
     }
 
     /// Every registered name as written at registration, for suggestions.
-    public var names: [String] {
+    package var names: [String] {
         definitions.map(\.name)
     }
 

@@ -1,5 +1,5 @@
 import Diagnostics
-public import Foundation
+package import Foundation
 
 /// A JUnit XML report: a `testsuite` per scenario file (named after its feature), a `testcase` per
 /// scenario with its time, a `failure` for the failing step, `skipped`, and the step lines in `system-out`.
@@ -9,16 +9,16 @@ public import Foundation
 /// for await event in runner.events(running: scenarios) { junit.handle(event) }
 /// try junit.write(to: URL(fileURLWithPath: "report.xml"))
 /// ```
-public final class JUnitReporter: Sendable {
+package final class JUnitReporter: Sendable {
     private let record = Locked(RunRecord())
     /// Finished scenarios: their `testcase` element, rendered as they finish so that their steps and
     /// logs need not be kept for the whole run, with what the suite counts need.
     private let finished = Locked([ScenarioID: (xml: String, outcome: ScenarioOutcome, duration: Duration)]())
 
-    public init() {}
+    package init() {}
 
     /// Consumes one event.
-    public func handle(_ event: RunEvent) {
+    package func handle(_ event: RunEvent) {
         let done = record.withLock { record -> (ScenarioID, RunRecord)? in
             record.apply(event)
             if case .runStarted = event { finished.withLock { $0.removeAll() } }
@@ -34,7 +34,7 @@ public final class JUnitReporter: Sendable {
     }
 
     /// The report so far.
-    public func xml() -> String {
+    package func xml() -> String {
         let record = self.record.withLock { $0 }
         let finished = self.finished.withLock { $0 }
         var files: [String] = []
@@ -81,7 +81,7 @@ public final class JUnitReporter: Sendable {
     }
 
     /// Writes the report atomically: a temporary file in the same folder, then a rename.
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         try Data(xml().utf8).write(to: temporary)

@@ -14,7 +14,7 @@ import Diagnostics
 ///
 /// 1 passed, 1 failed
 /// ```
-public final class PlainReporter: Sendable {
+package final class PlainReporter: Sendable {
     private let verbose: Bool
     private let colors: Bool
     private let write: @Sendable (String) -> Void
@@ -22,14 +22,14 @@ public final class PlainReporter: Sendable {
 
     /// `colors` turns on ANSI colours (the caller decides from isatty and `NO_COLOR`);
     /// `write` receives text in pieces that end with a newline.
-    public init(verbose: Bool = false, colors: Bool = false, write: @escaping @Sendable (String) -> Void) {
+    package init(verbose: Bool = false, colors: Bool = false, write: @escaping @Sendable (String) -> Void) {
         self.verbose = verbose
         self.colors = colors
         self.write = write
     }
 
     /// Consumes one event, writing what it completes.
-    public func handle(_ event: RunEvent) {
+    package func handle(_ event: RunEvent) {
         let snapshot = record.withLock { record -> RunRecord in
             record.apply(event)
             return record

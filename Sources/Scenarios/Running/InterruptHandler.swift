@@ -5,13 +5,13 @@ import Synchronization
 /// Ctrl-C (SIGINT) and SIGTERM during a run: the first one calls `onFirst` (cancel the run
 /// gracefully — the current scenario's tear-down still runs); a second one calls `onSecond` (restore
 /// what must be restored) and exits at once with 130. Shared by the headless runner and the TUI.
-public final class InterruptHandler: Sendable {
+package final class InterruptHandler: Sendable {
     private let sources: Mutex<[any DispatchSourceSignal]>
 
     private let signals: [Int32]
 
     /// Handles `signals` (by default SIGINT and SIGTERM) until ``cancel()``.
-    public init(
+    package init(
         signals: [Int32]? = nil,
         onFirst: @escaping @Sendable () -> Void,
         onSecond: @escaping @Sendable () -> Void = {}
@@ -42,7 +42,7 @@ public final class InterruptHandler: Sendable {
     }
 
     /// Stops handling the signals and gives them back their default action; later calls do nothing.
-    public func cancel() {
+    package func cancel() {
         let installed = sources.withLock { sources in
             defer { sources = [] }
             return sources

@@ -14,7 +14,7 @@
 /// let (events, resend) = schedule.workerExited(worker, reason: "exit status 1")
 /// let summary = schedule.finish()                                 // once every worker has exited
 /// ```
-public struct ParallelSchedule: Sendable {
+package struct ParallelSchedule: Sendable {
     /// What a worker is running: scenarios sent to it, in order, the first one possibly started.
     private struct Worker {
         var assigned: [Int] = []
@@ -23,10 +23,10 @@ public struct ParallelSchedule: Sendable {
         var alive = true
     }
 
-    public let scenarios: [ScenarioID]
+    package let scenarios: [ScenarioID]
     /// How many scenarios a worker holds at most (running plus waiting).
-    public let prefetch: Int
-    public let failFast: Bool
+    package let prefetch: Int
+    package let failFast: Bool
     private var queue: [Int]
     private var workers: [Worker]
     private var stopped = false
@@ -36,7 +36,7 @@ public struct ParallelSchedule: Sendable {
     private let indexByID: [ScenarioID: Int]
 
     /// A schedule of `scenarios` (indexes into this array are what workers are sent).
-    public init(scenarios: [ScenarioID], workers: Int, prefetch: Int = 2, failFast: Bool = false) {
+    package init(scenarios: [ScenarioID], workers: Int, prefetch: Int = 2, failFast: Bool = false) {
         self.scenarios = scenarios
         self.prefetch = max(1, prefetch)
         self.failFast = failFast
@@ -46,7 +46,7 @@ public struct ParallelSchedule: Sendable {
     }
 
     /// Takes scenarios from the queue for `worker` until it holds ``prefetch``; empty once stopped.
-    public mutating func assignments(for worker: Int) -> [Int] {
+    package mutating func assignments(for worker: Int) -> [Int] {
         guard workers.indices.contains(worker), workers[worker].alive, !stopped else { return [] }
         var sent: [Int] = []
         while workers[worker].assigned.count < prefetch, !queue.isEmpty {
@@ -58,13 +58,13 @@ public struct ParallelSchedule: Sendable {
     }
 
     /// Whether `worker` has nothing to run and will be given nothing more: its input can be closed.
-    public func isDone(_ worker: Int) -> Bool {
+    package func isDone(_ worker: Int) -> Bool {
         workers[worker].assigned.isEmpty && (queue.isEmpty || stopped)
     }
 
     /// Records an event from `worker`; returns the events to report (run-level events of the worker
     /// are dropped: the parallel run has its own) and the scenarios to send to it next.
-    public mutating func handle(_ event: RunEvent, from worker: Int) -> (forward: [RunEvent], send: [Int]) {
+    package mutating func handle(_ event: RunEvent, from worker: Int) -> (forward: [RunEvent], send: [Int]) {
         switch event {
         case .runStarted, .runFinished:
             return ([], [])
@@ -90,7 +90,7 @@ public struct ParallelSchedule: Sendable {
 
     /// A worker's process ended: the scenario it had started fails (unless it finished), the ones it had
     /// not started go to the workers still alive. Returns the events to report, and what to send to whom.
-    public mutating func workerExited(_ worker: Int, reason: String) -> (events: [RunEvent], send: [(worker: Int, scenarios: [Int])]) {
+    package mutating func workerExited(_ worker: Int, reason: String) -> (events: [RunEvent], send: [(worker: Int, scenarios: [Int])]) {
         guard workers.indices.contains(worker), workers[worker].alive else { return ([], []) }
         workers[worker].alive = false
         var events: [RunEvent] = []
@@ -120,13 +120,13 @@ public struct ParallelSchedule: Sendable {
     }
 
     /// Stops handing out scenarios (Ctrl-C): what workers are running still finishes.
-    public mutating func cancel() {
+    package mutating func cancel() {
         cancelled = true
         stopped = true
     }
 
     /// Once every worker has exited: skipped events for every scenario that never finished, and the totals.
-    public mutating func finish() -> (events: [RunEvent], summary: RunSummary) {
+    package mutating func finish() -> (events: [RunEvent], summary: RunSummary) {
         var events: [RunEvent] = []
         for index in scenarios.indices where !finished.contains(index) {
             finished.insert(index)

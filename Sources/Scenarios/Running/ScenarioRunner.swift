@@ -1,5 +1,5 @@
-public import Diagnostics
-public import Foundation
+package import Diagnostics
+package import Foundation
 
 /// Runs scenarios one after another and reports what happens as ``RunEvent``s.
 ///
@@ -14,15 +14,15 @@ public import Foundation
 /// }
 /// for await event in runner.events(running: scenarios) { reporter.handle(event) }
 /// ```
-public final class ScenarioRunner: Sendable {
+package final class ScenarioRunner: Sendable {
     private struct State {
         var cancelled = false
         var task: Task<RunSummary, Never>?
     }
 
-    public let settings: RunSettings
-    public let clock: any Clock<Duration>
-    public let environment: [String: String]
+    package let settings: RunSettings
+    package let clock: any Clock<Duration>
+    package let environment: [String: String]
     private let prepare: @Sendable (ScenarioContext) async -> Void
     private let defaultSetUp: [Step]
     private let defaultTearDown: [Step]
@@ -30,7 +30,7 @@ public final class ScenarioRunner: Sendable {
 
     /// Makes a runner; `prepare` is called with every scenario's fresh context before its first step,
     /// so that step modules can hang their world on it.
-    public init(
+    package init(
         registry: StepRegistry,
         settings: RunSettings = RunSettings(),
         clock: any Clock<Duration> = ContinuousClock(),
@@ -100,7 +100,7 @@ public final class ScenarioRunner: Sendable {
     }
 
     /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``.
-    public func plan(_ scenarios: [Scenario]) -> RunPlan {
+    package func plan(_ scenarios: [Scenario]) -> RunPlan {
         RunPlan(
             scenarios: scenarios.map { scenario in
                 RunPlan.PlannedScenario(
@@ -126,7 +126,7 @@ public final class ScenarioRunner: Sendable {
     ///
     /// Cancelling the calling task has the same effect as ``cancel()``.
     @discardableResult
-    public func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunSummary {
+    package func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunSummary {
         await run(plan: plan(scenarios), source: ScenarioSource(scenarios), onEvent: onEvent)
     }
 
@@ -136,7 +136,7 @@ public final class ScenarioRunner: Sendable {
     /// once the current scenario's tear-down has run: scenarios that have not arrived yet are not
     /// reported (their sender knows which they are).
     @discardableResult
-    public func run(arriving scenarios: AsyncStream<Scenario>, onEvent: @escaping @Sendable (RunEvent) -> Void) async
+    package func run(arriving scenarios: AsyncStream<Scenario>, onEvent: @escaping @Sendable (RunEvent) -> Void) async
         -> RunSummary
     {
         await run(plan: RunPlan(scenarios: []), source: ScenarioSource(scenarios), onEvent: onEvent)
@@ -161,7 +161,7 @@ public final class ScenarioRunner: Sendable {
 
     /// Runs `scenarios`, delivering every event through the stream (never dropped); the stream ends
     /// after ``RunEvent/runFinished(_:)``. Ending iteration early cancels the run.
-    public func events(running scenarios: [Scenario]) -> AsyncStream<RunEvent> {
+    package func events(running scenarios: [Scenario]) -> AsyncStream<RunEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: RunEvent.self, bufferingPolicy: .unbounded)
         let task = Task {
             await self.run(scenarios) { continuation.yield($0) }
@@ -175,7 +175,7 @@ public final class ScenarioRunner: Sendable {
 
     /// Stops the run: the current step is interrupted, the current scenario's tear-down still runs,
     /// the remaining scenarios are skipped.
-    public func cancel() {
+    package func cancel() {
         let task = state.withLock { state -> Task<RunSummary, Never>? in
             state.cancelled = true
             return state.task

@@ -6,24 +6,24 @@
 /// await clock.waitForSleepers()
 /// clock.advance(by: .seconds(1))   // the sleeper resumes
 /// ```
-public final class TestClock: Clock, Sendable {
+package final class TestClock: Clock, Sendable {
     /// A point on the test clock: the time advanced since it was made.
-    public struct Instant: InstantProtocol, Hashable, Sendable {
-        public var offset: Duration
+    package struct Instant: InstantProtocol, Hashable, Sendable {
+        package var offset: Duration
 
-        public init(offset: Duration) {
+        package init(offset: Duration) {
             self.offset = offset
         }
 
-        public func advanced(by duration: Duration) -> Instant {
+        package func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }
 
-        public func duration(to other: Instant) -> Duration {
+        package func duration(to other: Instant) -> Duration {
             other.offset - offset
         }
 
-        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+        package static func < (lhs: Instant, rhs: Instant) -> Bool {
             lhs.offset < rhs.offset
         }
     }
@@ -55,16 +55,16 @@ public final class TestClock: Clock, Sendable {
 
     private let state = Locked(State())
 
-    public init() {}
+    package init() {}
 
-    public var now: Instant { state.withLock { $0.now } }
+    package var now: Instant { state.withLock { $0.now } }
 
-    public var minimumResolution: Duration { .zero }
+    package var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on this clock.
-    public var sleeperCount: Int { state.withLock { $0.sleepingCount } }
+    package var sleeperCount: Int { state.withLock { $0.sleepingCount } }
 
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLock { state -> Int in
             state.nextID += 1
@@ -110,12 +110,12 @@ public final class TestClock: Clock, Sendable {
     }
 
     /// Moves the clock forward, resuming every sleeper whose deadline has come.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         advance(to: now.advanced(by: duration))
     }
 
     /// Moves the clock to `instant` (never backwards), resuming every sleeper whose deadline has come.
-    public func advance(to instant: Instant) {
+    package func advance(to instant: Instant) {
         let due = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             if instant > state.now { state.now = instant }
             var due: [CheckedContinuation<Void, any Error>] = []
@@ -131,7 +131,7 @@ public final class TestClock: Clock, Sendable {
     }
 
     /// Returns once at least `count` tasks are sleeping on this clock.
-    public func waitForSleepers(_ count: Int = 1) async {
+    package func waitForSleepers(_ count: Int = 1) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state -> Bool in
                 if state.sleepingCount >= count { return true }

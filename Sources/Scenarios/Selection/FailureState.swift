@@ -1,29 +1,29 @@
-public import Foundation
+package import Foundation
 
 /// The names of the scenarios that failed in the last run, kept in `.scenario-run/last-failed.json`
 /// for `--rerun-failed`.
-public struct FailureState: Sendable {
+package struct FailureState: Sendable {
     private struct File: Codable {
         var failed: [String]
     }
 
     /// The `last-failed.json` file.
-    public var url: URL
+    package var url: URL
 
     /// The state kept under `directory/.scenario-run/`.
-    public init(projectDirectory directory: URL) {
+    package init(projectDirectory directory: URL) {
         self.url = directory.appendingPathComponent(".scenario-run").appendingPathComponent("last-failed.json")
     }
 
     /// The failed names; empty when there is no file yet.
-    public func load() throws -> Set<String> {
+    package func load() throws -> Set<String> {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         let data = try Data(contentsOf: url)
         return Set(try JSONDecoder().decode(File.self, from: data).failed)
     }
 
     /// Replaces the file with `names` (sorted), atomically.
-    public func save(_ names: Set<String>) throws {
+    package func save(_ names: Set<String>) throws {
         try FileManager.default.createDirectory(
             at: url.deletingLastPathComponent(),
             withIntermediateDirectories: true
@@ -34,7 +34,7 @@ public struct FailureState: Sendable {
     }
 
     /// The names of the failed scenarios in a run's events.
-    public static func failedNames(in events: [RunEvent]) -> Set<String> {
+    package static func failedNames(in events: [RunEvent]) -> Set<String> {
         var names: Set<String> = []
         for case .scenarioFinished(let id, .failed, _) in events { names.insert(id.name) }
         return names

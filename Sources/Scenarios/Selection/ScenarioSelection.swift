@@ -4,16 +4,16 @@
 /// let selection = try ScenarioSelection(filter: "review", tags: ["errors"])
 /// let selected = selection.select(scenarios)
 /// ```
-public struct ScenarioSelection: Sendable {
+package struct ScenarioSelection: Sendable {
     /// A regular expression the scenario's name must contain a match of.
-    public var filter: String?
+    package var filter: String?
     /// When not empty, a scenario needs at least one of these tags.
-    public var tags: Set<String>
+    package var tags: Set<String>
     /// When set, only scenarios with these names (`--rerun-failed`).
-    public var rerunFailed: Set<String>?
+    package var rerunFailed: Set<String>?
 
     /// Checks that `filter` is a valid regular expression.
-    public init(filter: String? = nil, tags: Set<String> = [], rerunFailed: Set<String>? = nil)
+    package init(filter: String? = nil, tags: Set<String> = [], rerunFailed: Set<String>? = nil)
         throws(ScenarioSelectionError)
     {
         if let filter {
@@ -29,7 +29,7 @@ public struct ScenarioSelection: Sendable {
     }
 
     /// The scenarios that pass every criterion, in their original order.
-    public func select(_ scenarios: [Scenario]) -> [Scenario] {
+    package func select(_ scenarios: [Scenario]) -> [Scenario] {
         let regex = filter.flatMap { try? Regex($0) }
         return scenarios.filter { scenario in
             if let regex, scenario.name.firstMatch(of: regex) == nil { return false }

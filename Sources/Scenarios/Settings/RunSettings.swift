@@ -1,5 +1,5 @@
-public import Diagnostics
-public import Foundation
+package import Diagnostics
+package import Foundation
 import Yams
 
 /// How a run behaves: timeouts, default set-up and tear-down steps, folders, and the KIF switches.
@@ -13,34 +13,34 @@ import Yams
 /// fixtures: Fixtures
 /// scenarios: Scenarios
 /// ```
-public struct RunSettings: Sendable, Equatable {
+package struct RunSettings: Sendable, Equatable {
     /// How long a waiting step may keep retrying.
-    public var stepTimeout: Duration = .seconds(10)
+    package var stepTimeout: Duration = .seconds(10)
     /// How often a waiting step is retried when nothing signals a change.
-    public var retryInterval: Duration = .milliseconds(50)
+    package var retryInterval: Duration = .milliseconds(50)
     /// Step names run before every scenario (KIF `setDefaultStepsToSetUp`).
-    public var defaultSetUp: [String] = ["set up the test environment"]
+    package var defaultSetUp: [String] = ["set up the test environment"]
     /// Step names run after every scenario, even a failed one.
-    public var defaultTearDown: [String] = ["tear down the test environment"]
+    package var defaultTearDown: [String] = ["tear down the test environment"]
     /// The fixture folder.
-    public var fixtures: String = "Fixtures"
+    package var fixtures: String = "Fixtures"
     /// The folder searched for scenario files when no path is given.
-    public var scenarios: String = "Scenarios"
+    package var scenarios: String = "Scenarios"
     /// Folders skipped when searching for scenario files, unless a path names them directly.
-    public var exclude: [String] = ["Scenarios/examples-failing", "Scenarios/examples-broken"]
+    package var exclude: [String] = ["Scenarios/examples-failing", "Scenarios/examples-broken"]
     /// Skip tear-down steps (reported skipped) to inspect what a scenario left (`KIF_SKIP_TEAR_DOWN`).
-    public var skipTearDown = false
+    package var skipTearDown = false
     /// Stop after the first failing scenario (`--fail-fast`, `KIF_EXIT_ON_FAILURE`).
-    public var failFast = false
+    package var failFast = false
     /// Only scenarios whose name matches this regular expression (`--filter`, `KIF_SCENARIO_FILTER`).
-    public var filter: String?
+    package var filter: String?
 
     /// Where `default set up` and `default tear down` names were written, by index, when they came
     /// from `scenario-run.yml`: load errors about them point there.
     package var defaultSetUpSources: [Diagnostic.Source] = []
     package var defaultTearDownSources: [Diagnostic.Source] = []
 
-    public init() {}
+    package init() {}
 
     static let keys = [
         "step timeout", "retry interval", "default set up", "default tear down", "fixtures", "scenarios", "exclude",
@@ -48,7 +48,7 @@ public struct RunSettings: Sendable, Equatable {
     ]
 
     /// Reads `scenario-run.yml`; every problem is a diagnostic, naming the file by `url.relativePath`.
-    public static func load(contentsOf url: URL) throws(DiagnosticList) -> RunSettings {
+    package static func load(contentsOf url: URL) throws(DiagnosticList) -> RunSettings {
         guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
         else {
             throw DiagnosticList([
@@ -63,7 +63,7 @@ public struct RunSettings: Sendable, Equatable {
     }
 
     /// Reads settings from YAML text; `file` names it in diagnostics.
-    public static func load(yaml: String, file: String) throws(DiagnosticList) -> RunSettings {
+    package static func load(yaml: String, file: String) throws(DiagnosticList) -> RunSettings {
         var settings = RunSettings()
         var diagnostics: [Diagnostic] = []
         func report(_ message: String, _ mark: Mark?) {
@@ -158,7 +158,7 @@ public struct RunSettings: Sendable, Equatable {
 
     /// The settings with `KIF_SKIP_TEAR_DOWN`, `KIF_EXIT_ON_FAILURE` and `KIF_SCENARIO_FILTER` applied
     /// (each counts when non-blank).
-    public func applying(environment: [String: String]) -> RunSettings {
+    package func applying(environment: [String: String]) -> RunSettings {
         func value(_ name: String) -> String? {
             guard let value = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty
             else { return nil }

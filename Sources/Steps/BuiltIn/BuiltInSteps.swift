@@ -1,13 +1,13 @@
 package import Diagnostics
 import Foundation
 import ObjectManager
-public import Scenarios
+package import Scenarios
 
 /// The built-in step vocabulary of SPEC.md §7, by name, as scenario files use it. Each definition
 /// checks its arguments at load time and builds the step with the matching `Step` factory.
-public enum BuiltInSteps {
+package enum BuiltInSteps {
     /// Every built-in definition, including the default set-up and tear-down steps.
-    public static var definitions: [StepDefinition] {
+    package static var definitions: [StepDefinition] {
         [
             StepDefinition(name: "set up the test environment", summary: "Fresh shared object manager, store, cache and journal") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 try noArguments(arguments)

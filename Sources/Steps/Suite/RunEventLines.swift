@@ -1,6 +1,6 @@
-public import Foundation
+package import Foundation
 import ObjectManager
-public import Scenarios
+package import Scenarios
 import Diagnostics
 
 /// Scenario-level run events as compact JSON lines, the way `scenario-run --jobs` workers report to
@@ -14,9 +14,9 @@ import Diagnostics
 /// ```
 ///
 /// Run-level events (`runStarted`, `runFinished`) are not encoded: a parallel run announces its own.
-public enum RunEventLines {
+package enum RunEventLines {
     /// The event as one line of JSON ending in a newline; `nil` for run-level events.
-    public static func encode(_ event: RunEvent) -> Data? {
+    package static func encode(_ event: RunEvent) -> Data? {
         let fields: [JSONValue]
         switch event {
         case .runStarted, .runFinished:
@@ -40,7 +40,7 @@ public enum RunEventLines {
     }
 
     /// The event on one line (without its newline), or `nil` when the line is not one.
-    public static func decode(_ line: Data) -> RunEvent? {
+    package static func decode(_ line: Data) -> RunEvent? {
         guard case .array(let fields)? = try? JSONValue(parsing: line), fields.count >= 3,
             case .string(let kind) = fields[0], case .string(let file) = fields[1], case .string(let name) = fields[2]
         else { return nil }

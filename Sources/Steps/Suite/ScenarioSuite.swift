@@ -1,8 +1,8 @@
-public import Diagnostics
-public import Foundation
-public import ObjectManager
-public import Scenarios
-public import StubServer
+package import Diagnostics
+package import Foundation
+package import ObjectManager
+package import Scenarios
+package import StubServer
 
 /// A project's scenarios, loaded and checked, ready to run against the app under test and a stub
 /// server — what `scenario-run` and `ScenarioTesting` both use, so the two run scenarios the same way.
@@ -12,23 +12,23 @@ public import StubServer
 /// let scenarios = try suite.loadScenarios(paths: [])
 /// let summary = try await suite.run(scenarios) { event in reporter.handle(event) }
 /// ```
-public struct ScenarioSuite: Sendable {
-    public let app: AppUnderTest
-    public let settings: RunSettings
+package struct ScenarioSuite: Sendable {
+    package let app: AppUnderTest
+    package let settings: RunSettings
     /// The folder relative paths are resolved against (the project's root).
-    public let directory: URL
-    public let fixtures: URL
-    public let factory: TestFactory
-    public let registry: StepRegistry
-    public let serverRoutes: ServerRouteTable
-    public let buildContext: StepBuildContext
+    package let directory: URL
+    package let fixtures: URL
+    package let factory: TestFactory
+    package let registry: StepRegistry
+    package let serverRoutes: ServerRouteTable
+    package let buildContext: StepBuildContext
     /// Problems in `server.yml`, reported together with the scenario files' by `loadScenarios`.
-    public let serverDiagnostics: [Diagnostic]
+    package let serverDiagnostics: [Diagnostic]
 
     /// Loads `server.yml` from the fixture folder and builds the step registry. A bad `server.yml` is
     /// kept as `serverDiagnostics` (reported with the scenario files' errors); a missing one is an empty
     /// route table (static fixtures only).
-    public init(app: AppUnderTest, settings: RunSettings, directory: URL) throws(DiagnosticList) {
+    package init(app: AppUnderTest, settings: RunSettings, directory: URL) throws(DiagnosticList) {
         self.app = app
         self.settings = settings
         self.directory = directory
@@ -71,7 +71,7 @@ public struct ScenarioSuite: Sendable {
 
     /// The scenario files for `paths` (default: the settings' scenario folder); folders named in
     /// `settings.exclude` are skipped unless a path names them (or a file in them) directly.
-    public func scenarioFiles(paths: [String]) throws(DiagnosticList) -> [String] {
+    package func scenarioFiles(paths: [String]) throws(DiagnosticList) -> [String] {
         let roots = paths.isEmpty ? [settings.scenarios] : paths
         let files = try ScenarioLoader.scenarioFiles(in: roots)
         let excluded = settings.exclude.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
@@ -83,7 +83,7 @@ public struct ScenarioSuite: Sendable {
     }
 
     /// Loads and checks every scenario file; all errors of all files, and of `server.yml`, at once.
-    public func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
+    package func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
         var diagnostics = serverDiagnostics
         do {
             _ = try ScenarioRunner.defaultSteps(settings: settings, registry: registry, buildContext: buildContext)
@@ -101,12 +101,12 @@ public struct ScenarioSuite: Sendable {
     }
 
     /// Starts the stub server on 127.0.0.1 (a free port unless `port` says otherwise).
-    public func makeServer(port: Int = 0) -> StubServer {
+    package func makeServer(port: Int = 0) -> StubServer {
         StubServer(fixtures: fixtures, routes: serverRoutes, port: port)
     }
 
     /// A runner whose scenarios see the test environment (factory, server, fixtures).
-    public func makeRunner(server: StubServer, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ScenarioRunner {
+    package func makeRunner(server: StubServer, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ScenarioRunner {
         let testEnvironment = TestEnvironment(factory: factory, server: server, fixtures: fixtures)
         return try ScenarioRunner(
             registry: registry,
@@ -119,7 +119,7 @@ public struct ScenarioSuite: Sendable {
     }
 
     /// Runs scenarios against a fresh stub server, handing every event to `onEvent`.
-    public func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async throws -> RunSummary {
+    package func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async throws -> RunSummary {
         let server = makeServer()
         _ = try await server.start()
         do {

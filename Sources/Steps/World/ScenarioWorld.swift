@@ -7,7 +7,7 @@ import Synchronization
 /// background (requests, app actions), per-step waiting state, and the observations that wake the
 /// runner when something a waiting step may be waiting for happens.
 public final class ScenarioWorld: Sendable {
-    public enum Key: ContextKey { public typealias Value = ScenarioWorld }
+    package enum Key: ContextKey { package typealias Value = ScenarioWorld }
 
     struct State {
         var running = 0

@@ -12,14 +12,14 @@ public import StubServer
 /// context[TestEnvironment.Key.self] = environment
 /// ```
 public final class TestEnvironment: Sendable {
-    public enum Key: ContextKey { public typealias Value = TestEnvironment }
+    package enum Key: ContextKey { package typealias Value = TestEnvironment }
 
     public let factory: TestFactory
     public let server: StubServer
     public let fixtures: TestFixture
     public let notificationCenter: NotificationCenter
 
-    public init(factory: TestFactory, server: StubServer, fixtures: URL, notificationCenter: NotificationCenter = .default) {
+    package init(factory: TestFactory, server: StubServer, fixtures: URL, notificationCenter: NotificationCenter = .default) {
         self.factory = factory
         self.server = server
         self.fixtures = TestFixture(directory: fixtures)
@@ -28,7 +28,7 @@ public final class TestEnvironment: Sendable {
 
     /// The names scenario files may refer to, for load-time checks: entities and their attributes,
     /// routes, factories and the entities they build.
-    public static func vocabulary(factory: TestFactory, routes: RouteSet) -> Vocabulary {
+    package static func vocabulary(factory: TestFactory, routes: RouteSet) -> Vocabulary {
         let model = factory.model
         let factoryNames = factory.factoryNames
         var classRoutes: Set<String> = []

@@ -1,15 +1,15 @@
-public import ObjectManager
-public import Diagnostics
-public import Foundation
+package import ObjectManager
+package import Diagnostics
+package import Foundation
 
 /// One entry of `server.yml`: which requests it answers and how.
 ///
 /// ```swift
 /// ServerRoute(path: "/review", method: "POST", status: 201, content: .fixture("review.json"))
 /// ```
-public struct ServerRoute: Sendable, Equatable {
+package struct ServerRoute: Sendable, Equatable {
     /// What a route answers with.
-    public enum Content: Sendable, Equatable {
+    package enum Content: Sendable, Equatable {
         /// No body.
         case none
         /// The bytes of a file under the fixture folder, read per request.
@@ -21,23 +21,23 @@ public struct ServerRoute: Sendable, Equatable {
     }
 
     /// The path pattern, with `:name` parameters.
-    public var path: PathPattern
+    package var path: PathPattern
     /// The upper-cased method, or `nil` for any method.
-    public var method: String?
+    package var method: String?
     /// The response status.
-    public var status: Int
+    package var status: Int
     /// The response body.
-    public var content: Content
+    package var content: Content
     /// Extra response headers; these win over the inferred `Content-Type`.
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// How long to wait before answering.
-    public var delay: Duration?
+    package var delay: Duration?
     /// A connection-level failure instead of an answer.
-    public var fault: StubFault?
+    package var fault: StubFault?
     /// Where the route was written, when it came from a file.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
 
-    public init(
+    package init(
         path: String,
         method: String? = nil,
         status: Int = 200,

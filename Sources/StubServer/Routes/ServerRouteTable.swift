@@ -1,6 +1,6 @@
 import ObjectManager
-public import Diagnostics
-public import Foundation
+package import Diagnostics
+package import Foundation
 
 /// The stub server's routes, in file order; the first matching route wins.
 ///
@@ -8,16 +8,16 @@ public import Foundation
 /// let table = try ServerRouteTable.load(contentsOf: fixtures.appending(path: "server.yml"), fixtures: fixtures)
 /// let (route, parameters) = table.match(method: "GET", path: "/articles/news/7")!
 /// ```
-public struct ServerRouteTable: Sendable, Equatable {
+package struct ServerRouteTable: Sendable, Equatable {
     /// The routes in the order they are tried.
-    public var routes: [ServerRoute]
+    package var routes: [ServerRoute]
 
-    public init(routes: [ServerRoute]) {
+    package init(routes: [ServerRoute]) {
         self.routes = routes
     }
 
     /// Reads and validates a `server.yml`; with `fixtures`, every `fixture:` must name a file in that folder.
-    public static func load(contentsOf url: URL, fixtures: URL? = nil) throws(DiagnosticList) -> ServerRouteTable {
+    package static func load(contentsOf url: URL, fixtures: URL? = nil) throws(DiagnosticList) -> ServerRouteTable {
         let file = url.relativePath
         let text: String
         do {
@@ -31,7 +31,7 @@ public struct ServerRouteTable: Sendable, Equatable {
     }
 
     /// Parses `server.yml` text; `file` names it in diagnostics. Collects every error before throwing.
-    public static func parse(yaml: String, file: String, fixtures: URL? = nil) throws(DiagnosticList)
+    package static func parse(yaml: String, file: String, fixtures: URL? = nil) throws(DiagnosticList)
         -> ServerRouteTable
     {
         var parser = RouteTableParser(text: yaml, file: file, fixtures: fixtures.map(FixtureFolder.init))
@@ -42,7 +42,7 @@ public struct ServerRouteTable: Sendable, Equatable {
 
     /// The first route that answers `method` on `path` (a raw request path, without query), with its bound
     /// parameters.
-    public func match(method: String, path: String) -> (ServerRoute, parameters: [String: String])? {
+    package func match(method: String, path: String) -> (ServerRoute, parameters: [String: String])? {
         guard let segments = RequestPath.decodedSegments(of: path) else { return nil }
         return match(method: method, segments: segments)
     }

@@ -35,7 +35,7 @@ public final class StubServer: Sendable {
     /// The folder static files and `fixture:` routes are served from.
     public let fixtures: URL
     /// The routes tried before static files.
-    public let routes: ServerRouteTable
+    package let routes: ServerRouteTable
     /// Every request received since the last `clear()`.
     public let journal = RequestJournal()
     private let port: Int
@@ -45,7 +45,7 @@ public final class StubServer: Sendable {
     /// - Parameters:
     ///   - port: the port to bind on 127.0.0.1; `0` picks a free one.
     ///   - logger: where Hummingbird logs; silent by default.
-    public init(
+    package init(
         fixtures: URL,
         routes: ServerRouteTable,
         port: Int = 0,

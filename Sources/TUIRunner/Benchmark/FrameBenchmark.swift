@@ -8,10 +8,10 @@ import Scenarios
 /// let perFrame = FrameBenchmark.measureFrame(scenarios: 10_000, frames: 200)
 /// print("\(perFrame) per frame")
 /// ```
-public enum FrameBenchmark {
+package enum FrameBenchmark {
     /// The mean time per frame over `frames` frames of a `scenarios`-scenario run at 200×60,
     /// while the run progresses (one step event per frame).
-    public static func measureFrame(scenarios: Int, frames: Int, width: Int = 200, height: Int = 60) -> Duration {
+    package static func measureFrame(scenarios: Int, frames: Int, width: Int = 200, height: Int = 60) -> Duration {
         var state = TUIState()
         let plan = Self.plan(scenarios: scenarios)
         state.apply(.runStarted(plan))

@@ -1,4 +1,4 @@
-public import Scenarios
+package import Scenarios
 
 /// The live ncurses runner: shows every scenario and step as it runs, re-runs on request, and
 /// restores the terminal on every way out.
@@ -11,14 +11,14 @@ public import Scenarios
 /// }
 /// for event in outcome.events { plainReporter.handle(event) }   // after the terminal is restored
 /// ```
-public enum TerminalRunner {
+package enum TerminalRunner {
     /// Takes over the terminal until the user quits (or the run ends with `exitWhenFinished`).
     ///
     /// - Parameters:
     ///   - run: runs the scenarios with these ids (nil: the initial selection), passing every event on;
     ///     called again for re-runs, never twice at once.
     ///   - cancel: cancels the run in progress (its current scenario's tear-down still runs).
-    public static func run(
+    package static func run(
         configuration: TUIConfiguration,
         run: @escaping @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
             RunSummary,

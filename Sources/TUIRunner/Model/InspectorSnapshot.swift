@@ -2,42 +2,42 @@
 ///
 /// scenario-run builds it from the shared object manager and entity store when a scenario finishes;
 /// the TUI never imports those modules.
-public struct InspectorSnapshot: Sendable, Hashable {
+package struct InspectorSnapshot: Sendable, Hashable {
     /// One route of the route set.
-    public struct RouteLine: Sendable, Hashable {
-        public var text: String
+    package struct RouteLine: Sendable, Hashable {
+        package var text: String
         /// Whether a step re-pointed it (`stub route`).
-        public var stubbed: Bool
+        package var stubbed: Bool
 
-        public init(text: String, stubbed: Bool) {
+        package init(text: String, stubbed: Bool) {
             self.text = text
             self.stubbed = stubbed
         }
     }
 
     /// One entity of the store: its object count and its rows as text.
-    public struct Entity: Sendable, Hashable {
-        public var name: String
-        public var count: Int
-        public var rows: [String]
+    package struct Entity: Sendable, Hashable {
+        package var name: String
+        package var count: Int
+        package var rows: [String]
 
-        public init(name: String, count: Int, rows: [String]) {
+        package init(name: String, count: Int, rows: [String]) {
             self.name = name
             self.count = count
             self.rows = rows
         }
     }
 
-    public var routes: [RouteLine]
-    public var queueSuspended: Bool
+    package var routes: [RouteLine]
+    package var queueSuspended: Bool
     /// Names of the requests still queued or in flight.
-    public var pendingRequests: [String]
-    public var reachability: String
+    package var pendingRequests: [String]
+    package var reachability: String
     /// One line per cached response, e.g. `GET /restaurants (200)`.
-    public var cachedResponses: [String]
-    public var entities: [Entity]
+    package var cachedResponses: [String]
+    package var entities: [Entity]
 
-    public init(
+    package init(
         routes: [RouteLine] = [],
         queueSuspended: Bool = false,
         pendingRequests: [String] = [],
