@@ -93,6 +93,75 @@ struct TmuxEndToEndTests {
     }
 }
 
+/// The example package's own executable (`Examples/LibraryLoans`, a second app that depends on this package
+/// by path) in the live runner: what a downstream app gets from `ScenarioRun.main(app:)`.
+///
+/// The example package builds in its own `.build`; `.ci/run` builds it first and sets
+/// `SCENARIO_RUN_REQUIRE_EXAMPLE=1`, so there a missing binary fails instead of skipping.
+@Suite(
+    .serialized,
+    .enabled(if: Tmux.executable != nil, "tmux is not installed: the end-to-end TUI tests need it"),
+    .enabled(
+        if: ExampleApp.binary != nil || ExampleApp.required,
+        "build the example first: (cd Examples/LibraryLoans && swift build)"
+    )
+)
+struct ExampleAppTmuxTests {
+    @Test func theExampleAppsOwnExecutableRunsItsScenariosInTheLiveRunner() throws {
+        let binary = try #require(ExampleApp.binary, "Examples/LibraryLoans/.build/debug/library-loans is not built")
+        let features = try ExampleApp.defaultFeatures()
+        try #require(features.count >= 3, "the example's scenario files name their features")
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let before = try tmux.stty(into: "before")
+
+        tmux.type("cd \(ExampleApp.root.path) && \(binary); echo EXIT=$?")
+        tmux.press("Enter")
+        var pane = try tmux.waitForPane("the example's run to finish") {
+            Tmux.statusLine($0).contains("finished") && $0.contains("┘")
+        }
+        let status = Tmux.statusLine(pane)
+        #expect(status.contains(" 0 failed"), "\(status)")
+        for feature in features.prefix(3) {
+            #expect(pane.contains(String(feature.prefix(15))), "the scenario tree shows the feature '\(feature)'")
+        }
+        #expect(!pane.contains("Review"), "nothing of the demo app appears")
+
+        tmux.press("q")
+        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
+        #expect(pane.contains(" passed, 0 failed"))
+        tmux.type("cd \(Tmux.repositoryRoot.path)")
+        tmux.press("Enter")
+        let after = try tmux.stty(into: "after")
+        #expect(after == before, "stty -a is unchanged after quitting")
+    }
+}
+
+/// Where the example package and its executable are.
+enum ExampleApp {
+    static let root = Tmux.repositoryRoot.appendingPathComponent("Examples/LibraryLoans")
+
+    static var binary: String? {
+        let path = root.appendingPathComponent(".build/debug/library-loans").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    /// CI builds the example before the tests, so there the test must run.
+    static var required: Bool { ProcessInfo.processInfo.environment["SCENARIO_RUN_REQUIRE_EXAMPLE"] == "1" }
+
+    /// The `feature:` names of the default scenario files (not those of the deliberately failing ones).
+    static func defaultFeatures() throws -> [String] {
+        let folder = root.appendingPathComponent("Scenarios")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yml") }.sorted()
+        return try files.compactMap { file in
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let line = text.split(separator: "\n").first { $0.hasPrefix("feature:") }
+            return line.map { $0.dropFirst("feature:".count).trimmingCharacters(in: .whitespaces) }
+        }
+    }
+}
+
 /// A private tmux server (its own socket) with one 100×30 session running a plain shell in the repo root.
 final class Tmux {
     static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {

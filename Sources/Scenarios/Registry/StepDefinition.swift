@@ -39,4 +39,35 @@ public struct StepDefinition: Sendable {
         self.definedAt = SourceLocation(file: file, line: line, column: 1)
         self.build = build
     }
+
+    /// A definition whose build closure may throw any error (closures infer untyped `throws`): a
+    /// ``StepArgumentError`` keeps its location, any other error is reported at the step's arguments.
+    ///
+    /// ```swift
+    /// StepDefinition(name: "expect title", summary: "Waits for a book with that title", usage: ["TITLE"]) { arguments, _ in
+    ///     let title = try arguments.scalar()
+    ///     return Step("expect title '\(title)'") { context in ... }
+    /// }
+    /// ```
+    @_disfavoredOverload
+    public init(
+        name: String,
+        summary: String,
+        usage: [String] = [],
+        bindsName: Bool = false,
+        file: String = #filePath,
+        line: Int = #line,
+        build: @escaping @Sendable (StepArguments, StepBuildContext) throws -> Step
+    ) {
+        self.init(name: name, summary: summary, usage: usage, bindsName: bindsName, file: file, line: line) {
+            (arguments: StepArguments, context: StepBuildContext) throws(StepArgumentError) -> Step in
+            do {
+                return try build(arguments, context)
+            } catch let error as StepArgumentError {
+                throw error
+            } catch {
+                throw StepArgumentError("\(error)", at: arguments.location)
+            }
+        }
+    }
 }

@@ -31,6 +31,9 @@ package struct ScenarioSuite: Sendable {
     package init(app: AppUnderTest, settings: RunSettings, directory: URL) throws(DiagnosticList) {
         self.app = app
         self.settings = settings
+        // As a folder (a trailing slash): relative paths resolve inside it, also when the caller built the
+        // URL with `appendingPathComponent` (without one, `relativeTo:` would resolve next to it).
+        let directory = URL(fileURLWithPath: directory.path, isDirectory: true)
         self.directory = directory
         self.fixtures = URL(fileURLWithPath: settings.fixtures, relativeTo: directory).standardizedFileURL
         self.factory = app.makeFactory()

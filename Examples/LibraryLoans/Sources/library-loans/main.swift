@@ -1,0 +1,4 @@
+import LibraryLoans
+import ScenarioRunCLI
+
+await ScenarioRun.main(app: LibraryLoans.appUnderTest)

@@ -1,0 +1,92 @@
+import Foundation
+import ObjectManager
+import ScenarioTesting
+import Scenarios
+import Steps
+import Testing
+
+/// The app description of README.md's "Test your own app", as written there (`MyApp` is `ReadmeApp`
+/// here), run through `ScenarioTesting` on a scratch project: the README's code compiles and works.
+enum ReadmeApp {
+    // swift-format-ignore: NeverUseForceTry
+    static let model = try! EntityModel(entities: [
+        EntityDescription(
+            name: "Book",
+            attributes: [.init("bookID", .integer), .init("title", .string)],
+            identificationAttribute: "bookID"
+        )
+    ])
+
+    static func configure(_ manager: ObjectManager) throws {
+        try manager.router.addRoute(Route(entity: "Book", method: .post, pathPattern: "/books"))
+        try manager.router.addRoute(Route(name: "books", method: .get, pathPattern: "/books"))
+        let books = EntityMapping(entity: "Book", attributes: ["id": "bookID", "title": "title"])
+        manager.addResponseDescriptor(ResponseDescriptor(mapping: books, method: .get, pathPattern: "/books"))
+        manager.addRequestDescriptor(RequestDescriptor(entity: "Book", mapping: books.inverse(rootKey: "book")))
+        manager.errorMapping = ErrorMapping(keyPaths: ["error"])
+    }
+
+    static var appUnderTest: AppUnderTest {
+        AppUnderTest(
+            makeFactory: {
+                let factory = TestFactory(model: model, configureManager: configure)
+                factory.defineFactory("book", entity: "Book", attributes: ["bookID": 1, "title": "Dune"])
+                return factory
+            },
+            steps: [expectTitle]
+        )
+    }
+
+    /// `expect title: Dune` — waits until a stored book has that title.
+    static let expectTitle = StepDefinition(
+        name: "expect title",
+        summary: "Waits for a book with that title",
+        usage: ["TITLE"]
+    ) { arguments, _ in
+        let title = try arguments.scalar()
+        return Step("expect title '\(title)'") { context in
+            let world = try context.world
+            let settled = world.isSettled  // read first, so a late answer is not missed
+            let count = try world.manager.store?.mainContext.count("Book", where: ["title": .string(title)]) ?? 0
+            return count > 0 ? .success : ScenarioWorld.notYet("No book titled '\(title)' yet", settled: settled)
+        }
+    }
+}
+
+extension FullStack {
+    @Suite struct ReadmeAppTests {
+        @Test func theReadmesAppRunsItsScenariosAndItsRoutesComeFromItsConfiguration() async throws {
+            let project = FileManager.default.temporaryDirectory.appendingPathComponent("readme-app-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: project.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: project.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
+            try #"[{"id": 7, "title": "Solaris"}]"#.write(
+                to: project.appendingPathComponent("Fixtures/books.json"),
+                atomically: true,
+                encoding: .utf8
+            )
+            try "routes:\n  - { path: /books, method: GET, fixture: books.json }\n".write(
+                to: project.appendingPathComponent("Fixtures/server.yml"),
+                atomically: true,
+                encoding: .utf8
+            )
+            try """
+                feature: Books
+                scenarios:
+                  - scenario: Loading the books
+                    steps:
+                      - get objects: { route: books }
+                      - expect response: { status: 200 }
+                      - expect entities: { entity: Book, count: 1 }
+                      - expect title: Solaris
+                  - scenario: A book from the factory
+                    steps:
+                      - create from factory: { factory: book, properties: { title: Dune }, as: dune }
+                      - stub route: { class: Book, method: POST, to: /nowhere }
+                      - expect title: Dune
+                """.write(to: project.appendingPathComponent("Scenarios/books.yml"), atomically: true, encoding: .utf8)
+            let summary = try await ScenarioTesting.run(app: ReadmeApp.appUnderTest, directory: project, environment: [:])
+            #expect(summary.passed == 2)
+            #expect(summary.failed == 0)
+        }
+    }
+}
