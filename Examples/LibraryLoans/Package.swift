@@ -39,6 +39,7 @@ let package = Package(
             name: "LibraryLoansTests",
             dependencies: [
                 "LibraryLoans",
+                .product(name: "Scenarios", package: "scenario-run"),
                 .product(name: "ScenarioTesting", package: "scenario-run"),
             ],
             swiftSettings: swiftSettings

@@ -1,0 +1,44 @@
+import Foundation
+import LibraryLoans
+import ScenarioTesting
+import Scenarios
+import Testing
+
+/// The package's scenario files, run inside `swift test` exactly as `swift run library-loans` runs them.
+@Suite(.serialized)
+struct ScenarioTests {
+    /// The package root: `Tests/LibraryLoansTests/ScenarioTests.swift` is three folders down.
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// How many scenarios the default run has (every scenario outside `Scenarios/examples-failing`).
+    static func defaultScenarioCount() throws -> Int {
+        let folder = root.appendingPathComponent("Scenarios")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yml") }
+        return try files.reduce(0) { total, file in
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            return total + text.split(separator: "\n").count { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- scenario:") }
+        }
+    }
+
+    @Test func everyDefaultScenarioPasses() async throws {
+        let summary = try await ScenarioTesting.run(app: LibraryLoans.appUnderTest, directory: Self.root)
+        let expected = try Self.defaultScenarioCount()
+        #expect(expected >= 10)
+        #expect(summary.passed == expected)
+        #expect(summary.failed == 0)
+    }
+
+    @Test func theDeliberatelyFailingScenariosFail() async throws {
+        var summary: RunSummary?
+        await withKnownIssue("Scenarios/examples-failing fails on purpose: a wrong expected status and a 'fail' step") {
+            summary = try await ScenarioTesting.run(
+                app: LibraryLoans.appUnderTest,
+                directory: Self.root,
+                paths: ["Scenarios/examples-failing"]
+            )
+        }
+        #expect(summary?.passed == 0)
+        #expect(summary?.failed == 2)
+    }
+}
