@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import ObjectManager
 import ScenarioTesting
@@ -55,6 +56,24 @@ enum ReadmeApp {
 
 extension FullStack {
     @Suite struct ReadmeAppTests {
+        @Test func anAppStepNamedLikeABuiltInOneIsAnErrorAtItsSwiftLine() throws {
+            let line = #line + 1
+            let clash = StepDefinition(name: "Wait", summary: "Clashes with the built-in 'wait'") { _, _ in .succeed("no") }
+            let twice = StepDefinition(name: "expect  title", summary: "Clashes with the app's own 'expect title'") { _, _ in .succeed("no") }
+            let app = AppUnderTest(makeFactory: ReadmeApp.appUnderTest.makeFactory, steps: [ReadmeApp.expectTitle, clash, twice])
+            let error = try #require(throws: DiagnosticList.self) {
+                try ScenarioSuite(app: app, settings: RunSettings(), directory: FileManager.default.temporaryDirectory)
+            }
+            let file = #filePath
+            #expect(
+                error.diagnostics.map(\.description) == [
+                    "\(file):\(line):1: error: The app's step 'Wait' has the name of a built-in step; give it another name.",
+                    "\(file):\(line + 1):1: error: The app has two steps named 'expect  title'; the other is at "
+                        + "\(ReadmeApp.expectTitle.definedAt.fileAndLine).",
+                ]
+            )
+        }
+
         @Test func theReadmesAppRunsItsScenariosAndItsRoutesComeFromItsConfiguration() async throws {
             let project = FileManager.default.temporaryDirectory.appendingPathComponent("readme-app-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: project.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)

@@ -8,7 +8,7 @@ public import StubServer
 /// scenario's context; the default set-up step builds the scenario's world from it.
 ///
 /// ```swift
-/// let environment = TestEnvironment(factory: RestaurantReviews.makeTestFactory(), server: server, fixtures: fixturesURL)
+/// let environment = TestEnvironment(factory: MyApp.makeTestFactory(), server: server, fixtures: fixturesURL)
 /// context[TestEnvironment.Key.self] = environment
 /// ```
 public final class TestEnvironment: Sendable {
