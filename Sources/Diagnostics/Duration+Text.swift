@@ -1,4 +1,15 @@
 extension Duration {
+    /// The longest duration a scenario file, `server.yml`, `scenario-run.yml` or an option may give: one day.
+    package static let longestAllowed: Duration = .seconds(86_400)
+
+    /// `seconds` rounded to milliseconds; `nil` when it is not a number, negative, or longer than
+    /// ``longestAllowed`` (a 64-bit count of milliseconds cannot hold every `Double`, and converting one
+    /// that it cannot hold traps).
+    package init?(checkedSeconds seconds: Double) {
+        guard seconds.isFinite, seconds >= 0, seconds <= 86_400 else { return nil }
+        self = .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
     /// Whole milliseconds, half a millisecond rounded up, by integer arithmetic (`0.0125 s` is 13);
     /// a negative duration counts as zero.
     package var roundedMilliseconds: Int64 {

@@ -51,7 +51,9 @@ struct RunCommand: AsyncParsableCommand {
     var exitWhenFinished = false
 
     func validate() throws {
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout takes a number of seconds greater than 0.") }
+        if let timeout, !(timeout > 0) || Duration(checkedSeconds: timeout) == nil {
+            throw ValidationError("--timeout takes a number of seconds greater than 0 and at most 86400 (a day).")
+        }
         if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }
     }
 
@@ -65,7 +67,7 @@ struct RunCommand: AsyncParsableCommand {
             throw Terminal.failLoading(error)
         }
         if failFast { settings.failFast = true }
-        if let timeout { settings.stepTimeout = .milliseconds(Int64(timeout * 1000)) }
+        if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
         if let filter { settings.filter = filter }
 
         let live = !ci && Terminal.stdoutIsTTY

@@ -1,3 +1,4 @@
+import Diagnostics
 import ArgumentParser
 import Foundation
 import Scenarios
@@ -36,7 +37,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let serverStart: Result<Void, any Error>?
         do {
             var settings = try project.settings(environment: environment)
-            if let timeout { settings.stepTimeout = .milliseconds(Int64(timeout * 1000)) }
+            if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
             suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer()
             (scenarios, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: server)

@@ -77,6 +77,39 @@ struct CheckAndServeTests {
         )
     }
 
+    /// Durations a 64-bit count of milliseconds cannot hold trapped at load; now they are located errors.
+    @Test func hugeAndInfiniteDurationsAreLocatedErrorsNotCrashes() throws {
+        let project = try CLI.project([
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps:\n      - wait: 1e17\n      - wait: .inf\n",
+            "scenario-run.yml": "step timeout: .inf\n",
+        ])
+        try "routes:\n  - { path: /slow, delay: 1e17 }\n".write(
+            to: project.appendingPathComponent("Fixtures/server.yml"),
+            atomically: true,
+            encoding: .utf8
+        )
+        for arguments in [["check"], ["--ci"]] {
+            let result = try CLI.run(arguments, directory: project)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("scenario-run.yml:1:15: error: 'step timeout' must be a positive number of seconds, at most 86400 (a day)."))
+        }
+        try "".write(to: project.appendingPathComponent("scenario-run.yml"), atomically: true, encoding: .utf8)
+        let result = try CLI.run(["check"], directory: project)
+        #expect(result.status == 2)
+        let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(
+            errors == [
+                "Fixtures/server.yml:2:27: error: Expected a delay in seconds from 0 to 86400 (a day), found '1e17'.",
+                "Scenarios/a.yml:4:15: error: Step 'wait' takes a number of seconds from 0 to 86400 (a day).",
+                "Scenarios/a.yml:5:15: error: Step 'wait' takes a number, not '.inf'.",
+            ],
+            "\(result.stderr)"
+        )
+        let timeout = try CLI.run(["--ci", "--timeout", "1e17"], directory: project)
+        #expect(timeout.status == 2)
+        #expect(timeout.stderr.contains("--timeout takes a number of seconds greater than 0 and at most 86400 (a day)."))
+    }
+
     @Test func serveAnswersOnThePrintedURLUntilInterrupted() async throws {
         let running = try CLI.Running(["serve"], directory: CLI.repositoryRoot, environment: [:])
         #expect(await eventually { running.stdout.contains("http://127.0.0.1:") })

@@ -43,7 +43,7 @@ struct SettingsTests {
             )
         } throws: { error in
             (error as? DiagnosticList)?.description == """
-                scenario-run.yml:1:15: error: 'step timeout' must be a positive number of seconds.
+                scenario-run.yml:1:15: error: 'step timeout' must be a positive number of seconds, at most 86400 (a day).
                 step timeout: soon
                               ^
                 scenario-run.yml:2:1: error: Unknown setting 'fixture'. Did you mean 'fixtures'?

@@ -164,7 +164,7 @@ struct ServerRouteTableTests {
         #expect(
             errors("routes:\n  - { path: /a, delay: slow }\n")
                 == """
-                server.yml:2:24: error: Expected a delay in seconds, found 'slow'.
+                server.yml:2:24: error: Expected a delay in seconds from 0 to 86400 (a day), found 'slow'.
                   - { path: /a, delay: slow }
                                        ^
                 """
@@ -274,7 +274,7 @@ struct ServerRouteTableTests {
             _ = try ServerRouteTable.load(contentsOf: file)
         } catch {
             #expect(error.diagnostics.map(\.location.file) == [file.relativePath])
-            #expect(error.diagnostics.map(\.message) == ["Expected a delay in seconds, found 'x'."])
+            #expect(error.diagnostics.map(\.message) == ["Expected a delay in seconds from 0 to 86400 (a day), found 'x'."])
         }
         let missing = temp.url.appending(path: "absent.yml")
         do {

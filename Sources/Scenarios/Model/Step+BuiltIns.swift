@@ -15,7 +15,7 @@ extension Step {
     ///
     /// The step answers *wait* until the time has passed, so its timeout is the interval plus a second.
     public static func wait(seconds: Double) -> Step {
-        let interval = Duration.milliseconds(Int64((seconds * 1000).rounded()))
+        let interval = Duration(checkedSeconds: seconds) ?? (seconds > 0 ? .longestAllowed : .zero)
         return Step("wait \(interval.shortSeconds) s", timeout: interval + .seconds(1)) { context in
             let elapsed = context.stepElapsed
             if elapsed >= interval { return .success }

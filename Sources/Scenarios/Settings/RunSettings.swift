@@ -91,11 +91,12 @@ package struct RunSettings: Sendable, Equatable {
             throw DiagnosticList(diagnostics)
         }
         func seconds(_ key: String, _ node: Node) -> Duration? {
-            guard let value = node.string.flatMap(Double.init), value > 0 else {
-                report("'\(key)' must be a positive number of seconds.", node.mark)
+            guard let value = node.string.flatMap(Double.init), value > 0, let duration = Duration(checkedSeconds: value)
+            else {
+                report("'\(key)' must be a positive number of seconds, at most 86400 (a day).", node.mark)
                 return nil
             }
-            return .milliseconds(Int64((value * 1000).rounded()))
+            return duration
         }
         func names(_ key: String, _ node: Node) -> (names: [String], sources: [Diagnostic.Source])? {
             func source(_ node: Node) -> Diagnostic.Source {

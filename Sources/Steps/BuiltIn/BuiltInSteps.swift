@@ -30,7 +30,9 @@ package enum BuiltInSteps {
             },
             StepDefinition(name: "wait", summary: "Passes after the time has passed", usage: ["SECONDS"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 let seconds = try arguments.doubleValue()
-                guard seconds >= 0 else { throw StepArgumentError("Step 'wait' takes a number of seconds ≥ 0.", at: arguments.location) }
+                guard Duration(checkedSeconds: seconds) != nil else {
+                    throw StepArgumentError("Step 'wait' takes a number of seconds from 0 to 86400 (a day).", at: arguments.location)
+                }
                 return .wait(seconds: seconds)
             },
             StepDefinition(name: "fail", summary: "Always fails", usage: ["REASON"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in

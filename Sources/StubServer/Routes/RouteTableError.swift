@@ -52,7 +52,7 @@ enum RouteTableError: Equatable {
         case .statusOutOfRange(let status):
             return "Status \(status) is not between 100 and 599."
         case .delayNotANumber(let found):
-            return "Expected a delay in seconds, found \(found)."
+            return "Expected a delay in seconds from 0 to 86400 (a day), found \(found)."
         case .headersNotAMapping(let found):
             return "Expected a mapping of headers, found \(found)."
         case .headerValueNotAScalar(let name, let found):

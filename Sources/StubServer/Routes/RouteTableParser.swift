@@ -121,11 +121,11 @@ struct RouteTableParser {
     }
 
     private mutating func parseDelay(_ node: Node) -> Duration? {
-        guard case .scalar = node, let seconds = node.float, seconds.isFinite, seconds >= 0 else {
+        guard case .scalar = node, let seconds = node.float, let delay = Duration(checkedSeconds: seconds) else {
             report(.delayNotANumber(found: Self.describe(node)), at: node)
             return nil
         }
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        return delay
     }
 
     private mutating func parseFault(_ node: Node) -> StubFault? {
