@@ -30,7 +30,19 @@ enum Terminal {
     }
 
     static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8), to: .standardError)
+    }
+
+    /// Writes `data`, and says whether it could: a reader that went away (`| head`) is an error to
+    /// handle (SIGPIPE is ignored, see ``ScenarioRun``), never a trap.
+    @discardableResult
+    static func write(_ data: Data, to handle: FileHandle) -> Bool {
+        do {
+            try handle.write(contentsOf: data)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Prints load diagnostics and exits 2, as SPEC.md §3 requires for files that cannot be loaded.
@@ -42,9 +54,10 @@ enum Terminal {
     }
 }
 
-/// Writes to stdout without Foundation's buffering surprises.
+/// Writes to stdout without Foundation's buffering surprises. Once the reader has gone away (`| head`),
+/// further output is dropped and the run goes on, so the JUnit file and state are still written.
 final class StandardOutput: Sendable {
     func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Terminal.write(Data(text.utf8), to: .standardOutput)
     }
 }

@@ -229,7 +229,7 @@ final class ParallelRun: Sendable {
             for line in lines {
                 switch line {
                 case .other(let text):
-                    FileHandle.standardOutput.write(text)
+                    Terminal.write(text, to: .standardOutput)
                 case .event(let event):
                     // In place: a copy of the run would copy the schedule's arrays at every event.
                     guard let (forward, next) = state.run?.schedule.handle(event, from: worker), let emit = state.run?.emit

@@ -63,7 +63,7 @@ struct RootCommand: AsyncParsableCommand {
                 print(fullMessage(for: error))
                 return 0
             }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Terminal.printError(fullMessage(for: error))
             return code == .failure ? 1 : 2
         }
     }

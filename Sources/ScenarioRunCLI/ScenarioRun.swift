@@ -32,6 +32,8 @@ public enum ScenarioRun {
         let loops = ProcessInfo.processInfo.environment["SCENARIO_RUN_EVENT_LOOPS"].flatMap(Int.init) ?? 1
         NIOSingletons.groupLoopCountSuggestion = max(1, min(loops, 64))
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        // A closed pipe (`| head`, a parent that died) makes writes fail instead of killing the process.
+        signal(SIGPIPE, SIG_IGN)
         let code = await RootCommand.$app.withValue(app) {
             await RootCommand.execute(arguments)
         }

@@ -79,7 +79,8 @@ final class EventLineWriter: Sendable {
             defer { pending = Data() }
             return pending
         }
-        if let flush { FileHandle.standardOutput.write(flush) }
+        // The parent reads every line; when it has gone, nobody will: stop at once (its SIGTERM may never come).
+        if let flush, !Terminal.write(flush, to: .standardOutput) { exit(3) }
     }
 }
 

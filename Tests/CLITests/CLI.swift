@@ -30,14 +30,14 @@ enum CLI {
         let stdoutURL: URL
         let stderrURL: URL
 
-        init(_ arguments: [String], directory: URL, environment: [String: String]) throws {
+        init(_ arguments: [String], directory: URL, environment: [String: String], executable: URL = CLI.binary) throws {
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-run-cli-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             stdoutURL = temporary.appendingPathComponent("stdout")
             stderrURL = temporary.appendingPathComponent("stderr")
             FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
             FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-            process.executableURL = CLI.binary
+            process.executableURL = executable
             process.arguments = arguments
             process.currentDirectoryURL = directory
             var merged = ProcessInfo.processInfo.environment
@@ -59,8 +59,13 @@ enum CLI {
         }
     }
 
-    static func run(_ arguments: [String], directory: URL = repositoryRoot, environment: [String: String] = [:]) throws -> Result {
-        try Running(arguments, directory: directory, environment: environment).wait()
+    static func run(
+        _ arguments: [String],
+        directory: URL = repositoryRoot,
+        environment: [String: String] = [:],
+        executable: URL = CLI.binary
+    ) throws -> Result {
+        try Running(arguments, directory: directory, environment: environment, executable: executable).wait()
     }
 
     /// A scratch project folder with the repository's fixtures and the given scenario files.

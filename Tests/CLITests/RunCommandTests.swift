@@ -165,6 +165,21 @@ struct RunCommandTests {
         }
     }
 
+    /// `| head` closes the output pipe early: the run goes on, exits as usual and writes the whole report.
+    @Test func aClosedOutputPipeIsNoCrashAndTheJUnitFileIsWritten() throws {
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString).xml")
+        for jobs in ["1", "2"] {
+            try? FileManager.default.removeItem(at: report)
+            let script = "'\(CLI.binary.path)' --ci --jobs \(jobs) --junit '\(report.path)' | head -1 > /dev/null; echo \"${PIPESTATUS[0]}\""
+            let result = try CLI.run(["-c", script], executable: URL(fileURLWithPath: "/bin/bash"))
+            #expect(result.stdout == "0\n", "--jobs \(jobs): exit status \(result.stdout) \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
+            let xml = try String(contentsOf: report, encoding: .utf8)
+            #expect(xml.hasSuffix("</testsuites>\n"))
+            #expect(xml.components(separatedBy: "<testcase ").count - 1 >= 26)
+        }
+    }
+
     @Test func ctrlCCancelsGracefullyAndTheReportIsComplete() async throws {
         let project = try CLI.project([
             "Scenarios/long.yml": """
