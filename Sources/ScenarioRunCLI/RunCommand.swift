@@ -54,6 +54,9 @@ struct RunCommand: AsyncParsableCommand {
         if let timeout, !(timeout > 0) || Duration(checkedSeconds: timeout) == nil {
             throw ValidationError("--timeout takes a number of seconds greater than 0 and at most 86400 (a day).")
         }
+        if let junit, let problem = ReportWriteError.problem(writing: junit) {
+            throw ValidationError("--junit: \(problem)")
+        }
         if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }
     }
 
@@ -198,11 +201,14 @@ struct RunCommand: AsyncParsableCommand {
         settings: RunSettings,
         directory: URL
     ) throws {
+        var reportFailed = false
         if let junit, let junitReporter {
             do {
                 try junitReporter.write(to: URL(fileURLWithPath: junit))
             } catch {
-                Terminal.printError("error: Could not write the JUnit report to '\(junit)': \(error)")
+                // The run's result is not known to CI without its report: not a success.
+                Terminal.printError("error: The JUnit report was not written. \(error)")
+                reportFailed = true
             }
         }
         try? failureState.save(failures.names)
@@ -213,6 +219,7 @@ struct RunCommand: AsyncParsableCommand {
                 Terminal.printError("error: Could not keep the store: \(error)")
             }
         }
+        if reportFailed { throw ExitCode(2) }
         if summary.failed > 0 || summary.cancelled { throw ExitCode(1) }
     }
 }

@@ -180,6 +180,19 @@ struct RunCommandTests {
         }
     }
 
+    @Test func aJUnitPathThatCannotBeWrittenIsAUsageErrorBeforeAnythingRuns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("junit-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let missing = try CLI.run(["--ci", "--junit", "/nonexistent-\(UUID().uuidString)/report.xml"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("does not exist."), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty, "nothing ran")
+        let isFolder = try CLI.run(["--ci", "--junit", folder.path])
+        #expect(isFolder.status == 2)
+        #expect(isFolder.stderr.contains("Error: --junit: Cannot write '\(folder.path)': it is a folder."), "\(isFolder.stderr)")
+        #expect(isFolder.stdout.isEmpty, "nothing ran")
+    }
+
     @Test func ctrlCCancelsGracefullyAndTheReportIsComplete() async throws {
         let project = try CLI.project([
             "Scenarios/long.yml": """
