@@ -110,6 +110,35 @@ struct CheckAndServeTests {
         #expect(timeout.stderr.contains("--timeout takes a number of seconds greater than 0 and at most 86400 (a day)."))
     }
 
+    @Test func negativeCountsStatusesOutOfRangeAndAnEmptyToAreLoadErrors() throws {
+        let project = try CLI.project([
+            "Scenarios/a.yml": """
+                scenarios:
+                  - scenario: A
+                    steps:
+                      - expect entities: { entity: Review, count: -1 }
+                      - expect pending requests: -1
+                      - expect response: { status: 1000 }
+                      - expect request: { count: 99999999999 }
+                      - stub route: { class: Review, method: POST, to: "" }
+
+                """
+        ])
+        let result = try CLI.run(["check"], directory: project)
+        #expect(result.status == 2)
+        let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(
+            errors == [
+                "Scenarios/a.yml:4:51: error: 'count' takes an integer from 0 to 1000000, not -1.",
+                "Scenarios/a.yml:5:34: error: Step 'expect pending requests' takes an integer from 0 to 1000000, not -1.",
+                "Scenarios/a.yml:6:36: error: 'status' takes an integer from 100 to 599, not 1000.",
+                "Scenarios/a.yml:7:34: error: 'count' takes an integer from 0 to 1000000, not 99999999999.",
+                "Scenarios/a.yml:8:56: error: 'to' takes a path pattern that starts with '/', like '/422', not ''.",
+            ],
+            "\(result.stderr)"
+        )
+    }
+
     @Test func serveAnswersOnThePrintedURLUntilInterrupted() async throws {
         let running = try CLI.Running(["serve"], directory: CLI.repositoryRoot, environment: [:])
         #expect(await eventually { running.stdout.contains("http://127.0.0.1:") })

@@ -187,6 +187,18 @@ public struct StepArguments: Sendable {
         return value
     }
 
+    /// The whole argument as an integer in `range`.
+    public func intValue(in range: ClosedRange<Int>) throws(StepArgumentError) -> Int {
+        let value = try intValue()
+        guard range.contains(value) else {
+            throw StepArgumentError(
+                "Step '\(stepName)' takes an integer from \(range.lowerBound) to \(range.upperBound), not \(value).",
+                at: location
+            )
+        }
+        return value
+    }
+
     /// The whole argument as a boolean: `suspend queue: true`.
     public func boolValue() throws(StepArgumentError) -> Bool {
         let text = try scalar()
@@ -233,6 +245,18 @@ public struct StepArguments: Sendable {
     /// An optional integer.
     public func optionalInt(_ key: String) throws(StepArgumentError) -> Int? {
         try optional(key)?.converted(key, "an integer") { Int($0) }
+    }
+
+    /// An optional integer that must lie in `range`: `count: -1` is an error at the value.
+    public func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(StepArgumentError) -> Int? {
+        guard let value = try optionalInt(key) else { return nil }
+        guard range.contains(value) else {
+            throw StepArgumentError(
+                "'\(key)' takes an integer from \(range.lowerBound) to \(range.upperBound), not \(value).",
+                at: self[key]?.location ?? location
+            )
+        }
+        return value
     }
 
     /// A required number.

@@ -90,6 +90,9 @@ package enum BuiltInSteps {
             .mapping(required: ["name", "to"]),
         ])
         let to = try arguments.string("to")
+        guard to.hasPrefix("/") else {
+            throw StepArgumentError("'to' takes a path pattern that starts with '/', like '/422', not '\(to)'.", at: arguments["to"]?.location ?? arguments.location)
+        }
         switch shape {
         case 0:
             let entity = try arguments.string("class")
@@ -132,7 +135,7 @@ package enum BuiltInSteps {
         ])
         let path = try arguments.string("path")
         let method = try arguments["method"] == nil ? .get : method(arguments, "method")
-        let status = try arguments.optionalInt("status") ?? 200
+        let status = try arguments.optionalInt("status", in: statuses) ?? 200
         let headers = try headerValues(arguments["headers"])
         let body: CachedBody
         if shape == 0, let data = arguments["data"] {
@@ -260,7 +263,7 @@ package enum BuiltInSteps {
     ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         _ = try arguments.oneOf([.mapping(required: [], optional: ["status", "json", "body contains", "error"])])
         return .expectResponse(
-            status: try arguments.optionalInt("status"),
+            status: try arguments.optionalInt("status", in: statuses),
             json: arguments["json"]?.value.jsonValue,
             bodyContains: try arguments.optionalString("body contains"),
             error: try arguments.optionalString("error")
@@ -278,7 +281,7 @@ package enum BuiltInSteps {
         try build.vocabulary.checkAttributes(of: entity, in: arguments["where"])
         return .expectEntities(
             entity,
-            count: try arguments.optionalInt("count"),
+            count: try arguments.optionalInt("count", in: counts),
             where: try arguments.optionalMapping("where")?.value.attributeValues ?? [:]
         )
     }
@@ -288,7 +291,7 @@ package enum BuiltInSteps {
         summary: "Passes when N requests are queued or in flight",
         usage: ["N"]
     ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        .expectPendingRequests(try arguments.intValue())
+        .expectPendingRequests(try arguments.intValue(in: counts))
     }
 
     static let expectCachedResponse = StepDefinition(
@@ -311,7 +314,7 @@ package enum BuiltInSteps {
         return .expectRequest(
             method: try arguments.optionalString("method"),
             path: try arguments.optionalString("path"),
-            count: try arguments.optionalInt("count"),
+            count: try arguments.optionalInt("count", in: counts),
             json: arguments["json"]?.value.jsonValue
         )
     }
@@ -325,6 +328,11 @@ package enum BuiltInSteps {
     }
 
     // MARK: Argument helpers
+
+    /// HTTP statuses a step may name.
+    static let statuses = 100...599
+    /// Counts a step may expect: never negative, and bounded so that no number is too large to compare.
+    static let counts = 0...1_000_000
 
     static func noArguments(_ arguments: StepArguments) throws(StepArgumentError) {
         guard arguments.isEmpty else {
