@@ -54,7 +54,7 @@ struct RunCommand: AsyncParsableCommand {
         if let timeout, !(timeout > 0) || Duration(checkedSeconds: timeout) == nil {
             throw ValidationError("--timeout takes a number of seconds greater than 0 and at most 86400 (a day).")
         }
-        if let junit, let problem = ReportWriteError.problem(writing: junit) {
+        if let junit, let problem = FileWriteError.problem(writing: junit) {
             throw ValidationError("--junit: \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }

@@ -80,21 +80,10 @@ package final class JUnitReporter: Sendable {
         return xml
     }
 
-    /// Writes the report atomically: a temporary file in the same folder, then a rename.
-    package func write(to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try Data(xml().utf8).write(to: temporary)
-        } catch {
-            throw ReportWriteError(path: url.path, reason: "its folder cannot be written to")
-        }
-        // rename(2) replaces the destination atomically; FileManager.replaceItemAt is unreliable on Linux.
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw ReportWriteError(path: url.path, reason: reason)
-        }
+    /// Writes the report whole or not at all (``FileWriteError/replace(_:writing:)``).
+    package func write(to url: URL) throws(FileWriteError) {
+        let xml = xml()
+        try FileWriteError.replace(url) { try Data(xml.utf8).write(to: $0) }
     }
 
     private func testcase(_ scenario: RunPlan.PlannedScenario, record: RunRecord) -> String {
@@ -156,28 +145,3 @@ package final class JUnitReporter: Sendable {
     private func escape(_ text: String) -> String { Self.escape(text, attribute: true) }
 }
 
-/// A report that could not be written, said in words: `Cannot write 'out/report.xml': Is a directory.`
-package struct ReportWriteError: Error, CustomStringConvertible {
-    package var path: String
-    package var reason: String
-
-    package var description: String { "Cannot write '\(path)': \(reason)." }
-
-    /// Why `path` could not take a report, checked before a run so that the run is not wasted: its
-    /// folder is missing or not writable, or the path is a folder. `nil` when it looks writable.
-    package static func problem(writing path: String) -> ReportWriteError? {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            return ReportWriteError(path: path, reason: "it is a folder")
-        }
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            return ReportWriteError(path: path, reason: "the folder '\(folder)' does not exist")
-        }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            return ReportWriteError(path: path, reason: "the folder '\(folder)' cannot be written to")
-        }
-        return nil
-    }
-}

@@ -1,5 +1,6 @@
 package import Foundation
 import ObjectManager
+import Scenarios
 
 /// The store the last scenario left, kept as a SQLite file when tear-down was skipped
 /// (`KIF_SKIP_TEAR_DOWN`), so that it can be inspected after the run.
@@ -16,16 +17,8 @@ package enum KeptStore {
     package static func keep(in directory: URL) throws -> [String]? {
         guard let store = EntityStore.defaultStore else { return nil }
         let url = url(in: directory)
-        let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let partial = folder.appendingPathComponent(".last-store-\(getpid()).sqlite")
-        try? FileManager.default.removeItem(at: partial)
-        try store.backup(to: partial)
-        guard rename(partial.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: partial)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "Cannot move the store to \(url.path): \(reason)"])
-        }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileWriteError.replace(url) { try store.backup(to: $0) }
         let names = store.model.entityNames
         var withRows = names.filter { ((try? store.countSaved($0)) ?? 0) > 0 }
         if withRows.isEmpty { withRows = Array(names.prefix(1)) }
