@@ -24,6 +24,10 @@ package final class ScenarioRunner: Sendable {
     package let clock: any Clock<Duration>
     package let environment: [String: String]
     private let prepare: @Sendable (ScenarioContext) async -> Void
+    /// Called after a scenario whose step went on running past its timeout and cancellation has been
+    /// reported, before anything else runs: a worker process ends itself there (the step cannot be
+    /// stopped any other way). Without it, tear-down runs beside the stray action and the run goes on.
+    private let onAbandonedStep: (@Sendable () -> Void)?
     private let defaultSetUp: [Step]
     private let defaultTearDown: [Step]
     private let state = Locked(State())
@@ -36,8 +40,10 @@ package final class ScenarioRunner: Sendable {
         clock: any Clock<Duration> = ContinuousClock(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
         buildContext: StepBuildContext = StepBuildContext(),
+        onAbandonedStep: (@Sendable () -> Void)? = nil,
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
     ) throws(DiagnosticList) {
+        self.onAbandonedStep = onAbandonedStep
         self.settings = settings
         self.clock = clock
         self.environment = environment
@@ -233,26 +239,35 @@ package final class ScenarioRunner: Sendable {
 
         let all = steps(of: scenario)
         var failure: (step: Int, reason: String)?
+        // A step whose action went on after its timeout and cancellation: with an `onAbandonedStep`
+        // hook, nothing more runs in this process (tear-down would race the action).
+        var abandoned = false
         for (index, entry) in all.enumerated() where entry.phase != .tearDown {
-            if failure != nil || isCancelled {
+            if failure != nil || isCancelled || (abandoned && onAbandonedStep != nil) {
                 emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
                 continue
             }
-            let outcome = await execute(entry.step, index: index, phase: entry.phase, in: context, emit: emit)
+            let (outcome, leftRunning) = await execute(entry.step, index: index, phase: entry.phase, in: context, emit: emit)
             if case .failed(let reason, _) = outcome { failure = (index, reason) }
+            abandoned = abandoned || leftRunning
         }
 
         let tearDown = all.enumerated().filter { $0.element.phase == .tearDown }
-        if settings.skipTearDown {
+        if settings.skipTearDown || (abandoned && onAbandonedStep != nil) {
             for (index, _) in tearDown {
                 emit(.stepFinished(id, step: index, phase: .tearDown, outcome: .skipped, duration: .zero))
             }
         } else {
             // A fresh task, so that tear-down runs in full even when the run is being cancelled.
-            let tearDownFailure = await Task {
+            let (tearDownFailure, tearDownAbandoned) = await Task {
                 var failure: (step: Int, reason: String)?
+                var abandoned = false
                 for (index, entry) in tearDown {
-                    let outcome = await self.execute(
+                    if abandoned && self.onAbandonedStep != nil {
+                        emit(.stepFinished(id, step: index, phase: .tearDown, outcome: .skipped, duration: .zero))
+                        continue
+                    }
+                    let (outcome, leftRunning) = await self.execute(
                         entry.step,
                         index: index,
                         phase: .tearDown,
@@ -261,14 +276,17 @@ package final class ScenarioRunner: Sendable {
                         cancellable: false
                     )
                     if failure == nil, case .failed(let reason, _) = outcome { failure = (index, reason) }
+                    abandoned = abandoned || leftRunning
                 }
-                return failure
+                return (failure, abandoned)
             }.value
             if failure == nil { failure = tearDownFailure }
+            abandoned = abandoned || tearDownAbandoned
         }
 
         let outcome: ScenarioOutcome = failure.map { .failed(step: $0.step, reason: $0.reason) } ?? .passed
         emit(.scenarioFinished(id, outcome: outcome, duration: stopwatch.elapsed))
+        if abandoned, let onAbandonedStep { onAbandonedStep() }
         return outcome
     }
 
@@ -280,7 +298,7 @@ package final class ScenarioRunner: Sendable {
         in context: ScenarioContext,
         emit: @Sendable (RunEvent) -> Void,
         cancellable: Bool = true
-    ) async -> StepOutcome {
+    ) async -> (outcome: StepOutcome, abandoned: Bool) {
         let id = context.scenario
         emit(.stepStarted(id, step: index, phase: phase))
         context.beginStep(step.description)
@@ -290,12 +308,22 @@ package final class ScenarioRunner: Sendable {
         attempts: while true {
             let generation = context.changes.generation
             let result: StepResult
-            do {
-                result = try await step.action(context)
-            } catch {
+            switch await attempt(step, in: context, within: timeout - stopwatch.elapsed, cancellable: cancellable) {
+            case .finished(.success(let answer)):
+                result = answer
+            case .finished(.failure(let error)):
                 let reason = cancellable && isCancelled ? "Run cancelled." : String(describing: error)
                 outcome = .failed(reason: reason, location: step.location)
                 break attempts
+            case .timedOut(let ignoredCancellation):
+                var reason = "Did not finish within \(timeout.shortSeconds) s."
+                if ignoredCancellation {
+                    reason = "Did not finish within \(timeout.shortSeconds) s and ignored cancellation."
+                    if onAbandonedStep != nil { reason += " Its process was ended." }
+                }
+                outcome = .failed(reason: reason, location: step.location)
+                emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
+                return (outcome, abandoned: ignoredCancellation)
             }
             switch result {
             case .success:
@@ -323,7 +351,39 @@ package final class ScenarioRunner: Sendable {
             }
         }
         emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
-        return outcome
+        return (outcome, abandoned: false)
+    }
+
+    /// How one call of a step's action ended.
+    private enum Attempt: Sendable {
+        case finished(Result<StepResult, any Error>)
+        /// Still running at its time limit; whether it also went on past the grace period after being cancelled.
+        case timedOut(ignoredCancellation: Bool)
+    }
+
+    /// Calls `step`'s action once, for at most `limit`. The action runs in a task of its own, so that one
+    /// that never returns cannot hold the run: at the limit it is cancelled and given
+    /// ``RunSettings/cancellationGrace`` to end; one still running then is left behind (``Attempt/timedOut(ignoredCancellation:)``).
+    private func attempt(_ step: Step, in context: ScenarioContext, within limit: Duration, cancellable: Bool) async
+        -> Attempt
+    {
+        let ended = Eventual<Result<StepResult, any Error>>()
+        let action = Task {
+            do {
+                ended.resolve(.success(try await step.action(context)))
+            } catch {
+                ended.resolve(.failure(error))
+            }
+        }
+        let result = await withTaskCancellationHandler {
+            await ended.value(within: max(limit, .zero), on: context.timer)
+        } onCancel: {
+            if cancellable { action.cancel() }
+        }
+        if let result { return .finished(result) }
+        action.cancel()
+        let late = await ended.value(within: settings.cancellationGrace, on: context.timer)
+        return .timedOut(ignoredCancellation: late == nil)
     }
 }
 

@@ -16,6 +16,12 @@ import Yams
 package struct RunSettings: Sendable, Equatable {
     /// How long a waiting step may keep retrying.
     package var stepTimeout: Duration = .seconds(10)
+    /// How long a step's action still has to end once cancelled at its timeout; one that goes on is left
+    /// behind (and its process ended, in a worker).
+    package var cancellationGrace: Duration = .seconds(1)
+    /// How long one scenario may take, set-up and tear-down included, before the process running it is
+    /// ended (`--scenario-timeout`; runs in worker processes only).
+    package var scenarioTimeout: Duration = .seconds(120)
     /// How often a waiting step is retried when nothing signals a change.
     package var retryInterval: Duration = .milliseconds(50)
     /// Step names run before every scenario (KIF `setDefaultStepsToSetUp`).

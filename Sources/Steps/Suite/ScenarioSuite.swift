@@ -109,16 +109,22 @@ package struct ScenarioSuite: Sendable {
     }
 
     /// A runner whose scenarios see the test environment (factory, server, fixtures).
-    package func makeRunner(server: StubServer, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ScenarioRunner {
+    package func makeRunner(
+        server: StubServer,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        onAbandonedStep: (@Sendable () -> Void)? = nil
+    ) throws -> ScenarioRunner {
         let testEnvironment = TestEnvironment(factory: factory, server: server, fixtures: fixtures)
         return try ScenarioRunner(
             registry: registry,
             settings: settings,
             environment: environment,
-            buildContext: buildContext
-        ) { context in
-            context[TestEnvironment.Key.self] = testEnvironment
-        }
+            buildContext: buildContext,
+            onAbandonedStep: onAbandonedStep,
+            prepare: { context in
+                context[TestEnvironment.Key.self] = testEnvironment
+            }
+        )
     }
 
     /// Runs scenarios against a fresh stub server, handing every event to `onEvent`.
