@@ -108,6 +108,14 @@ let package = Package(
             dependencies: ["ScenarioRunCLI", "ExampleApp"],
             swiftSettings: swiftSettings
         ),
+        // The example app's scenario-run plus steps that crash, exit, raise signals and never return:
+        // what the end-to-end tests of fault containment run.
+        .executableTarget(
+            name: "scenario-run-faults",
+            dependencies: ["ScenarioRunCLI", "ExampleApp", "Scenarios", "Steps"],
+            path: "Tests/FaultApp",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "scenario-bench",
             dependencies: [
@@ -140,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["ObjectManager", "TestSupport"],
+            dependencies: ["ObjectManager", "TestSupport", "scenario-run-faults"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),

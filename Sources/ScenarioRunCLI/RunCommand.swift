@@ -36,8 +36,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Default step timeout (default 10).", valueName: "SECONDS"))
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("Headless: run N scenarios at once, in this process and N - 1 workers (default 1).", valueName: "N"))
+    @Option(help: ArgumentHelp("Run N scenarios at once, each in a worker process (default 1).", valueName: "N"))
     var jobs: Int = 1
+
+    @Option(help: ArgumentHelp("End a scenario still running after this long, with its process (default 120).", valueName: "SECONDS"))
+    var scenarioTimeout: Double?
 
     @OptionGroup var project: ProjectOptions
 
@@ -54,6 +57,9 @@ struct RunCommand: AsyncParsableCommand {
         if let timeout, !(timeout > 0) || Duration(checkedSeconds: timeout) == nil {
             throw ValidationError("--timeout takes a number of seconds greater than 0 and at most 86400 (a day).")
         }
+        if let scenarioTimeout, !(scenarioTimeout > 0) || Duration(checkedSeconds: scenarioTimeout) == nil {
+            throw ValidationError("--scenario-timeout takes a number of seconds greater than 0 and at most 86400 (a day).")
+        }
         if let junit, let problem = FileWriteError.problem(writing: junit) {
             throw ValidationError("--junit: \(problem)")
         }
@@ -63,6 +69,18 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        // From the start: a signal while loading still ends in a complete report (everything skipped).
+        let cancellation = RunCancellation()
+        var interrupts: InterruptHandler? = InterruptHandler(
+            onFirst: {
+                Terminal.printError(
+                    "\nCancelling: the running scenarios' tear-down runs, the rest are skipped (Ctrl-C again to quit now)."
+                )
+                cancellation.cancel()
+            }
+        )
+        defer { interrupts?.cancel() }
+
         var settings: RunSettings
         do {
             settings = try project.settings(environment: environment)
@@ -71,19 +89,27 @@ struct RunCommand: AsyncParsableCommand {
         }
         if failFast { settings.failFast = true }
         if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
+        if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) { settings.scenarioTimeout = duration }
         if let filter { settings.filter = filter }
 
         let live = !ci && Terminal.stdoutIsTTY
         if jobs > 1, settings.skipTearDown {
             Terminal.printError("note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept.")
         }
-        // Workers start now, so that they load the scenario files while this process does.
-        let parallel =
-            jobs > 1 && !live && !list && !settings.skipTearDown
-            ? ParallelRun(
-                jobs: jobs,
-                arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
-                    + (timeout.map { ["--timeout", String($0)] } ?? [])
+        // Scenarios run in worker processes, so that a crash or a hang ends a scenario, not the run; they
+        // start now, to load the scenario files while this process does. KIF_SKIP_TEAR_DOWN runs them
+        // here instead: what the last one left is this process's to keep and inspect.
+        let pool =
+            !list && !settings.skipTearDown
+            ? WorkerPool(
+                WorkerPool.Options(
+                    jobs: jobs,
+                    arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
+                        + (timeout.map { ["--timeout", String($0)] } ?? []),
+                    liveEvents: live,
+                    forwardOutput: !live,
+                    scenarioTimeout: settings.scenarioTimeout
+                )
             ) : nil
 
         let suite: ScenarioSuite
@@ -93,22 +119,25 @@ struct RunCommand: AsyncParsableCommand {
         do {
             suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer()
-            (loaded, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: list ? nil : server)
+            // This process runs scenarios itself only when no worker does.
+            (loaded, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: list || pool != nil ? nil : server)
         } catch {
-            parallel?.abandon()
+            pool?.abandon()
             throw Terminal.failLoading(error)
         }
 
         let failureState = FailureState(projectDirectory: directory)
         let selection: ScenarioSelection
+        let previousFailures: Set<String>
         do {
+            previousFailures = try failureState.load()
             selection = try ScenarioSelection(
                 filter: settings.filter,
                 tags: Set(tag),
-                rerunFailed: rerunFailed ? try failureState.load() : nil
+                rerunFailed: rerunFailed ? previousFailures : nil
             )
         } catch {
-            parallel?.abandon()
+            pool?.abandon()
             await server.stop()
             Terminal.printError("error: \(error)")
             throw ExitCode(2)
@@ -142,35 +171,53 @@ struct RunCommand: AsyncParsableCommand {
         }
 
         if case .failure(let error)? = serverStart {
-            parallel?.abandon()
             Terminal.printError("error: The stub server could not start: \(error)")
             throw ExitCode(2)
         }
         let runner = try suite.makeRunner(server: server, environment: environment)
-
-        if let parallel {
-            // This process runs its share on its own stub server; each worker process has one of its own.
-            let summary = await parallel.run(
-                scenarios,
-                loaded: loaded,
-                plan: runner.plan(scenarios),
-                failFast: settings.failFast,
-                runner: runner,
-                emit: consumeHeadless
+        let plan = runner.plan(scenarios)
+        let finish = { (summary: RunSummary) throws in
+            try self.finish(
+                summary,
+                junit: junitReporter,
+                failures: failures,
+                failureState: failureState,
+                previousFailures: previousFailures,
+                settings: settings,
+                directory: directory
             )
-            timing?.write()
+        }
+
+        // Interrupted while loading: nothing runs, and the report says so.
+        if cancellation.isCancelled {
+            pool?.abandon()
             await server.stop()
-            try finish(summary, junit: junitReporter, failures: failures, failureState: failureState, settings: settings, directory: directory)
-            if !parallel.workerFailures.isEmpty { throw ExitCode(1) }
+            try finish(RunEvents.skipping(scenarios, plan: plan, emit: consumeHeadless))
             return
+        }
+
+        /// Runs a selection of `scenarios` where they run: in the workers, or in this process.
+        let failFast = settings.failFast
+        let execute: @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary = { selected, emit in
+            if let pool {
+                return await pool.run(selected, loaded: loaded, plan: runner.plan(selected), failFast: failFast, emit: emit)
+            }
+            return await runner.run(selected, onEvent: emit)
+        }
+        let cancelRun: @Sendable () -> Void = {
+            pool?.cancel()
+            runner.cancel()
         }
 
         let summary: RunSummary
         if live {
-            // The live runner; the summary is printed after the terminal is restored.
+            // The live runner handles signals itself; the summary is printed after the terminal is restored.
+            interrupts?.cancel()
+            interrupts = nil
             let outcome = await TUIRun.run(
                 scenarios,
-                runner: runner,
+                execute: execute,
+                cancel: cancelRun,
                 exitWhenFinished: exitWhenFinished,
                 skipTearDown: settings.skipTearDown,
                 environment: environment
@@ -178,17 +225,14 @@ struct RunCommand: AsyncParsableCommand {
             outcome.events.forEach(consume)
             summary = outcome.summary
         } else {
-            let interrupts = InterruptHandler(onFirst: {
-                Terminal.printError("\nCancelling: the current scenario's tear-down runs, the rest are skipped (Ctrl-C again to quit now).")
-                runner.cancel()
-            })
-            summary = await runner.run(scenarios, onEvent: consumeHeadless)
-            interrupts.cancel()
+            cancellation.onCancel(cancelRun)
+            summary = await execute(scenarios, consumeHeadless)
             timing?.write()
         }
 
         await server.stop()
-        try finish(summary, junit: junitReporter, failures: failures, failureState: failureState, settings: settings, directory: directory)
+        try finish(summary)
+        if let pool, !pool.workerFailures.isEmpty { throw ExitCode(1) }
     }
 
     /// What every run ends with: the JUnit report, the failures for `--rerun-failed`, the kept store
@@ -198,6 +242,7 @@ struct RunCommand: AsyncParsableCommand {
         junit junitReporter: JUnitReporter?,
         failures: FailureCollector,
         failureState: FailureState,
+        previousFailures: Set<String>,
         settings: RunSettings,
         directory: URL
     ) throws {
@@ -211,7 +256,13 @@ struct RunCommand: AsyncParsableCommand {
                 reportFailed = true
             }
         }
-        try? failureState.save(failures.names)
+        // Scenarios that did not run this time (filtered out, skipped) keep what the last run said.
+        let failedNow = previousFailures.subtracting(failures.ranNames).union(failures.names)
+        do {
+            try failureState.save(failedNow)
+        } catch {
+            Terminal.printError("warning: The failed scenarios were not saved for --rerun-failed: \(error)")
+        }
         if settings.skipTearDown {
             do {
                 if let lines = try KeptStore.keep(in: directory) { print(lines.joined(separator: "\n")) }
@@ -258,15 +309,61 @@ final class TimingMarks: Sendable {
     }
 }
 
-/// Remembers the names of failing scenarios for `--rerun-failed`.
+/// Remembers the names of the scenarios that ran and of those that failed, for `--rerun-failed`.
 final class FailureCollector: Sendable {
-    private let failed = Mutex<Set<String>>([])
+    private let seen = Mutex<(ran: Set<String>, failed: Set<String>)>(([], []))
 
     func handle(_ event: RunEvent) {
-        if case .scenarioFinished(let id, let outcome, _) = event, case .failed = outcome {
-            failed.withLock { _ = $0.insert(id.name) }
+        guard case .scenarioFinished(let id, let outcome, _) = event else { return }
+        seen.withLock { seen in
+            switch outcome {
+            case .passed: seen.ran.insert(id.name)
+            case .failed:
+                seen.ran.insert(id.name)
+                seen.failed.insert(id.name)
+            case .skipped: break
+            }
         }
     }
 
-    var names: Set<String> { failed.withLock { $0 } }
+    /// The names of the scenarios that failed.
+    var names: Set<String> { seen.withLock { $0.failed } }
+    /// The names of the scenarios that ran (passed or failed).
+    var ranNames: Set<String> { seen.withLock { $0.ran } }
+}
+
+/// Whether the run was interrupted, and what to call when it is: the signal may come before there is a
+/// run to cancel (while loading), or during it.
+final class RunCancellation: Sendable {
+    private let state = Mutex<(cancelled: Bool, onCancel: (@Sendable () -> Void)?)>((false, nil))
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    func cancel() {
+        let action = state.withLock { state -> (@Sendable () -> Void)? in
+            state.cancelled = true
+            return state.onCancel
+        }
+        action?()
+    }
+
+    /// Calls `action` on cancellation — at once when the run was cancelled already.
+    func onCancel(_ action: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            state.onCancel = action
+            return state.cancelled
+        }
+        if now { action() }
+    }
+}
+
+/// The events of a run cancelled before it began: every scenario skipped.
+enum RunEvents {
+    static func skipping(_ scenarios: [Scenario], plan: RunPlan, emit: (RunEvent) -> Void) -> RunSummary {
+        emit(.runStarted(plan))
+        for scenario in scenarios { emit(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero)) }
+        let summary = RunSummary(passed: 0, failed: 0, skipped: scenarios.count, duration: .zero, cancelled: true)
+        emit(.runFinished(summary))
+        return summary
+    }
 }

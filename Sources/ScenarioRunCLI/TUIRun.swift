@@ -5,11 +5,13 @@ import TUIRunner
 
 /// Runs the selected scenarios in the live terminal runner (`scenario-run` on a terminal, without `--ci`).
 enum TUIRun {
-    /// Takes over the terminal until the user quits; re-runs go through the same `runner` (the stub
-    /// server stays up). Returns the session's merged events for the plain and JUnit reporters.
+    /// Takes over the terminal until the user quits; the first run and every re-run go through
+    /// `execute` (worker processes, or this process under KIF_SKIP_TEAR_DOWN). Returns the session's
+    /// merged events for the plain and JUnit reporters.
     static func run(
         _ scenarios: [Scenario],
-        runner: ScenarioRunner,
+        execute: @escaping @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary,
+        cancel: @escaping @Sendable () -> Void,
         exitWhenFinished: Bool,
         skipTearDown: Bool,
         environment: [String: String]
@@ -27,9 +29,9 @@ enum TUIRun {
                 let wanted = Set(ids)
                 selected = scenarios.filter { wanted.contains($0.id) }
             }
-            return await runner.run(selected, onEvent: onEvent)
+            return await execute(selected, onEvent)
         } cancel: {
-            runner.cancel()
+            cancel()
         }
     }
 

@@ -6,14 +6,16 @@ import Steps
 import StubServer
 import Synchronization
 
-/// `scenario-run worker` (hidden) — one of the N − 1 worker processes of `scenario-run --jobs N`.
+/// `scenario-run worker` (hidden) — one worker process of a run (``WorkerPool``).
 ///
 /// Started before the parent loads, it loads the same scenarios, starts its own stub server, then reads
 /// from standard input the parent's count of the loaded scenarios (`#N`, checked) and scenario indexes
 /// into that list, one per line, and runs each (one run, scenarios as they arrive) between the default set-up
-/// and tear-down, writing its run events to standard output as JSON lines. Ends at the end of its input.
-/// Ctrl-C is the parent's to handle: the worker ignores SIGINT; SIGTERM cancels gracefully (the
-/// current scenario's tear-down runs), a second SIGTERM exits at once.
+/// and tear-down, writing its run events to standard output as JSON lines and where it is to its slot
+/// of the parent's ``ProgressBoard``. Ends at the end of its input. Ctrl-C and a closed terminal are the
+/// parent's to handle: the worker ignores SIGINT and SIGHUP; SIGTERM cancels gracefully (the current
+/// scenario's tear-down runs), a second SIGTERM exits at once. A step it cannot stop ends it, with
+/// status ``WorkerPool/abandonedStepStatus``, once its scenario is reported.
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
@@ -27,8 +29,15 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Option var timeout: Double?
 
+    @Option var board: String?
+
+    @Option var slot: Int = 0
+
+    @Flag var liveEvents = false
+
     func run() async throws {
         signal(SIGINT, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let suite: ScenarioSuite
@@ -46,10 +55,14 @@ struct WorkerCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         try serverStart?.get()
-        let runner = try suite.makeRunner(server: server, environment: environment)
+        let runner = try suite.makeRunner(server: server, environment: environment) {
+            // The step's action cannot be stopped; its scenario is reported (the writer has flushed it).
+            _exit(WorkerPool.abandonedStepStatus)
+        }
         // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
         let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }
-        let output = EventLineWriter()
+        let progress = try board.map { try ProgressBoard(path: $0, slot: slot) }
+        let output = EventLineWriter(live: liveEvents, board: progress, loaded: scenarios)
         let input = ScenarioInput(scenarios)
         await runner.run(arriving: input.scenarios) { event in output.write(event) }
         if let problem = input.problem {
@@ -62,25 +75,41 @@ struct WorkerCommand: AsyncParsableCommand {
 }
 
 /// Writes run events as JSON lines (``RunEventLines``) to standard output, a scenario's events in one
-/// write when it finishes. Step starts and waits are left out: the parent's headless reporters do not
-/// use them, and they are half of all events.
+/// write when it finishes, and keeps the progress board up to date. Unless `live`, step starts and waits
+/// are left out: the parent's headless reporters do not use them, and they are half of all events.
+/// `live` (the live runner's workers) writes every event as it happens.
 final class EventLineWriter: Sendable {
     private let pending = Mutex(Data())
+    private let live: Bool
+    private let board: ProgressBoard?
+    private let indexes: [ScenarioID: Int]
+
+    init(live: Bool = false, board: ProgressBoard? = nil, loaded: [Scenario] = []) {
+        self.live = live
+        self.board = board
+        indexes = board == nil ? [:] : Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
+    }
 
     func write(_ event: RunEvent) {
         switch event {
-        case .stepStarted, .stepWaiting: return
+        case .scenarioStarted(let id): board?.started(scenario: indexes[id] ?? -1)
+        case .stepStarted(_, let step, _):
+            board?.started(step: step)
+            if !live { return }
+        case .stepWaiting: if !live { return }
+        case .stepFinished(_, _, _, .failed, _): board?.failedStep()
         default: break
         }
         guard let line = RunEventLines.encode(event) else { return }
         let flush = pending.withLock { pending -> Data? in
             pending.append(line)
-            guard case .scenarioFinished = event else { return nil }
+            if !live, case .scenarioFinished = event {} else if !live { return nil }
             defer { pending = Data() }
             return pending
         }
         // The parent reads every line; when it has gone, nobody will: stop at once (its SIGTERM may never come).
         if let flush, !Terminal.write(flush, to: .standardOutput) { exit(3) }
+        if case .scenarioFinished = event { board?.finishedScenario() }
     }
 }
 

@@ -52,7 +52,7 @@ struct ParallelScheduleTests {
         _ = schedule.assignments(for: 1)  // 2, 3
         _ = schedule.handle(.scenarioStarted(ids[0]), from: 0)
         _ = schedule.handle(.stepFinished(ids[0], step: 0, phase: .setUp, outcome: .passed, duration: .zero), from: 0)
-        let (events, resend) = schedule.workerExited(0, reason: "signal 9")
+        let (events, resend) = schedule.workerExited(0, failure: "The worker process running this scenario ended (signal 9) before it finished.")
         let reason = "The worker process running this scenario ended (signal 9) before it finished."
         #expect(
             events == [
@@ -77,7 +77,7 @@ struct ParallelScheduleTests {
         schedule.cancel()
         let (_, next) = schedule.handle(.scenarioFinished(ids[0], outcome: .passed, duration: .zero), from: 0)
         #expect(next.isEmpty)
-        _ = schedule.workerExited(0, reason: "exit status 0")
+        _ = schedule.workerExited(0, failure: "The worker process running this scenario ended (exit status 0) before it finished.")
         let (skipped, summary) = schedule.finish()
         #expect(skipped.count == 4)
         #expect(summary == RunSummary(passed: 1, skipped: 4, cancelled: true))

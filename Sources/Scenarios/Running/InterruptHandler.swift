@@ -1,22 +1,23 @@
 import Dispatch
-import Foundation
+package import Foundation
 import Synchronization
 
-/// Ctrl-C (SIGINT) and SIGTERM during a run: the first one calls `onFirst` (cancel the run
-/// gracefully — the current scenario's tear-down still runs); a second one calls `onSecond` (restore
-/// what must be restored) and exits at once with 130. Shared by the headless runner and the TUI.
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP during a run: the first one calls `onFirst` (cancel the run
+/// gracefully — the current scenario's tear-down still runs); a second one kills the
+/// ``ChildProcesses``, calls `onSecond` (restore what must be restored) and exits at once with 130.
+/// Shared by the headless runner and the TUI.
 package final class InterruptHandler: Sendable {
     private let sources: Mutex<[any DispatchSourceSignal]>
 
     private let signals: [Int32]
 
-    /// Handles `signals` (by default SIGINT and SIGTERM) until ``cancel()``.
+    /// Handles `signals` (by default SIGINT, SIGTERM and SIGHUP) until ``cancel()``.
     package init(
         signals: [Int32]? = nil,
         onFirst: @escaping @Sendable () -> Void,
         onSecond: @escaping @Sendable () -> Void = {}
     ) {
-        let signals = signals ?? [SIGINT, SIGTERM]
+        let signals = signals ?? [SIGINT, SIGTERM, SIGHUP]
         self.signals = signals
         let count = Mutex(0)
         var installed: [any DispatchSourceSignal] = []
@@ -31,6 +32,7 @@ package final class InterruptHandler: Sendable {
                 if seen == 1 {
                     onFirst()
                 } else {
+                    ChildProcesses.killAll()
                     onSecond()
                     exit(130)
                 }
@@ -50,5 +52,24 @@ package final class InterruptHandler: Sendable {
         guard !installed.isEmpty else { return }
         for source in installed { source.cancel() }
         for signalNumber in signals { signal(signalNumber, SIG_DFL) }
+    }
+}
+
+/// The worker processes this process started and has not seen end: whatever way the runner leaves
+/// (a second interrupt exits at once), none of them outlives it.
+package enum ChildProcesses {
+    private static let running = Mutex<Set<pid_t>>([])
+
+    package static func add(_ pid: pid_t) {
+        running.withLock { _ = $0.insert(pid) }
+    }
+
+    package static func remove(_ pid: pid_t) {
+        running.withLock { _ = $0.remove(pid) }
+    }
+
+    /// Sends SIGKILL to every child still running.
+    package static func killAll() {
+        for pid in running.withLock({ $0 }) { kill(pid, SIGKILL) }
     }
 }

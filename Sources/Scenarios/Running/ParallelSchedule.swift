@@ -11,7 +11,7 @@
 /// var schedule = ParallelSchedule(scenarios: ids, workers: 2)
 /// for worker in 0..<2 { send(schedule.assignments(for: worker), to: worker) }
 /// let (forward, next) = schedule.handle(event, from: worker)   // forward to reporters, send `next`
-/// let (events, resend) = schedule.workerExited(worker, reason: "exit status 1")
+/// let (events, resend) = schedule.workerExited(worker, failure: "The process running this scenario crashed.")
 /// let summary = schedule.finish()                                 // once every worker has exited
 /// ```
 package struct ParallelSchedule: Sendable {
@@ -88,21 +88,34 @@ package struct ParallelSchedule: Sendable {
         return ([event], [])
     }
 
-    /// A worker's process ended: the scenario it had started fails (unless it finished), the ones it had
-    /// not started go to the workers still alive. Returns the events to report, and what to send to whom.
-    package mutating func workerExited(_ worker: Int, reason: String) -> (events: [RunEvent], send: [(worker: Int, scenarios: [Int])]) {
+    /// A worker's process ended: the scenario it was running fails with `failure` (unless it finished),
+    /// the ones it had not started go to the workers still alive. `running` is what the process itself
+    /// last said it was running (its progress board), when known: it wins over what its events said.
+    /// Returns the events to report, and what to send to whom.
+    package mutating func workerExited(
+        _ worker: Int,
+        running: Interrupted? = nil,
+        failure: String
+    ) -> (events: [RunEvent], send: [(worker: Int, scenarios: [Int])]) {
         guard workers.indices.contains(worker), workers[worker].alive else { return ([], []) }
         workers[worker].alive = false
+        let started = running?.scenario ?? workers[worker].started
         var events: [RunEvent] = []
         var unstarted: [Int] = []
         for index in workers[worker].assigned where !finished.contains(index) {
-            if scenarios[index] == workers[worker].started {
-                let step = workers[worker].lastStep ?? 0
-                let message = "The worker process running this scenario ended (\(reason)) before it finished."
-                let outcome = ScenarioOutcome.failed(step: step, reason: message)
+            if scenarios[index] == started {
+                let step = running?.step ?? workers[worker].lastStep ?? 0
+                let outcome = ScenarioOutcome.failed(step: step, reason: failure)
                 record(index, outcome)
+                // No step fails without the rest being skipped: before a step that ran after no failure,
+                // every step passed (the worker's own events for them may have died with it).
+                if let running, running.earlierStepsPassed {
+                    for earlier in 0..<step {
+                        events.append(.stepFinished(scenarios[index], step: earlier, phase: .steps, outcome: .passed, duration: .zero))
+                    }
+                }
                 events.append(
-                    .stepFinished(scenarios[index], step: step, phase: .steps, outcome: .failed(reason: message, location: nil), duration: .zero)
+                    .stepFinished(scenarios[index], step: step, phase: .steps, outcome: .failed(reason: failure, location: nil), duration: .zero)
                 )
                 events.append(.scenarioFinished(scenarios[index], outcome: outcome, duration: .zero))
             } else {
@@ -117,6 +130,29 @@ package struct ParallelSchedule: Sendable {
             if !next.isEmpty { send.append((other, next)) }
         }
         return (events, send)
+    }
+
+    /// Where a worker's process was when it ended, as it said itself (its progress board).
+    package struct Interrupted: Sendable {
+        package var scenario: ScenarioID
+        package var step: Int
+        /// Whether no step of the scenario had failed.
+        package var earlierStepsPassed: Bool
+
+        package init(scenario: ScenarioID, step: Int, earlierStepsPassed: Bool) {
+            self.scenario = scenario
+            self.step = step
+            self.earlierStepsPassed = earlierStepsPassed
+        }
+    }
+
+    /// Whether scenarios are still waiting for a worker: a worker that died is worth replacing.
+    package var hasWork: Bool { !stopped && !queue.isEmpty }
+
+    /// A new process took the place of `worker`, which had exited: it gets scenarios again.
+    package mutating func workerReplaced(_ worker: Int) {
+        guard workers.indices.contains(worker), !workers[worker].alive else { return }
+        workers[worker] = Worker()
     }
 
     /// Stops handing out scenarios (Ctrl-C): what workers are running still finishes.

@@ -1,0 +1,493 @@
+import Foundation
+import Scenarios
+import Steps
+import Synchronization
+
+/// Runs scenarios in worker processes (`scenario-run worker`), so that nothing a scenario does — a
+/// `fatalError`, a signal, `exit()`, a step that never returns — can take the runner down with it.
+///
+/// Each worker loads the same scenario files, starts its own stub server, and runs the scenario indexes
+/// the pool writes to its standard input, streaming run events back as JSON lines; everyone's events are
+/// merged into one run for the reporters (or the live runner). `jobs` workers run at once. A worker
+/// that dies while running a scenario fails that scenario with what killed it (the crash message from
+/// its standard error, or the signal) and a new worker takes its place; a scenario that runs past
+/// `--scenario-timeout` is ended with its process the same way. Which scenario and step a worker is
+/// in is read from a shared ``ProgressBoard``, so the report names them even when the worker's events
+/// had not been written yet.
+///
+/// The bookkeeping — who runs what, fail-fast, skipped scenarios — is ``ParallelSchedule``'s; this type
+/// owns the processes, the pipes and the threads that read them.
+final class WorkerPool: Sendable {
+    struct Options: Sendable {
+        /// How many worker processes run scenarios at once.
+        var jobs: Int
+        /// What follows `worker` on a worker's command line: paths and project options.
+        var arguments: [String]
+        /// Workers send every event at once (step starts and waits included): for the live runner.
+        var liveEvents = false
+        /// The workers' own output (an app's prints, crash messages) is passed on to this process's
+        /// standard output and error; the live runner, which owns the terminal, keeps it out.
+        var forwardOutput = true
+        /// How long one scenario may run before its process is ended.
+        var scenarioTimeout: Duration = .seconds(120)
+    }
+
+    private struct Worker {
+        var process: Process?
+        var input: FileHandle?
+        /// Why the pool ended this process itself, if it did (a scenario past its timeout).
+        var killReason: String?
+        /// Whether it finished a scenario: a worker that never did is not replaced when it dies.
+        var finishedAny = false
+    }
+
+    /// What `run` brings: the schedule, the index each scheduled scenario has in the workers' list,
+    /// where events go, and who waits for the end.
+    private struct Run {
+        var schedule: ParallelSchedule
+        var scenarios: [Scenario]
+        var loaded: [ScenarioID]
+        var workerIndexes: [Int]
+        var emit: @Sendable (RunEvent) -> Void
+        var finished: CheckedContinuation<RunSummary, Never>
+    }
+
+    private struct State {
+        var workers: [Worker] = []
+        var run: Run?
+        /// Workers that exited before the run began (while loading).
+        var exitedEarly: [(worker: Int, exit: Exit)] = []
+        /// Processes started and not yet exited.
+        var alive = 0
+        /// Why workers ended without it being any scenario's failure (the run fails with exit status 1).
+        var failures: [String] = []
+        var abandoned = false
+    }
+
+    /// How a worker process ended, and the last of what it wrote to its standard error.
+    struct Exit: Sendable {
+        var signal: Int32?
+        var status: Int32
+        var standardErrorTail: String
+    }
+
+    /// What the reader threads hand over: a worker's lines, or its end.
+    private enum Message {
+        case lines(worker: Int, [Line])
+        case exited(worker: Int, Exit)
+    }
+
+    private enum Line {
+        case event(RunEvent)
+        case other(Data)
+    }
+
+    /// A worker's exit status after it reported a scenario whose step it could not stop (it ends itself).
+    static let abandonedStepStatus: Int32 = 4
+    /// How much of a worker's standard error is kept to explain its end.
+    static let standardErrorTailBytes = 8192
+
+    private let options: Options
+    private let board: ProgressBoard?
+    private let state = Mutex(State())
+    /// Messages from the readers, handled in arrival order by whichever reader finds no one else handling.
+    private let inbox = Mutex<(pending: [Message], handling: Bool)>(([], false))
+
+    /// Starts the workers at once, so that they load the scenario files while this process does.
+    init(_ options: Options) {
+        self.options = Options(
+            jobs: max(1, options.jobs),
+            arguments: options.arguments,
+            liveEvents: options.liveEvents,
+            forwardOutput: options.forwardOutput,
+            scenarioTimeout: options.scenarioTimeout
+        )
+        signal(SIGPIPE, SIG_IGN)  // a worker that died must not take the parent with it
+        do {
+            board = try ProgressBoard(creatingSlots: self.options.jobs)
+        } catch {
+            Terminal.printError("warning: Without a progress board, a crash is reported without its scenario: \(error)")
+            board = nil
+        }
+        state.withLock { state in
+            state.workers = Array(repeating: Worker(), count: self.options.jobs)
+            for slot in 0..<self.options.jobs { launch(slot, in: &state) }
+        }
+    }
+
+    deinit {
+        board?.remove()
+    }
+
+    /// Why workers ended without a scenario to blame; a run with any fails (exit status 1).
+    var workerFailures: [String] { state.withLock { $0.failures } }
+
+    /// Ends the workers without running anything more (this process could not load the files, or a
+    /// second interrupt): every worker is killed at once.
+    func abandon() {
+        let processes = state.withLock { state -> [Process] in
+            state.abandoned = true
+            for index in state.workers.indices {
+                try? state.workers[index].input?.close()
+                state.workers[index].input = nil
+            }
+            return state.workers.compactMap(\.process)
+        }
+        for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Runs `scenarios` (the plan is announced first) and returns the totals once every worker has
+    /// exited. A pool runs again (the live runner's re-runs) with new workers.
+    ///
+    /// - Parameters:
+    ///   - scenarios: the selected scenarios, in run order.
+    ///   - loaded: every scenario the workers load (the selection's superset, in load order).
+    ///   - plan: what `runStarted` announces.
+    func run(
+        _ scenarios: [Scenario],
+        loaded: [Scenario],
+        plan: RunPlan,
+        failFast: Bool,
+        emit: @escaping @Sendable (RunEvent) -> Void
+    ) async -> RunSummary {
+        let start = ContinuousClock.now
+        emit(.runStarted(plan))
+        let watchdog = startWatchdog()
+        defer { watchdog.cancel() }
+        let position = Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
+            state.withLock { state in
+                if state.alive == 0, !state.abandoned {
+                    // A re-run: the previous run's workers have all ended.
+                    state.exitedEarly = []
+                    for slot in state.workers.indices {
+                        state.workers[slot] = Worker()
+                        board?.clear(slot)
+                        launch(slot, in: &state)
+                    }
+                }
+                state.run = Run(
+                    schedule: ParallelSchedule(scenarios: scenarios.map(\.id), workers: options.jobs, failFast: failFast),
+                    scenarios: scenarios,
+                    loaded: loaded.map(\.id),
+                    workerIndexes: scenarios.map { position[$0.id] ?? -1 },
+                    emit: emit,
+                    finished: continuation
+                )
+                for worker in state.workers.indices { begin(worker, in: &state) }
+                let early = state.exitedEarly
+                state.exitedEarly = []
+                for (worker, exit) in early { exited(worker, exit, in: &state) }
+                finishIfDone(&state)
+            }
+        }
+        summary.duration = ContinuousClock.now - start
+        emit(.runFinished(summary))
+        return summary
+    }
+
+    /// Ctrl-C: nothing new is handed out; each worker cancels its running scenario (whose tear-down
+    /// runs) and ends.
+    func cancel() {
+        let processes = state.withLock { state -> [Process] in
+            state.run?.schedule.cancel()
+            for index in state.workers.indices {
+                try? state.workers[index].input?.close()
+                state.workers[index].input = nil
+            }
+            return state.workers.compactMap(\.process)
+        }
+        for process in processes where process.isRunning { process.terminate() }
+    }
+
+    // MARK: Workers
+
+    private func launch(_ slot: Int, in state: inout State) {
+        var arguments = ["worker"] + options.arguments
+        if let board { arguments += ["--board", board.path, "--slot", String(slot)] }
+        if options.liveEvents { arguments.append("--live-events") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        // A crash is reported from its message; the runtime's backtrace would take seconds per crash.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        process.environment = environment
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            Terminal.printError("error: Could not start a worker process: \(error)")
+            state.failures.append("A worker process could not start: \(error)")
+            return
+        }
+        ChildProcesses.add(process.processIdentifier)
+        try? input.fileHandleForReading.close()
+        try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
+        state.workers[slot] = Worker(process: process, input: input.fileHandleForWriting)
+        state.alive += 1
+        let tail = StandardErrorTail(limit: Self.standardErrorTailBytes)
+        let errorsRead = DispatchSemaphore(value: 0)
+        let forward = options.forwardOutput
+        Thread {
+            tail.read(errors.fileHandleForReading, forwarding: forward)
+            errorsRead.signal()
+        }.start()
+        Thread { [self] in
+            read(output.fileHandleForReading, from: slot)
+            process.waitUntilExit()
+            errorsRead.wait()
+            ChildProcesses.remove(process.processIdentifier)
+            let bySignal = process.terminationReason == .uncaughtSignal
+            deliver(
+                .exited(
+                    worker: slot,
+                    Exit(
+                        signal: bySignal ? process.terminationStatus : nil,
+                        status: bySignal ? 0 : process.terminationStatus,
+                        standardErrorTail: tail.text
+                    )
+                )
+            )
+        }.start()
+    }
+
+    /// Hands a (new) worker the count of loaded scenarios and its first scenarios.
+    private func begin(_ worker: Int, in state: inout State) {
+        guard let input = state.workers[worker].input, let count = state.run?.loaded.count else { return }
+        try? input.write(contentsOf: Data("#\(count)\n".utf8))
+        send(state.run?.schedule.assignments(for: worker) ?? [], to: worker, in: &state)
+    }
+
+    /// Reads JSON lines of run events until the worker closes its output; other lines are passed on.
+    private func read(_ handle: FileHandle, from worker: Int) {
+        var buffer = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            var lines: [Line] = []
+            var consumed = buffer.startIndex
+            while let newline = buffer[consumed...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[consumed..<newline]
+                // Something other than an event (an app's own output) is shown, as in a serial run.
+                lines.append(RunEventLines.decode(line).map(Line.event) ?? .other(Data(buffer[consumed...newline])))
+                consumed = newline + 1
+            }
+            buffer = Data(buffer[consumed...])
+            if !lines.isEmpty { deliver(.lines(worker: worker, lines)) }
+        }
+    }
+
+    /// Hands a message over. The two readers of two workers taking the state's lock in turn, event by
+    /// event, spent more time waking each other than working; instead a reader that finds another one
+    /// handling messages leaves its own in the inbox and goes back to reading.
+    private func deliver(_ message: Message) {
+        let mustHandle = inbox.withLock { inbox -> Bool in
+            inbox.pending.append(message)
+            guard !inbox.handling else { return false }
+            inbox.handling = true
+            return true
+        }
+        guard mustHandle else { return }
+        while true {
+            let batch = inbox.withLock { inbox -> [Message] in
+                defer { inbox.pending = [] }
+                if inbox.pending.isEmpty { inbox.handling = false }
+                return inbox.pending
+            }
+            if batch.isEmpty { return }
+            state.withLock { state in
+                for message in batch { handle(message, in: &state) }
+            }
+        }
+    }
+
+    private func handle(_ message: Message, in state: inout State) {
+        switch message {
+        case .lines(let worker, let lines):
+            for line in lines {
+                switch line {
+                case .other(let text):
+                    if options.forwardOutput { Terminal.write(text, to: .standardOutput) }
+                case .event(let event):
+                    // In place: a copy of the run would copy the schedule's arrays at every event.
+                    guard let (forward, next) = state.run?.schedule.handle(event, from: worker), let emit = state.run?.emit
+                    else { continue }
+                    if case .scenarioFinished = event { state.workers[worker].finishedAny = true }
+                    for event in forward { emit(event) }
+                    send(next, to: worker, in: &state)
+                }
+            }
+        case .exited(let worker, let exit):
+            state.alive -= 1
+            exited(worker, exit, in: &state)
+            finishIfDone(&state)
+        }
+    }
+
+    /// A worker ended: before the run it is remembered; during it, the scenario it was running fails
+    /// with what ended it, and a new worker takes its place while scenarios are waiting.
+    private func exited(_ worker: Int, _ exit: Exit, in state: inout State) {
+        guard state.workers.indices.contains(worker) else { return }
+        try? state.workers[worker].input?.close()
+        state.workers[worker].input = nil
+        guard state.run != nil else {
+            state.exitedEarly.append((worker, exit))
+            return
+        }
+        let running = board?.running(in: worker).flatMap { progress -> ParallelSchedule.Interrupted? in
+            guard let loaded = state.run?.loaded, loaded.indices.contains(progress.scenario) else { return nil }
+            return .init(scenario: loaded[progress.scenario], step: progress.step ?? 0, earlierStepsPassed: progress.earlierPassed)
+        }
+        let failure = state.workers[worker].killReason ?? Self.describe(exit, runningAScenario: true)
+        guard let (events, resend) = state.run?.schedule.workerExited(worker, running: running, failure: failure),
+            let emit = state.run?.emit
+        else { return }
+        for event in events { emit(event) }
+        for (other, scenarios) in resend { send(scenarios, to: other, in: &state) }
+
+        let endedItself = exit.signal == nil && (exit.status == 0 || exit.status == Self.abandonedStepStatus)
+        if running == nil, !endedItself, !state.abandoned {
+            let message = "Worker process \(worker + 1) ended: \(Self.describe(exit, runningAScenario: false))"
+            state.failures.append(message)
+            Terminal.printError("error: \(message)")
+        }
+        // A worker that had done work, or died in a scenario (whose failure is reported), is replaced;
+        // one that never got going (it could not load, say) would only fail again.
+        let replace = running != nil || state.workers[worker].finishedAny || exit.status == Self.abandonedStepStatus
+        if replace, !state.abandoned, state.run?.schedule.hasWork == true {
+            board?.clear(worker)
+            state.workers[worker] = Worker()
+            launch(worker, in: &state)
+            if state.workers[worker].process != nil {
+                state.run?.schedule.workerReplaced(worker)
+                begin(worker, in: &state)
+            }
+        }
+    }
+
+    /// Once every worker has exited: the skipped scenarios, and the end of ``run``.
+    private func finishIfDone(_ state: inout State) {
+        guard state.alive == 0, let (skipped, summary) = state.run?.schedule.finish(), let run = state.run else { return }
+        for event in skipped { run.emit(event) }
+        state.run = nil
+        run.finished.resume(returning: summary)
+    }
+
+    /// Sends scenario indexes to a worker; closes its input once it will get nothing more.
+    private func send(_ scheduled: [Int], to worker: Int, in state: inout State) {
+        guard let run = state.run, state.workers.indices.contains(worker), let input = state.workers[worker].input else {
+            return
+        }
+        if !scheduled.isEmpty {
+            let lines = scheduled.map { "\(run.workerIndexes[$0])\n" }.joined()
+            do {
+                try input.write(contentsOf: Data(lines.utf8))
+            } catch {
+                // The worker is gone; its reader thread reports it.
+            }
+        }
+        if run.schedule.isDone(worker) {
+            try? input.close()
+            state.workers[worker].input = nil
+        }
+    }
+
+    // MARK: Scenario timeout
+
+    /// Checks the board a few times per timeout; a scenario past `--scenario-timeout` has its process
+    /// killed, which fails it with the timeout as its reason.
+    private func startWatchdog() -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let limit = options.scenarioTimeout
+        let interval = max(.milliseconds(10), min(.seconds(1), limit / 4))
+        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        timer.setEventHandler { [self] in
+            guard let board else { return }
+            let overdue = state.withLock { state -> [pid_t] in
+                var pids: [pid_t] = []
+                for slot in state.workers.indices {
+                    guard let process = state.workers[slot].process, state.workers[slot].killReason == nil,
+                        let progress = board.running(in: slot), progress.elapsed >= limit
+                    else { continue }
+                    state.workers[slot].killReason =
+                        "Did not finish within \(limit.shortSeconds) s (--scenario-timeout); its process was ended."
+                    pids.append(process.processIdentifier)
+                }
+                return pids
+            }
+            for pid in overdue { kill(pid, SIGKILL) }
+        }
+        timer.resume()
+        return timer
+    }
+
+    // MARK: Describing an end
+
+    /// Why a worker ended, as a sentence: the crash message it wrote, the signal, or its exit status.
+    static func describe(_ exit: Exit, runningAScenario: Bool) -> String {
+        let subject = runningAScenario ? "The process running this scenario" : "It"
+        let message = crashMessage(in: exit.standardErrorTail)
+        if let signal = exit.signal {
+            let name = signalName(signal)
+            if let message { return "\(subject) crashed: \(message) (signal \(signal), \(name))." }
+            return "\(subject) was ended by signal \(signal) (\(name))."
+        }
+        if let message { return "\(subject) exited with status \(exit.status): \(message)" }
+        return "\(subject) exited with status \(exit.status)" + (runningAScenario ? " before the scenario finished." : ".")
+    }
+
+    /// The runtime's last report of a fatal error in `text` (`Fatal error: …`, `Precondition failed: …`).
+    static func crashMessage(in text: String) -> String? {
+        let markers = ["Fatal error", "Precondition failed", "Assertion failed", "Unexpectedly found nil"]
+        for line in text.split(separator: "\n").reversed() {
+            guard let marker = markers.compactMap({ line.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) else {
+                continue
+            }
+            return String(line[marker.lowerBound...]).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    static func signalName(_ number: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+            SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM", SIGUSR1: "SIGUSR1", SIGUSR2: "SIGUSR2",
+        ]
+        return names[number] ?? "signal \(number)"
+    }
+}
+
+/// A worker's standard error: passed on as it comes (unless the live runner owns the terminal), the
+/// last few kilobytes kept to explain a crash.
+private final class StandardErrorTail: Sendable {
+    private let kept = Mutex(Data())
+    private let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func read(_ handle: FileHandle, forwarding: Bool) {
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return }
+            if forwarding { Terminal.write(chunk, to: .standardError) }
+            kept.withLock { kept in
+                kept.append(chunk)
+                if kept.count > limit { kept = Data(kept.suffix(limit)) }
+            }
+        }
+    }
+
+    var text: String { String(decoding: kept.withLock { $0 }, as: UTF8.self) }
+}
