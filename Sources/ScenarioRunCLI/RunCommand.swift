@@ -69,16 +69,22 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        // From the start: a signal while loading still ends in a complete report (everything skipped).
+        let live = !ci && Terminal.stdoutIsTTY
+        // Headless, from the start: a signal while loading still ends in a complete report (everything
+        // skipped). The live runner handles signals itself once it owns the terminal (libdispatch does
+        // not take a signal back from a cancelled source, so there is one handler per process).
         let cancellation = RunCancellation()
-        var interrupts: InterruptHandler? = InterruptHandler(
-            onFirst: {
-                Terminal.printError(
-                    "\nCancelling: the running scenarios' tear-down runs, the rest are skipped (Ctrl-C again to quit now)."
-                )
-                cancellation.cancel()
-            }
-        )
+        let interrupts =
+            live
+            ? nil
+            : InterruptHandler(
+                onFirst: {
+                    Terminal.printError(
+                        "\nCancelling: the running scenarios' tear-down runs, the rest are skipped (Ctrl-C again to quit now)."
+                    )
+                    cancellation.cancel()
+                }
+            )
         defer { interrupts?.cancel() }
 
         var settings: RunSettings
@@ -92,7 +98,6 @@ struct RunCommand: AsyncParsableCommand {
         if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) { settings.scenarioTimeout = duration }
         if let filter { settings.filter = filter }
 
-        let live = !ci && Terminal.stdoutIsTTY
         if jobs > 1, settings.skipTearDown {
             Terminal.printError("note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept.")
         }
@@ -105,7 +110,7 @@ struct RunCommand: AsyncParsableCommand {
                 WorkerPool.Options(
                     jobs: jobs,
                     arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
-                        + (timeout.map { ["--timeout", String($0)] } ?? []),
+                        + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : []),
                     liveEvents: live,
                     forwardOutput: !live,
                     scenarioTimeout: settings.scenarioTimeout
@@ -211,9 +216,7 @@ struct RunCommand: AsyncParsableCommand {
 
         let summary: RunSummary
         if live {
-            // The live runner handles signals itself; the summary is printed after the terminal is restored.
-            interrupts?.cancel()
-            interrupts = nil
+            // The summary is printed after the terminal is restored.
             let outcome = await TUIRun.run(
                 scenarios,
                 execute: execute,

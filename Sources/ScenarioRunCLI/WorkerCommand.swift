@@ -35,6 +35,8 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Flag var liveEvents = false
 
+    @Flag var failFast = false
+
     func run() async throws {
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
@@ -47,6 +49,7 @@ struct WorkerCommand: AsyncParsableCommand {
         do {
             var settings = try project.settings(environment: environment)
             if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
+            if failFast { settings.failFast = true }
             suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer()
             (scenarios, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: server)

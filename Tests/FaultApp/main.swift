@@ -47,9 +47,18 @@ let sleepStep = StepDefinition(name: "sleep", summary: "Sleeps, stopping when ca
     }
 }
 
+/// `touch: PATH` — creates an empty file: a test waits for it to know the scenario got that far.
+let touch = StepDefinition(name: "touch", summary: "Creates an empty file", usage: ["PATH"]) { arguments, _ in
+    let path = try arguments.scalar()
+    return Step("touch \(path)") { _ in
+        FileManager.default.createFile(atPath: path, contents: nil)
+        return .success
+    }
+}
+
 await ScenarioRun.main(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
-        steps: RestaurantReviews.steps + [crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep]
+        steps: RestaurantReviews.steps + [crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch]
     )
 )

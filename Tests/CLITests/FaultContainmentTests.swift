@@ -1,0 +1,247 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+extension CLI {
+    /// `scenario-run-faults`: the example app's scenario-run plus steps that crash, exit, raise signals,
+    /// never return, sleep and touch files (Tests/FaultApp).
+    static var faultsBinary: URL { binary.deletingLastPathComponent().appendingPathComponent("scenario-run-faults") }
+
+    /// The pids of `parent`'s child processes.
+    static func children(of parent: pid_t) -> [pid_t] {
+        let pgrep = Process()
+        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        pgrep.arguments = ["-P", String(parent)]
+        let pipe = Pipe()
+        pgrep.standardOutput = pipe
+        guard (try? pgrep.run()) != nil else { return [] }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        pgrep.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    /// The `testcase` elements of a JUnit file: name → failure message (`nil` when it passed), and
+    /// which were skipped; `nil` when the file is not well-formed XML.
+    static func junitCases(_ url: URL) -> (failures: [String: String?], skipped: Set<String>)? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        final class Reader: NSObject, XMLParserDelegate {
+            var failures: [String: String?] = [:]
+            var skipped: Set<String> = []
+            var current: String?
+            func parser(
+                _ parser: XMLParser,
+                didStartElement name: String,
+                namespaceURI: String?,
+                qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
+                switch name {
+                case "testcase":
+                    current = attributes["name"]
+                    if let current { failures[current] = .some(nil) }
+                case "failure": if let current { failures[current] = .some(attributes["message"] ?? "") }
+                case "skipped": if let current { skipped.insert(current) }
+                default: break
+                }
+            }
+        }
+        let reader = Reader()
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        guard parser.parse() else { return nil }
+        return (reader.failures, reader.skipped)
+    }
+}
+
+/// What a scenario does to its process — a `fatalError`, a signal, `exit()`, a step that never returns,
+/// a scenario that runs too long, a worker killed from outside — fails that scenario with the reason
+/// and the run goes on: in `--ci` with one worker, and with `--jobs 2`.
+@Suite(.serialized)
+struct FaultContainmentTests {
+    static let faults = """
+        feature: Faults
+        scenarios:
+          - scenario: Before
+            steps: [succeed]
+          - scenario: Crashes
+            steps:
+              - succeed
+              - crash: boom in app code
+          - scenario: Segfaults
+            steps:
+              - raise signal: 11
+          - scenario: Exits
+            steps:
+              - exit process: 0
+          - scenario: Stuck
+            steps:
+              - ignore cancellation
+          - scenario: Too long
+            steps:
+              - sleep: 30
+          - scenario: After
+            steps: [succeed]
+        """
+
+    static let expectedFailures: [String: String] = [
+        "Crashes": "The process running this scenario crashed: Fatal error: boom in app code (signal 4, SIGILL).",
+        "Segfaults": "The process running this scenario was ended by signal 11 (SIGSEGV).",
+        "Exits": "The process running this scenario exited with status 0 before the scenario finished.",
+        "Stuck": "Did not finish within 1.0 s and ignored cancellation. Its process was ended.",
+        "Too long": "Did not finish within 3.0 s (--scenario-timeout); its process was ended.",
+    ]
+
+    @Test(arguments: ["1", "2"])
+    func everyFaultFailsItsScenarioAndTheRunGoesOn(jobs: String) throws {
+        let project = try CLI.project(["Scenarios/faults.yml": Self.faults])
+        let report = project.appendingPathComponent("report.xml")
+        let result = try CLI.run(
+            ["--ci", "--jobs", jobs, "--timeout", "1", "--scenario-timeout", "3", "--junit", report.path],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
+        #expect(result.status == 1)
+        #expect(result.stdout.hasSuffix("2 passed, 5 failed\n"), "\(result.stdout)")
+        for (name, reason) in Self.expectedFailures {
+            #expect(result.stdout.contains("✗ \(name) ("), "\(name)")
+            #expect(result.stdout.contains(reason), "\(name): \(result.stdout)")
+        }
+        #expect(result.stdout.contains("✓ Before") && result.stdout.contains("✓ After"))
+        // Steps before the crash ran and passed: the report says so even though the worker died.
+        #expect(result.stdout.contains("✓ succeed: Passed"), "\(result.stdout)")
+        #expect(!result.stderr.contains("error: Worker"), "every end is some scenario's failure: \(result.stderr)")
+        let cases = try #require(CLI.junitCases(report), "the JUnit report is complete, well-formed XML")
+        #expect(cases.failures.count == 7)
+        for (name, reason) in Self.expectedFailures { #expect(cases.failures[name] == .some(reason), "\(name)") }
+        #expect(cases.failures["Before"] == .some(nil) && cases.failures["After"] == .some(nil))
+    }
+
+    @Test func aWorkerKilledFromOutsideFailsItsScenarioAndAnotherTakesOver() async throws {
+        let project = try CLI.project([
+            "Scenarios/killed.yml": """
+            scenarios:
+              - scenario: Killed
+                steps:
+                  - touch: started
+                  - sleep: 30
+              - scenario: After
+                steps: [succeed]
+            """
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let marker = project.appendingPathComponent("started")
+        let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:], executable: CLI.faultsBinary)
+        #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
+        let workers = CLI.children(of: running.process.processIdentifier)
+        #expect(workers.count == 1)
+        for worker in workers { kill(worker, SIGKILL) }
+        let result = running.wait()
+        #expect(result.status == 1)
+        let reason = "The process running this scenario was ended by signal 9 (SIGKILL)."
+        #expect(result.stdout.contains(reason), "\(result.stdout)")
+        #expect(result.stdout.contains("✓ touch started"), "the step before is reported passed: \(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
+        let cases = try #require(CLI.junitCases(report))
+        #expect(cases.failures["Killed"] == .some(reason))
+        #expect(cases.failures["After"] == .some(nil))
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP in a headless run, with one worker and with two: the running scenario is
+/// cancelled and torn down, the rest are reported skipped, the JUnit file and the state file are
+/// complete, no worker outlives the run; a second signal exits 130 at once.
+@Suite(.serialized)
+struct SignalTests {
+    static let scenarios = """
+        scenarios:
+          - scenario: Quick
+            steps: [succeed]
+          - scenario: Long
+            steps:
+              - touch: started
+              - sleep: 30
+          - scenario: Never
+            steps: [succeed]
+          - scenario: Never either
+            steps: [succeed]
+        """
+
+    @Test(arguments: [(SIGINT, "1"), (SIGTERM, "1"), (SIGHUP, "1"), (SIGINT, "2"), (SIGTERM, "2"), (SIGHUP, "2")])
+    func aSignalCancelsTheRunAndTheReportIsComplete(signal: Int32, jobs: String) async throws {
+        let project = try CLI.project(["Scenarios/long.yml": Self.scenarios])
+        let report = project.appendingPathComponent("report.xml")
+        let marker = project.appendingPathComponent("started")
+        let running = try CLI.Running(
+            ["--ci", "--jobs", jobs, "--junit", report.path],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
+        #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
+        let workers = CLI.children(of: running.process.processIdentifier)
+        // With two, the other worker may have run the rest and ended already.
+        #expect((1...2).contains(workers.count))
+        kill(running.process.processIdentifier, signal)
+        let result = running.wait()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Cancelling"), "\(result.stderr)")
+        #expect(result.stdout.contains("Run cancelled."), "the long scenario is cancelled: \(result.stdout)")
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let counts = last.split(separator: ",").compactMap { Int($0.split(separator: " ").first ?? "") }
+        #expect(counts.count >= 2 && counts.reduce(0, +) == 4 && counts[1] == 1, "every scenario accounted for: \(last)")
+        let cases = try #require(CLI.junitCases(report), "complete, well-formed JUnit")
+        #expect(cases.failures.count == 4)
+        #expect(cases.failures["Long"] != .some(nil))
+        let state = project.appendingPathComponent(".scenario-run/last-failed.json")
+        let names = try JSONDecoder().decode([String: [String]].self, from: Data(contentsOf: state))
+        #expect(names["failed"] == ["Long"])
+        #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
+    }
+
+    @Test func aSecondSignalExits130AtOnceLeavingNoWorker() async throws {
+        let project = try CLI.project([
+            "Scenarios/stuck.yml": """
+            scenarios:
+              - scenario: Stuck
+                steps:
+                  - touch: started
+                  - ignore cancellation
+            """
+        ])
+        let marker = project.appendingPathComponent("started")
+        let running = try CLI.Running(["--ci", "--timeout", "60"], directory: project, environment: [:], executable: CLI.faultsBinary)
+        #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
+        let workers = CLI.children(of: running.process.processIdentifier)
+        #expect(workers.count == 1)
+        kill(running.process.processIdentifier, SIGTERM)
+        #expect(await eventually { running.stderr.contains("Cancelling") })
+        kill(running.process.processIdentifier, SIGTERM)
+        let result = running.wait()
+        #expect(result.status == 130)
+        #expect(await eventually { workers.allSatisfy { kill($0, 0) != 0 } }, "no worker outlives the run")
+    }
+
+    @Test func aSignalWhileLoadingStillReportsEveryScenario() async throws {
+        // Enough scenarios that loading takes a while; the signal comes once the workers exist (they are
+        // started after the handler is installed), during loading or just after.
+        let count = 20_000
+        let body = (0..<count).map { "  - scenario: S\($0)\n    steps: [succeed]\n" }.joined()
+        let project = try CLI.project(["Scenarios/many.yml": "scenarios:\n" + body])
+        let report = project.appendingPathComponent("report.xml")
+        let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:])
+        #expect(await eventually { !CLI.children(of: running.process.processIdentifier).isEmpty })
+        kill(running.process.processIdentifier, SIGTERM)
+        let result = running.wait()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Cancelling"))
+        let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let counts = last.split(separator: ",").compactMap { Int($0.split(separator: " ").first ?? "") }
+        #expect(counts.reduce(0, +) == count, "every scenario accounted for: \(last)")
+        let cases = try #require(CLI.junitCases(report), "complete, well-formed JUnit")
+        #expect(cases.failures.count == count)
+    }
+}
