@@ -91,6 +91,38 @@ struct TmuxEndToEndTests {
         #expect(root.name == "testsuites")
         #expect(try xml.nodes(forXPath: "//testcase").count == 2)
     }
+
+    @Test func aCrashingScenarioFailsInTheLiveRunnerAndTheRunGoesOn() throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let runBinary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        // The example app's scenario-run plus steps that crash (Tests/FaultApp), built beside it.
+        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent("scenario-run-faults").path
+        let before = try tmux.stty(into: "before")
+        let scenarios = tmux.folder.appendingPathComponent("crash.yml")
+        try """
+            feature: Crashing
+            scenarios:
+              - scenario: Crashes in app code
+                steps:
+                  - crash: boom in the live runner
+              - scenario: Runs after the crash
+                steps: [succeed]
+            """.write(to: scenarios, atomically: true, encoding: .utf8)
+        tmux.type("\(binary) \(scenarios.path); echo EXIT=$?")
+        tmux.press("Enter")
+        var pane = try tmux.waitForPane("the run to finish") { $0.contains("2/2") && $0.contains("finished") }
+        #expect(pane.contains("2/2  1 failed"))
+        tmux.press("Up")
+        pane = try tmux.waitForPane("the crashed scenario's detail") { $0.contains("Steps: Crashes in app code") && $0.contains("Detail") }
+        #expect(pane.contains("crashed: Fatal") && pane.contains("(signal 4, SIGILL)"), "the detail pane shows the crash: \(pane)")
+        tmux.press("q")
+        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=1")
+        #expect(pane.contains("1 passed, 1 failed"))
+        let after = try tmux.stty(into: "after")
+        #expect(after == before, "stty -a is unchanged")
+    }
 }
 
 /// The example package's own executable (`Examples/LibraryLoans`, a second app that depends on this package
