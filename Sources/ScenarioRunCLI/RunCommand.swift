@@ -133,9 +133,15 @@ struct RunCommand: AsyncParsableCommand {
 
         let failureState = FailureState(projectDirectory: directory)
         let selection: ScenarioSelection
-        let previousFailures: Set<String>
+        var previousFailures: Set<String> = []
         do {
-            previousFailures = try failureState.load()
+            do {
+                previousFailures = try failureState.load()
+            } catch {
+                // Only --rerun-failed needs the file; any other run replaces it.
+                if rerunFailed { throw error }
+                Terminal.printError("warning: \(error)")
+            }
             selection = try ScenarioSelection(
                 filter: settings.filter,
                 tags: Set(tag),

@@ -15,11 +15,26 @@ package struct FailureState: Sendable {
         self.url = directory.appendingPathComponent(".scenario-run").appendingPathComponent("last-failed.json")
     }
 
+    /// A state file that cannot be read, said in words with its path.
+    package struct UnreadableFile: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String {
+            "Cannot read '\(path)' (\(reason)): it should hold the failed scenarios' names as {\"failed\": [...]}. Delete it to start afresh."
+        }
+    }
+
     /// The failed names; empty when there is no file yet.
-    package func load() throws -> Set<String> {
+    package func load() throws(UnreadableFile) -> Set<String> {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-        let data = try Data(contentsOf: url)
-        return Set(try JSONDecoder().decode(File.self, from: data).failed)
+        do {
+            let data = try Data(contentsOf: url)
+            return Set(try JSONDecoder().decode(File.self, from: data).failed)
+        } catch is DecodingError {
+            throw UnreadableFile(path: url.path, reason: "it is not the JSON scenario-run writes")
+        } catch {
+            throw UnreadableFile(path: url.path, reason: "\(error.localizedDescription)")
+        }
     }
 
     /// Replaces the file with `names` (sorted), atomically.

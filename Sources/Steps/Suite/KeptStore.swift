@@ -14,15 +14,47 @@ package enum KeptStore {
     /// user: where it is, and an `sqlite3` command for each of the app's tables that holds rows (the
     /// first table when none does). Written beside and renamed into place, so a file there is replaced
     /// whole or not at all.
+    ///
+    /// A file already there is replaced only when scenario-run kept it (its SQLite application ID says
+    /// so): anything else at that path is the user's, and is left alone with an error.
     package static func keep(in directory: URL) throws -> [String]? {
         guard let store = EntityStore.defaultStore else { return nil }
         let url = url(in: directory)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileWriteError.replace(url) { try store.backup(to: $0) }
+        if FileManager.default.fileExists(atPath: url.path), !isKept(url) {
+            throw FileWriteError(
+                path: url.path,
+                reason: "a file scenario-run did not keep is there; move it away or delete it to keep the store"
+            )
+        }
+        try FileWriteError.replace(url) { temporary in
+            try store.backup(to: temporary)
+            try mark(temporary)
+        }
         let names = store.model.entityNames
         var withRows = names.filter { ((try? store.countSaved($0)) ?? 0) > 0 }
         if withRows.isEmpty { withRows = Array(names.prefix(1)) }
         return ["KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at \(url.path)"]
             + withRows.prefix(3).map { "  sqlite3 \(url.path) 'select * from \"\($0)\"'" }
+    }
+
+    /// The SQLite application ID of a kept store ("SRKS"), at offset 68 of the database header.
+    static let applicationID: [UInt8] = Array("SRKS".utf8)
+    private static let header = Array("SQLite format 3\0".utf8)
+
+    /// Whether the file at `url` is a store scenario-run kept.
+    static func isKept(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url), let bytes = try? handle.read(upToCount: 72) else { return false }
+        try? handle.close()
+        return bytes.count == 72 && Array(bytes.prefix(16)) == header && Array(bytes[68..<72]) == applicationID
+    }
+
+    /// Sets the application ID of the (closed) database file at `url`: the header field SQLite's
+    /// `PRAGMA application_id` sets, written in place.
+    private static func mark(_ url: URL) throws {
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        try handle.seek(toOffset: 68)
+        try handle.write(contentsOf: Data(applicationID))
     }
 }
