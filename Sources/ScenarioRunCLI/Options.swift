@@ -8,6 +8,13 @@ struct ProjectOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Fixture folder (default: Fixtures/).", valueName: "DIR"))
     var fixtures: String?
 
+    func validate() throws {
+        var isFolder: ObjCBool = false
+        if let fixtures, !FileManager.default.fileExists(atPath: fixtures, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw ValidationError("--fixtures: there is no folder '\(fixtures)'.")
+        }
+    }
+
     /// Settings from `scenario-run.yml` (if present), then the environment, then these options.
     func settings(environment: [String: String]) throws(DiagnosticList) -> RunSettings {
         var settings = RunSettings()

@@ -139,6 +139,24 @@ struct CheckAndServeTests {
         )
     }
 
+    @Test func optionsOutOfRangeOrPointingNowhereAreUsageErrors() throws {
+        for subcommand in [["check"], ["--ci"], ["serve"]] {
+            let result = try CLI.run(subcommand + ["--fixtures", "NoSuchFolder"])
+            #expect(result.status == 2, "\(subcommand)")
+            #expect(result.stderr.contains("--fixtures: there is no folder 'NoSuchFolder'."), "\(subcommand): \(result.stderr)")
+        }
+        let file = try CLI.run(["check", "--fixtures", "Package.swift"])
+        #expect(file.status == 2, "a file is not a fixture folder")
+        for port in ["-1", "65536", "99999999999999999999"] {
+            #expect(try CLI.run(["serve", "--port", port]).status == 2, "port \(port)")
+        }
+        for seconds in ["0", "-3", "1e17", "inf", "nan"] {
+            let result = try CLI.run(["--ci", "--scenario-timeout=\(seconds)"])
+            #expect(result.status == 2, "--scenario-timeout \(seconds)")
+            #expect(result.stderr.contains("--scenario-timeout takes a number of seconds greater than 0 and at most 86400"))
+        }
+    }
+
     @Test func serveAnswersOnThePrintedURLUntilInterrupted() async throws {
         let running = try CLI.Running(["serve"], directory: CLI.repositoryRoot, environment: [:])
         #expect(await eventually { running.stdout.contains("http://127.0.0.1:") })

@@ -120,6 +120,21 @@ struct FaultContainmentTests {
         #expect(cases.failures["Before"] == .some(nil) && cases.failures["After"] == .some(nil))
     }
 
+    @Test func anHTTPRequestIsBoundedByTheStepTimeout() throws {
+        let project = try CLI.project([
+            "Scenarios/stalled.yml": """
+            scenarios:
+              - scenario: Stalled
+                steps:
+                  - get objects: { path: /stalled }
+                  - wait for requests
+            """
+        ])
+        let result = try CLI.run(["--ci", "--timeout", "1.5"], directory: project)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("log: GET /stalled → failed: The request to /stalled timed out after 1.5 s."), "\(result.stdout)")
+    }
+
     @Test func aWorkerKilledFromOutsideFailsItsScenarioAndAnotherTakesOver() async throws {
         let project = try CLI.project([
             "Scenarios/killed.yml": """

@@ -20,6 +20,8 @@ public final class ScenarioContext: Sendable {
     public let clock: any Clock<Duration>
     /// The process environment (or a test's stand-in).
     public let environment: [String: String]
+    /// The run's step timeout (`--timeout`): how long a step, or an HTTP request a step makes, may take.
+    public let stepTimeout: Duration
 
     private let state = Locked(State())
     private let logSink: @Sendable (String) -> Void
@@ -32,9 +34,17 @@ public final class ScenarioContext: Sendable {
         scenario: ScenarioID,
         clock: any Clock<Duration> = ContinuousClock(),
         environment: [String: String] = [:],
+        stepTimeout: Duration = .seconds(10),
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
-        self.init(scenario: scenario, clock: clock, timer: DeadlineTimer(clock: clock), environment: environment, log: log)
+        self.init(
+            scenario: scenario,
+            clock: clock,
+            timer: DeadlineTimer(clock: clock),
+            environment: environment,
+            stepTimeout: stepTimeout,
+            log: log
+        )
     }
 
     init(
@@ -42,9 +52,11 @@ public final class ScenarioContext: Sendable {
         clock: any Clock<Duration>,
         timer: DeadlineTimer,
         environment: [String: String],
+        stepTimeout: Duration = .seconds(10),
         log: @escaping @Sendable (String) -> Void
     ) {
         self.scenario = scenario
+        self.stepTimeout = stepTimeout
         self.clock = clock
         self.timer = timer
         self.environment = environment

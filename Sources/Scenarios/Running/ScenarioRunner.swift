@@ -231,7 +231,13 @@ package final class ScenarioRunner: Sendable {
     ) async -> ScenarioOutcome {
         let id = scenario.id
         let stopwatch = Stopwatch(clock)
-        let context = ScenarioContext(scenario: id, clock: clock, timer: timer, environment: environment) { line in
+        let context = ScenarioContext(
+            scenario: id,
+            clock: clock,
+            timer: timer,
+            environment: environment,
+            stepTimeout: settings.stepTimeout
+        ) { line in
             emit(.log(id, line))
         }
         emit(.scenarioStarted(id))

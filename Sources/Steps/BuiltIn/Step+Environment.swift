@@ -13,6 +13,8 @@ extension Step {
             }
             environment.server.journal.clear()
             let manager = try await environment.factory.setUp(baseURL: baseURL)
+            // A request is bounded like the step that makes it (`--timeout`), whatever the app configured.
+            manager.client.timeout = context.stepTimeout
             context[ScenarioWorld.Key.self] = ScenarioWorld(manager: manager, environment: environment, context: context)
             return .success
         }
