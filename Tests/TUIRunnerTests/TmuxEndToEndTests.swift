@@ -92,6 +92,43 @@ struct TmuxEndToEndTests {
         #expect(try xml.nodes(forXPath: "//testcase").count == 2)
     }
 
+    @Test(arguments: [SIGTERM, SIGHUP])
+    func aSignalToTheLiveRunnerCancelsRestoresTheTerminalAndLeavesNoWorker(signal: Int32) throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let runBinary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent("scenario-run-faults").path
+        let before = try tmux.stty(into: "before")
+        let report = tmux.folder.appendingPathComponent("report.xml")
+        let scenarios = tmux.folder.appendingPathComponent("long.yml")
+        try """
+            scenarios:
+              - scenario: Quick
+                steps: [succeed]
+              - scenario: Sleeps
+                steps:
+                  - sleep: 30
+              - scenario: Never runs
+                steps: [succeed]
+            """.write(to: scenarios, atomically: true, encoding: .utf8)
+        tmux.type("\(binary) --junit \(report.path) \(scenarios.path); echo EXIT=$?")
+        tmux.press("Enter")
+        _ = try tmux.waitForPane("the sleeping scenario") { $0.contains("sleep 30.0 s") && $0.contains("running") }
+        let runner = try #require(Tmux.pids(matching: "scenario-run-faults --junit").first, "the runner's pid")
+        let workers = Tmux.pids(["-P", String(runner)])
+        #expect(!workers.isEmpty, "the live runner drives a worker process")
+        kill(runner, signal)
+        let pane = try tmux.waitForPane("the summary after the signal") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=1")
+        #expect(pane.contains("Run cancelled."), "\(pane)")
+        #expect(pane.contains("1 passed, 1 failed, 1 skipped"), "\(pane)")
+        let after = try tmux.stty(into: "after")
+        #expect(after == before, "stty -a is unchanged")
+        let xml = try XMLDocument(contentsOf: report, options: [])
+        #expect(try xml.nodes(forXPath: "//testcase").count == 3)
+        #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
+    }
+
     @Test func aCrashingScenarioFailsInTheLiveRunnerAndTheRunGoesOn() throws {
         let tmux = try Tmux()
         defer { tmux.kill() }
@@ -275,6 +312,24 @@ final class Tmux {
     }
 
     /// `EXIT=N` as the shell printed it (not the `echo EXIT=$?` of the command line).
+    /// The pids of processes whose command line contains `text`.
+    static func pids(matching text: String) -> [pid_t] {
+        pids(["-f", text])
+    }
+
+    /// The pids `pgrep` finds with `arguments`.
+    static func pids(_ arguments: [String]) -> [pid_t] {
+        let pgrep = Process()
+        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        pgrep.arguments = arguments
+        let pipe = Pipe()
+        pgrep.standardOutput = pipe
+        guard (try? pgrep.run()) != nil else { return [] }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        pgrep.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { pid_t($0) }
+    }
+
     static func exitStatus(in pane: String) -> String? {
         pane.range(of: #"EXIT=[0-9]+"#, options: .regularExpression).map { String(pane[$0]) }
     }
