@@ -108,7 +108,8 @@ struct RunCommand: AsyncParsableCommand {
             !list && !settings.skipTearDown
             ? WorkerPool(
                 WorkerPool.Options(
-                    jobs: jobs,
+                    // The live runner shows one running scenario at a time.
+                    jobs: live ? 1 : jobs,
                     arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
                         + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : []),
                     liveEvents: live,

@@ -13,15 +13,7 @@ extension CLI {
 
     /// The pids of `parent`'s child processes.
     static func children(of parent: pid_t) -> [pid_t] {
-        let pgrep = Process()
-        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
-        pgrep.arguments = ["-P", String(parent)]
-        let pipe = Pipe()
-        pgrep.standardOutput = pipe
-        guard (try? pgrep.run()) != nil else { return [] }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        pgrep.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { pid_t($0) }
+        ProcessList.children(of: parent)
     }
 
     /// The `testcase` elements of a JUnit file: name → failure message (`nil` when it passed), and

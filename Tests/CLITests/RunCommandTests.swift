@@ -267,7 +267,7 @@ struct RunCommandTests {
         let report = project.appendingPathComponent("report.xml")
         let running = try CLI.Running(["--ci", "--jobs", "2", "--junit", report.path], directory: project, environment: [:])
         #expect(await eventually { running.stdout.contains("✓ Quick A") && running.stdout.contains("✓ Quick B") })
-        let workers = children(of: running.process.processIdentifier)
+        let workers = CLI.children(of: running.process.processIdentifier)
         #expect(workers.count == 2, "with --jobs 2 two worker processes run scenarios")
         running.process.interrupt()
         let result = running.wait()
@@ -279,18 +279,6 @@ struct RunCommandTests {
         #expect(counts.count == 3 && counts[0] == 2 && counts.reduce(0, +) == 6, "every scenario accounted for: \(last)")
         #expect(XMLParser(data: try Data(contentsOf: report)).parse())
         #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
-    }
-
-    private func children(of parent: pid_t) -> [pid_t] {
-        let pgrep = Process()
-        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
-        pgrep.arguments = ["-P", String(parent)]
-        let pipe = Pipe()
-        pgrep.standardOutput = pipe
-        guard (try? pgrep.run()) != nil else { return [] }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        pgrep.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { pid_t($0) }
     }
 
     @Test func benchTimingFileHasThePhaseMarksTheHarnessReads() throws {

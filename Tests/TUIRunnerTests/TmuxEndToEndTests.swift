@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -115,7 +116,7 @@ struct TmuxEndToEndTests {
         tmux.press("Enter")
         _ = try tmux.waitForPane("the sleeping scenario") { $0.contains("sleep 30.0 s") && $0.contains("running") }
         let runner = try #require(Tmux.pids(matching: "scenario-run-faults --junit").first, "the runner's pid")
-        let workers = Tmux.pids(["-P", String(runner)])
+        let workers = ProcessList.children(of: runner)
         #expect(!workers.isEmpty, "the live runner drives a worker process")
         kill(runner, signal)
         let pane = try tmux.waitForPane("the summary after the signal") { Tmux.exitStatus(in: $0) != nil }
@@ -314,20 +315,7 @@ final class Tmux {
     /// `EXIT=N` as the shell printed it (not the `echo EXIT=$?` of the command line).
     /// The pids of processes whose command line contains `text`.
     static func pids(matching text: String) -> [pid_t] {
-        pids(["-f", text])
-    }
-
-    /// The pids `pgrep` finds with `arguments`.
-    static func pids(_ arguments: [String]) -> [pid_t] {
-        let pgrep = Process()
-        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
-        pgrep.arguments = arguments
-        let pipe = Pipe()
-        pgrep.standardOutput = pipe
-        guard (try? pgrep.run()) != nil else { return [] }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        pgrep.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { pid_t($0) }
+        ProcessList.pids(["-f", text])
     }
 
     static func exitStatus(in pane: String) -> String? {

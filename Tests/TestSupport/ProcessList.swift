@@ -1,0 +1,22 @@
+public import Foundation
+
+/// Processes found with `pgrep`, for end-to-end tests that check no child outlives a run.
+public enum ProcessList {
+    /// The pids `pgrep` finds with `arguments` (`["-P", "123"]` for the children of 123).
+    public static func pids(_ arguments: [String]) -> [pid_t] {
+        let pgrep = Process()
+        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        pgrep.arguments = arguments
+        let pipe = Pipe()
+        pgrep.standardOutput = pipe
+        guard (try? pgrep.run()) != nil else { return [] }
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        pgrep.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    /// The children of `parent`.
+    public static func children(of parent: pid_t) -> [pid_t] {
+        pids(["-P", String(parent)])
+    }
+}
