@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A small file both sides map into memory, one slot per worker process: which scenario the worker is
 /// running, its step, and since when. The worker writes it at every scenario and step start (a few
@@ -34,12 +35,24 @@ final class ProgressBoard: @unchecked Sendable {  // the mapping is written by o
         }
     }
 
-    /// The parent's board: a new file under the temporary folder, every slot empty.
+    /// The parent's board: a new file under the temporary folder, every slot empty. The file is removed
+    /// by ``remove()``, or when the process exits (a second Ctrl-C exits at once).
     convenience init(creatingSlots slots: Int) throws {
         let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let path = (directory as NSString).appendingPathComponent("scenario-run-board-\(getpid())-\(UUID().uuidString)")
         try self.init(path: path, slots: slots, slot: nil, create: true)
         for index in 0..<slots { clear(index) }
+        Self.created.withLock { created in
+            if created.isEmpty { atexit { ProgressBoard.removeAll() } }
+            created.insert(path)
+        }
+    }
+
+    /// The boards this process created and has not removed yet.
+    private static let created = Mutex<Set<String>>([])
+
+    private static func removeAll() {
+        for path in created.withLock({ $0 }) { unlink(path) }
     }
 
     /// A worker's view of the parent's board: it writes `slot`.
@@ -68,6 +81,7 @@ final class ProgressBoard: @unchecked Sendable {  // the mapping is written by o
     /// Removes the file (the parent, once no worker will open it again).
     func remove() {
         unlink(path)
+        Self.created.withLock { _ = $0.remove(path) }
     }
 
     // MARK: Writing (a worker)

@@ -16,6 +16,12 @@ extension CLI {
         ProcessList.children(of: parent)
     }
 
+    /// The progress-board files a runner with this pid left in /dev/shm (there should be none).
+    static func boardFiles(of pid: pid_t) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
+        return names.filter { $0.hasPrefix("scenario-run-board-\(pid)-") }
+    }
+
     /// The `testcase` elements of a JUnit file: name → failure message (`nil` when it passed), and
     /// which were skipped; `nil` when the file is not well-formed XML.
     static func junitCases(_ url: URL) -> (failures: [String: String?], skipped: Set<String>)? {
@@ -207,6 +213,7 @@ struct SignalTests {
         let names = try JSONDecoder().decode([String: [String]].self, from: Data(contentsOf: state))
         #expect(names["failed"] == ["Long"])
         #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
+        #expect(CLI.boardFiles(of: running.process.processIdentifier).isEmpty, "the progress board is removed")
     }
 
     @Test func aSecondSignalExits130AtOnceLeavingNoWorker() async throws {
@@ -230,6 +237,7 @@ struct SignalTests {
         let result = running.wait()
         #expect(result.status == 130)
         #expect(await eventually { workers.allSatisfy { kill($0, 0) != 0 } }, "no worker outlives the run")
+        #expect(CLI.boardFiles(of: running.process.processIdentifier).isEmpty, "the progress board is removed")
     }
 
     @Test func aSignalWhileLoadingStillReportsEveryScenario() async throws {
