@@ -76,7 +76,7 @@ struct ServerRouteTableTests {
         #expect(
             errors("routes:\n  - { path: /a\n  - path: /b\n")
                 == """
-                server.yml:3:9: error: Invalid YAML: while parsing a flow mapping, did not find expected ',' or '}'.
+                server.yml:3:9: error: Invalid YAML: did not find expected ',' or '}' while parsing a flow mapping that started on line 2.
                   - path: /b
                         ^
                 """
@@ -283,7 +283,7 @@ struct ServerRouteTableTests {
         } catch {
             #expect(
                 error.description
-                    == "\(missing.relativePath):1:1: error: Cannot read the route table '\(missing.relativePath)'."
+                    == "\(missing.relativePath):1:1: error: Cannot read this file."
             )
         }
     }
