@@ -142,6 +142,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: ["ObjectManager", "TestSupport"],
+            exclude: ["HostileCorpus"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),

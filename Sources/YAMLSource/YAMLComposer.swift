@@ -18,7 +18,18 @@ package struct YAMLComposer {
     /// Nodes aliases may still expand to.
     package private(set) var aliasBudget = YAMLLimits.maxAliasNodes
 
-    package init() {}
+    package init() {
+        _ = Self.raiseLibyamlNestingLimit
+    }
+
+    /// libyaml's own nesting limit (1,000 by default, a process-wide setting) is checked by its scanner,
+    /// which reads up to 1,024 characters ahead of the events composed: `[` a thousand times on one line
+    /// would hit it first, reported at the line's start in libyaml's words. Raised once so that
+    /// ``YAMLLimits/maxDepth`` always decides, at the node that goes deeper; libyaml keeps its stacks on
+    /// the heap and never reads more than that window ahead, so its depth stays bounded all the same.
+    private static let raiseLibyamlNestingLimit: Void = {
+        yaml_set_max_nest_level(Int32(4 * 1024 + YAMLLimits.maxDepth))
+    }()
 
     /// The single document of a checked file, or `nil` when it holds none (empty, or only comments).
     package mutating func compose(_ text: YAMLText) throws(YAMLError) -> YAMLNode? {
