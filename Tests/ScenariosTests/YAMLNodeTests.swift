@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import YAMLSource
 import Yams
@@ -166,20 +167,5 @@ struct YAMLNodeTests {
         #expect(node.line == 1)
         #expect(node["kept"]?.items?.first?.string == "x")
         #expect(node["kept"]?.line == 2 && node["kept"]?.column == 3)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the damaged files are the same on every run.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(below bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObjectManager
@@ -35,7 +36,7 @@ struct JSONParserFuzzTests {
     }
 
     @Test func agreesWithJSONSerializationOnRandomAndDamagedDocuments() {
-        var random = Generator(seed: 0x150_0D0C)
+        var random = SplitMix(seed: 0x150_0D0C)
         let damage: [[UInt8]] = [
             "0", "1", "-", "+", ".", "e", "E", "\\", "\"", ",", ":", "[", "]", "{", "}", " ", "u", "D800", "\\u", "x",
         ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82], [0x00], [0x1F], [0x7F], [0xED, 0xB0, 0x80]]
@@ -141,7 +142,7 @@ struct JSONParserFuzzTests {
     // MARK: Generating
 
     /// A random JSON document with random spacing.
-    static func document(_ random: inout Generator, depth: Int) -> String {
+    static func document(_ random: inout SplitMix, depth: Int) -> String {
         let space = [" ", "", "\n", "\t", "\r\n"][random.next(below: 5)]
         switch random.next(below: depth > 4 ? 6 : 8) {
         case 0: return "null"
@@ -160,21 +161,6 @@ struct JSONParserFuzzTests {
             let count = random.next(below: 4)
             let members = (0..<count).map { index in "\(space)\"k\(index)\"\(space):\(space)" + document(&random, depth: depth + 1) }
             return "{" + members.joined(separator: ",") + "}"
-        }
-    }
-
-    /// A small seeded generator (SplitMix64).
-    struct Generator {
-        var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next(below bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
         }
     }
 }
