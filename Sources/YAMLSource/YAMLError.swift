@@ -16,6 +16,7 @@ package struct YAMLError: Error, Equatable, Sendable {
         case invalidUTF8(byte: UInt8)
         case controlCharacter(UInt32)
         case unreadable
+        case notARegularFile
     }
 
     package var reason: Reason
@@ -57,6 +58,8 @@ package struct YAMLError: Error, Equatable, Sendable {
             return "Control character U+\(Self.hex(value, digits: 4)) is not allowed in YAML; is this a text file?"
         case .unreadable:
             return "Cannot read this file."
+        case .notARegularFile:
+            return "Not a regular file; a YAML file must be a plain file, not a device, a socket or a pipe."
         }
     }
 

@@ -16,8 +16,12 @@ package struct YAMLText: Sendable {
 
     package var text: String { source.text }
 
-    /// Reads and checks a file; a file over the size limit is refused before it is read.
+    /// Reads and checks a file; a file over the size limit is refused before it is read, and so is
+    /// anything but a regular file (a FIFO would block the read, a device never end it).
     package static func read(contentsOf path: String) throws(YAMLError) -> YAMLText {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw YAMLError(.unreadable) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw YAMLError(.notARegularFile) }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw YAMLError(.unreadable) }
         defer { try? handle.close() }
         var info = stat()

@@ -130,6 +130,23 @@ struct HostileInputTests {
         #expect(elapsed < .seconds(2), "\(elapsed)")
     }
 
+    /// A pipe named like a scenario file would block the read forever; a device would never end it.
+    @Test func onlyRegularFilesAreRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-pipe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pipe = folder.appendingPathComponent("pipe.yml").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        for path in [pipe, "/dev/zero"] {
+            #expect(throws: DiagnosticList.self) { try FakeSteps.loader.load(paths: [path]) }
+            do {
+                _ = try FakeSteps.loader.load(paths: [path])
+            } catch {
+                #expect(error.description == "\(path):1:1: error: Not a regular file; a YAML file must be a plain file, not a device, a socket or a pipe.")
+            }
+        }
+    }
+
     @Test func aFolderLinkedToItsParentIsSearchedOnce() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-links-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
