@@ -17,9 +17,10 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         self.sourceLine = sourceLine
     }
 
-    /// Builds a diagnostic, taking the offending line from the file's text.
+    /// Builds a diagnostic, taking the offending line from the file's text. Indexes the whole text:
+    /// for several diagnostics of one file, build a ``SourceText`` once and pass that.
     public init(_ message: String, at location: SourceLocation, in text: String) {
-        self.init(location: location, message: message, sourceLine: Self.line(location.line, of: text))
+        self.init(message, at: location, in: SourceText(text))
     }
 
     /// Where something was written and the text of its line: enough to report a problem found later.
@@ -34,7 +35,7 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The location, with its line taken from the file's text.
         public init(location: SourceLocation, in text: String) {
-            self.init(location: location, sourceLine: Diagnostic.line(location.line, of: text))
+            self.init(location: location, in: SourceText(text))
         }
     }
 
@@ -54,22 +55,14 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
         }
         return out
     }
-
-    static func line(_ number: Int, of text: String) -> String? {
-        guard number >= 1 else { return nil }
-        var current = 1
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == number {
-                return String(line.hasSuffix("\r") ? line.dropLast() : line)
-            }
-            current += 1
-        }
-        return nil
-    }
 }
 
-/// Every diagnostic of a load, in file and line order, so that all errors are shown at once.
+/// Every diagnostic of a load, in file and line order, so that all errors are shown at once — in
+/// text, the first ``shownLimit`` of them and a count of the rest.
 public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
+    /// How many diagnostics ``description`` shows; the rest are counted in one line.
+    package static let shownLimit = 100
+
     public var diagnostics: [Diagnostic]
 
     public init(_ diagnostics: [Diagnostic]) {
@@ -79,7 +72,13 @@ public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The first ``shownLimit`` diagnostics, then `… and 7,900 more errors` when there are more.
     public var description: String {
-        diagnostics.map(\.description).joined(separator: "\n")
+        var text = diagnostics.prefix(Self.shownLimit).map(\.description).joined(separator: "\n")
+        let hidden = diagnostics.count - Self.shownLimit
+        if hidden > 0 {
+            text += "\n… and \(hidden.groupedDigits) more error\(hidden == 1 ? "" : "s")"
+        }
+        return text
     }
 }

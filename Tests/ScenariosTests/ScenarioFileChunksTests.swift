@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import Testing
+import YAMLSource
 
 @testable import Scenarios
 
@@ -44,8 +45,8 @@ struct ScenarioFileChunksTests {
         var diagnostics: [String]
     }
 
-    static func load(_ text: String, whole: Bool) -> Result {
-        var loader = ScenarioFileLoader(file: "s.yml", text: text, registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
+    static func load(_ text: String, whole: Bool) throws -> Result {
+        var loader = ScenarioFileLoader(file: "s.yml", source: try YAMLText(checking: text), registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
         let scenarios = whole ? loader.loadWholeDocument() : loader.load()
         return Result(
             scenarios: scenarios.map { scenario in
@@ -66,23 +67,23 @@ struct ScenarioFileChunksTests {
 
     @Test func cutAndWholeLoadsAgreeOnAValidFile() throws {
         let text = Self.plain.replacingOccurrences(of: "description: after the list", with: "")
-        let cut = Self.load(text, whole: false)
-        #expect(cut == Self.load(text, whole: true))
+        let cut = try Self.load(text, whole: false)
+        #expect(try cut == Self.load(text, whole: true))
         #expect(cut.scenarios.count == 3)
         #expect(cut.diagnostics.isEmpty, "\(cut.diagnostics)")
-        var loader = ScenarioFileLoader(file: "s.yml", text: text, registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
+        var loader = ScenarioFileLoader(file: "s.yml", source: try YAMLText(checking: text), registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
         let chunks = try #require(ScenarioFileChunks(text))
         #expect(loader.load(chunks)?.count == 3, "read chunk by chunk, not through the whole document")
     }
 
-    @Test func cutAndWholeLoadsReportTheSameProblems() {
+    @Test func cutAndWholeLoadsReportTheSameProblems() throws {
         // An unknown top-level key after the list, an unknown step, a duplicate scenario.
         let text = Self.plain.replacingOccurrences(
             of: "description: after the list",
             with: "  - scenario: First\n    steps: [succed]\ndescription: after the list"
         )
-        let cut = Self.load(text, whole: false)
-        #expect(cut == Self.load(text, whole: true))
+        let cut = try Self.load(text, whole: false)
+        #expect(try cut == Self.load(text, whole: true))
         #expect(cut.diagnostics.count == 3, "\(cut.diagnostics)")
     }
 
@@ -90,7 +91,7 @@ struct ScenarioFileChunksTests {
     func cutAndWholeLoadsAgreeOnEveryMalformedFile(_ name: String) throws {
         let url = Snapshot.testsDirectory.appendingPathComponent("Malformed/\(name).yml")
         let text = try String(contentsOf: url, encoding: .utf8)
-        #expect(Self.load(text, whole: false) == Self.load(text, whole: true))
+        #expect(try Self.load(text, whole: false) == Self.load(text, whole: true))
     }
 
     @Test(arguments: [
@@ -103,21 +104,21 @@ struct ScenarioFileChunksTests {
         "scenarios:\n",
         "feature: X\n",
     ])
-    func otherLayoutsAreNotCut(_ text: String) {
+    func otherLayoutsAreNotCut(_ text: String) throws {
         #expect(ScenarioFileChunks(text) == nil)
-        #expect(Self.load(text, whole: false) == Self.load(text, whole: true))
+        #expect(try Self.load(text, whole: false) == Self.load(text, whole: true))
     }
 
     @Test func itemsAtTheKeysIndentationAndWindowsLineBreaksAreCut() throws {
         let text = "feature: F\r\nscenarios:\r\n- scenario: A\r\n  steps: [succeed]\r\n- scenario: B\r\n  steps: [succeed]\r\n"
         let chunks = try #require(ScenarioFileChunks(text))
         #expect(chunks.scenarios.count == 2)
-        let cut = Self.load(text, whole: false)
-        #expect(cut == Self.load(text, whole: true))
+        let cut = try Self.load(text, whole: false)
+        #expect(try cut == Self.load(text, whole: true))
         #expect(cut.scenarios.count == 2)
     }
 
-    @Test func anAliasToAnAnchorInAnotherScenarioFallsBackToTheWholeDocument() {
+    @Test func anAliasToAnAnchorInAnotherScenarioFallsBackToTheWholeDocument() throws {
         let text = """
             scenarios:
               - scenario: A
@@ -125,8 +126,8 @@ struct ScenarioFileChunksTests {
               - scenario: B
                 steps: *shared
             """
-        let cut = Self.load(text, whole: false)
-        #expect(cut == Self.load(text, whole: true))
+        let cut = try Self.load(text, whole: false)
+        #expect(try cut == Self.load(text, whole: true))
         #expect(cut.scenarios.count == 2 && cut.diagnostics.isEmpty)
     }
 }

@@ -76,7 +76,7 @@ struct ServerRouteTableTests {
         #expect(
             errors("routes:\n  - { path: /a\n  - path: /b\n")
                 == """
-                server.yml:3:9: error: Invalid YAML: while parsing a flow mapping, did not find expected ',' or '}'.
+                server.yml:3:9: error: Invalid YAML: did not find expected ',' or '}' while parsing a flow mapping that started on line 2.
                   - path: /b
                         ^
                 """
@@ -193,6 +193,32 @@ struct ServerRouteTableTests {
         )
     }
 
+    @Test func unknownMethodSuggestsTheNearest() throws {
+        #expect(
+            errors("routes:\n  - { path: /a, method: FETCH }\n")
+                == """
+                server.yml:2:25: error: Unknown HTTP method 'FETCH'. Did you mean 'PATCH'?
+                  - { path: /a, method: FETCH }
+                                        ^
+                """
+        )
+        let table = try ServerRouteTable.parse(yaml: "routes:\n  - { path: /a, method: post }\n  - { path: /b, method: '*' }\n", file: "server.yml")
+        #expect(table.routes.map(\.method) == ["POST", nil])
+    }
+
+    @Test func aliasBombsAndDeepNestingAreLocatedErrors() {
+        let bomb = (1..<9).map { level in "x\(level): &r\(level) [" + Array(repeating: "*r\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        #expect(
+            errors("x0: &r0 [a]\n" + bomb.joined() + "routes: *r8\n").hasPrefix(
+                "server.yml:6:25: error: Aliases expand to more than 100,000 nodes."
+            )
+        )
+        #expect(
+            errors("routes:\n  - { path: /a, json: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + " }\n")
+                .hasPrefix("server.yml:2:276: error: Nesting deeper than 256 levels.")
+        )
+    }
+
     @Test func unknownFaultSuggestsTheNearest() {
         #expect(
             errors("routes:\n  - { path: /a, fault: connection rest }\n")
@@ -283,7 +309,7 @@ struct ServerRouteTableTests {
         } catch {
             #expect(
                 error.description
-                    == "\(missing.relativePath):1:1: error: Cannot read the route table '\(missing.relativePath)'."
+                    == "\(missing.relativePath):1:1: error: Cannot read this file."
             )
         }
     }

@@ -10,6 +10,9 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 /// A small, allocation-light JSON parser: the response bodies of every request go through it, so it
 /// avoids `JSONDecoder`'s per-value container machinery (see the micro-benchmarks).
 struct JSONParser {
+    /// The deepest nesting of arrays and objects; deeper is an error, never a deeper recursion.
+    static let maxDepth = 256
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
@@ -67,7 +70,7 @@ struct JSONParser {
 
     private mutating func enter() throws(JSONParseError) {
         depth += 1
-        guard depth <= 512 else { throw error("JSON nested too deeply") }
+        guard depth <= Self.maxDepth else { throw error("JSON nested deeper than \(Self.maxDepth) levels") }
     }
 
     private mutating func object() throws(JSONParseError) -> JSONValue {
@@ -129,16 +132,20 @@ struct JSONParser {
     private mutating func string() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes; UTF-8 checked only when a byte is not ASCII.
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                guard let text = isASCII ? String(decoding: raw, as: UTF8.self) : String(validating: raw, as: UTF8.self)
+                else { throw invalidUTF8(from: start) }
                 index += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("Unescaped control character in a string") }
+            if byte >= 0x80 { isASCII = false }
             index += 1
         }
         var scalars: [UInt8] = Array(bytes[start..<index])
@@ -146,8 +153,9 @@ struct JSONParser {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
+                guard let text = String(validating: scalars, as: UTF8.self) else { throw invalidUTF8(from: start) }
                 index += 1
-                return String(decoding: scalars, as: UTF8.self)
+                return text
             case UInt8(ascii: "\\"):
                 index += 1
                 guard let escaped = current else { throw error("Unexpected end of JSON") }
@@ -185,6 +193,19 @@ struct JSONParser {
         throw error("Unterminated string")
     }
 
+    /// An error at the first byte from `start` that is not UTF-8.
+    private func invalidUTF8(from start: Int) -> JSONParseError {
+        var position = start
+        while position < index {
+            let rest = UnsafeBufferPointer(rebasing: bytes[position..<index])
+            var iterator = rest.makeIterator()
+            var decoder = UTF8()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { break }
+            position += UTF8.width(scalar)
+        }
+        return JSONParseError(message: "Invalid UTF-8 in a string", offset: position)
+    }
+
     private mutating func hex4() throws(JSONParseError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("Unexpected end of JSON") }
         var value: UInt32 = 0
@@ -210,6 +231,10 @@ struct JSONParser {
         guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
             throw error("Invalid number")
         }
+        index += 1
+        if first == UInt8(ascii: "0"), let next = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) {
+            throw error("Leading zero in a number")
+        }
         while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
         if current == UInt8(ascii: ".") {
             isInteger = false
@@ -231,6 +256,10 @@ struct JSONParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let int = Int(text) { return .int(int) }
         guard let double = Double(text) else { throw error("Invalid number") }
+        guard double.isFinite else {
+            index = start
+            throw error("Number '\(text)' is too large")
+        }
         return .double(double)
     }
 }

@@ -1,9 +1,8 @@
-/// Everything that can be wrong with a scenario file; rendered to text here and only here.
+/// Everything that can be wrong with a scenario file's content; rendered to text here and only here
+/// (reading and composing the YAML fail with a ``YAMLError``, rendered by YAMLSource).
 enum LoadError: Equatable {
     case noSuchPath
-    case unreadable
-    case invalidYAML(problem: String, context: String?)
-    case duplicateKey(String)
+    case brokenLink
     case emptyFile
     case fileNotMapping
     case unknownFileKey(String, suggestion: String)
@@ -14,6 +13,7 @@ enum LoadError: Equatable {
     case tagsNotNames
     case scenarioNotMapping
     case missingScenarioName
+    case emptyScenarioName
     case unknownScenarioKey(String, scenario: String, suggestion: String)
     case missingSteps(scenario: String)
     case emptySteps(scenario: String)
@@ -32,12 +32,8 @@ enum LoadError: Equatable {
         switch self {
         case .noSuchPath:
             return "No such file or folder."
-        case .unreadable:
-            return "Cannot read this file as UTF-8 text."
-        case .invalidYAML(let problem, let context):
-            return "Invalid YAML: \(problem)" + (context.map { " \($0)" } ?? "") + "."
-        case .duplicateKey(let key):
-            return "Duplicate key '\(key)'."
+        case .brokenLink:
+            return "Broken symbolic link; nothing is at the place it names."
         case .emptyFile:
             return "Empty scenario file; expected a mapping with 'scenarios'."
         case .fileNotMapping:
@@ -58,6 +54,8 @@ enum LoadError: Equatable {
             return "A scenario is a mapping with 'scenario' (its name) and 'steps'."
         case .missingScenarioName:
             return "Missing 'scenario'; every scenario needs a name."
+        case .emptyScenarioName:
+            return "Empty scenario name; every scenario needs a name."
         case .unknownScenarioKey(let key, let scenario, let suggestion):
             return "Unknown key '\(key)' in scenario '\(scenario)'.\(suggestion)"
         case .missingSteps(let scenario):

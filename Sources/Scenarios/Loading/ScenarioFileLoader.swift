@@ -1,6 +1,6 @@
 import Diagnostics
 import Foundation
-import Yams
+import YAMLSource
 
 /// Loads one scenario file, collecting every diagnostic instead of stopping at the first.
 struct ScenarioFileLoader {
@@ -10,19 +10,23 @@ struct ScenarioFileLoader {
     static let itemsPerComposition = 64
 
     let file: String
-    let text: String
+    let source: YAMLText
     let registry: StepRegistry
     let buildContext: StepBuildContext
     private(set) var diagnostics: [Diagnostic] = []
     /// Added to the line of every node's mark: the line before the chunk being read (0 for the whole file).
     private var lineOffset = 0
+    /// Composes the chunks of a file in the plain layout, with one alias budget for all of them.
+    private var chunkComposer = YAMLComposer()
 
-    init(file: String, text: String, registry: StepRegistry, buildContext: StepBuildContext) {
+    init(file: String, source: YAMLText, registry: StepRegistry, buildContext: StepBuildContext) {
         self.file = file
-        self.text = text
+        self.source = source
         self.registry = registry
         self.buildContext = buildContext
     }
+
+    private var text: String { source.text }
 
     /// The file's scenarios. A file in the plain layout (top-level `key:` lines, `scenarios:` a block
     /// list) is composed one scenario at a time (``ScenarioFileChunks``), so that the YAML nodes of a
@@ -62,32 +66,25 @@ struct ScenarioFileLoader {
         return scenarios
     }
 
-    private func compose(_ chunk: ScenarioFileChunks.Chunk) -> YAMLNode? {
-        YAMLNode.compose(text[chunk.range])
+    /// A chunk's node, or `nil` for any error: the whole document then reports it.
+    private mutating func compose(_ chunk: ScenarioFileChunks.Chunk) -> YAMLNode? {
+        try? chunkComposer.compose(text[chunk.range])
     }
 
     /// Composes the whole document, then reads it: the reference path, for every layout and every YAML
-    /// error. A document ``YAMLNode/compose(_:)`` declines (errors, anchors, tags, …) goes through Yams.
+    /// error.
     mutating func loadWholeDocument() -> [Scenario] {
         let root: YAMLNode
-        if let composed = YAMLNode.compose(text[...]) {
-            root = composed
-        } else {
-            do {
-                // The basic resolver: plain scalars are resolved by `ArgumentValue` itself, and Yams's regex-based
-                // tag resolution was most of the time spent loading large files.
-                guard let node = try Yams.compose(yaml: text, .basic) else {
-                    report(.emptyFile, at: SourceLocation(file: file, line: 1, column: 1))
-                    return []
-                }
-                root = YAMLNode(node)
-            } catch let error as YamlError {
-                report(error)
-                return []
-            } catch {
-                report(.invalidYAML(problem: "\(error)", context: nil), at: SourceLocation(file: file, line: 1, column: 1))
+        do {
+            var composer = YAMLComposer()
+            guard let node = try composer.compose(source) else {
+                report(.emptyFile, at: SourceLocation(file: file, line: 1, column: 1))
                 return []
             }
+            root = node
+        } catch {
+            diagnostics.append(error.diagnostic(file: file, source: source.source))
+            return []
         }
         guard case .mapping(let mapping) = root.content else {
             report(.fileNotMapping, at: location(of: root))
@@ -178,7 +175,15 @@ struct ScenarioFileLoader {
         var name = "?"
         var valid = true
         if let nameNode {
-            if let text = self.name(nameNode, key: "scenario") { name = text } else { valid = false }
+            if let text = self.name(nameNode, key: "scenario") {
+                name = text
+                if text.trimmingCharacters(in: .whitespaces).isEmpty {
+                    report(.emptyScenarioName, at: location(of: nameNode))
+                    valid = false
+                }
+            } else {
+                valid = false
+            }
         } else {
             report(.missingScenarioName, at: location(of: node))
             valid = false
@@ -381,51 +386,7 @@ struct ScenarioFileLoader {
     }
 
     private mutating func report(_ error: LoadError, at location: SourceLocation) {
-        diagnostics.append(Diagnostic(error.message, at: location, in: text))
-    }
-
-    private mutating func report(_ error: YamlError) {
-        switch error {
-        case .scanner(let context, let problem, let mark, _),
-            .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            var contextText = context?.text
-            if let context, context.mark.line != mark.line {
-                contextText = (contextText ?? "") + " that started on line \(context.mark.line)"
-            }
-            report(
-                .invalidYAML(problem: problem, context: contextText),
-                at: SourceLocation(file: file, line: mark.line, column: mark.column)
-            )
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            let key = duplicates.first ?? ""
-            report(
-                .duplicateKey(duplicates.joined(separator: "', '")),
-                at: secondOccurrence(of: key, after: context.mark)
-                    ?? SourceLocation(file: file, line: context.mark.line, column: context.mark.column)
-            )
-        case .reader(let problem, _, _, _):
-            report(.invalidYAML(problem: problem, context: nil), at: SourceLocation(file: file, line: 1, column: 1))
-        default:
-            report(.invalidYAML(problem: "\(error)", context: nil), at: SourceLocation(file: file, line: 1, column: 1))
-        }
-    }
-}
-
-extension ScenarioFileLoader {
-    /// Where `key:` is written again at the same column after `mark` (Yams reports the first occurrence).
-    fileprivate func secondOccurrence(of key: String, after mark: Mark) -> SourceLocation? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard mark.line >= 1, mark.line < lines.count else { return nil }
-        for index in mark.line..<lines.count {
-            let scalars = Array(lines[index].unicodeScalars)
-            guard scalars.count >= mark.column else { continue }
-            let rest = String(String.UnicodeScalarView(scalars[(mark.column - 1)...]))
-            if rest.hasPrefix(key + ":") || rest.hasPrefix("\"\(key)\":") || rest.hasPrefix("'\(key)':") {
-                return SourceLocation(file: file, line: index + 1, column: mark.column)
-            }
-        }
-        return nil
+        diagnostics.append(Diagnostic(error.message, at: location, in: source.source))
     }
 }
 

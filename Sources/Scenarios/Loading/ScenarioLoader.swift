@@ -1,5 +1,6 @@
 package import Diagnostics
 package import Foundation
+import YAMLSource
 
 /// Loads scenario files into ``Scenario`` values, resolving every step against a registry and reporting
 /// every problem of every file at once, compiler-style.
@@ -27,18 +28,14 @@ package struct ScenarioLoader: Sendable {
         var diagnostics = problems
         var scenarios: [Scenario] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
-            else {
-                diagnostics.append(
-                    Diagnostic(
-                        location: SourceLocation(file: file, line: 1, column: 1),
-                        message: LoadError.unreadable.message,
-                        sourceLine: nil
-                    )
-                )
+            let source: YAMLText
+            do {
+                source = try YAMLText.read(contentsOf: file, file: file)
+            } catch {
+                diagnostics += error.diagnostics
                 continue
             }
-            var fileLoader = ScenarioFileLoader(file: file, text: text, registry: registry, buildContext: buildContext)
+            var fileLoader = ScenarioFileLoader(file: file, source: source, registry: registry, buildContext: buildContext)
             scenarios += fileLoader.load()
             diagnostics += fileLoader.diagnostics
         }
@@ -53,7 +50,8 @@ package struct ScenarioLoader: Sendable {
 
     /// Loads one file's text; `file` is the name used in diagnostics and scenario ids.
     package func load(yaml: String, file: String) throws(DiagnosticList) -> [Scenario] {
-        var fileLoader = ScenarioFileLoader(file: file, text: yaml, registry: registry, buildContext: buildContext)
+        let source = try YAMLText(checking: yaml, file: file)
+        var fileLoader = ScenarioFileLoader(file: file, source: source, registry: registry, buildContext: buildContext)
         let scenarios = fileLoader.load()
         guard fileLoader.diagnostics.isEmpty else { throw DiagnosticList(fileLoader.diagnostics) }
         return scenarios

@@ -1,3 +1,5 @@
+import YAMLSource
+
 /// A step argument as a plain value tree, for steps that pass JSON-like values through.
 ///
 /// Plain YAML scalars resolve as YAML's core schema does (`~` → null, `true`, `12`, `1.5`);
@@ -28,18 +30,14 @@ public enum ArgumentValue: Sendable, Hashable, Codable {
         return entries.first { $0.key == key }?.value
     }
 
-    /// Resolves a plain (unquoted) YAML scalar.
+    /// Resolves a plain (unquoted) YAML scalar, as every YAML file of the package is read.
     static func resolvingPlain(_ text: String) -> ArgumentValue {
-        switch text {
-        case "", "~", "null", "Null", "NULL": return .null
-        case "true", "True", "TRUE": return .bool(true)
-        case "false", "False", "FALSE": return .bool(false)
-        default: break
+        switch YAMLScalarValue(plain: text) {
+        case .null: return .null
+        case .bool(let bool): return .bool(bool)
+        case .int(let int): return .int(int)
+        case .double(let double): return .double(double)
+        case .string(let string): return .string(string)
         }
-        if let int = Int(text) { return .int(int) }
-        if text.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true, let double = Double(text) {
-            return .double(double)
-        }
-        return .string(text)
     }
 }

@@ -1,6 +1,6 @@
 package import Diagnostics
 package import Foundation
-import Yams
+import YAMLSource
 
 /// How a run behaves: timeouts, default set-up and tear-down steps, folders, and the KIF switches.
 ///
@@ -55,80 +55,64 @@ package struct RunSettings: Sendable, Equatable {
 
     /// Reads `scenario-run.yml`; every problem is a diagnostic, naming the file by `url.relativePath`.
     package static func load(contentsOf url: URL) throws(DiagnosticList) -> RunSettings {
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
-        else {
-            throw DiagnosticList([
-                Diagnostic(
-                    location: SourceLocation(file: url.relativePath, line: 1, column: 1),
-                    message: "Cannot read the settings file.",
-                    sourceLine: nil
-                )
-            ])
-        }
-        return try load(yaml: text, file: url.relativePath)
+        try load(try YAMLText.read(contentsOf: url.path, file: url.relativePath), file: url.relativePath)
     }
 
     /// Reads settings from YAML text; `file` names it in diagnostics.
     package static func load(yaml: String, file: String) throws(DiagnosticList) -> RunSettings {
+        try load(try YAMLText(checking: yaml, file: file), file: file)
+    }
+
+    private static func load(_ source: YAMLText, file: String) throws(DiagnosticList) -> RunSettings {
         var settings = RunSettings()
         var diagnostics: [Diagnostic] = []
-        func report(_ message: String, _ mark: Mark?) {
-            let location = SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
-            diagnostics.append(Diagnostic(message, at: location, in: yaml))
+        func location(_ node: YAMLNode) -> SourceLocation {
+            SourceLocation(file: file, line: node.line, column: node.column)
         }
-        let root: Node?
+        func report(_ message: String, _ node: YAMLNode) {
+            diagnostics.append(Diagnostic(message, at: location(node), in: source.source))
+        }
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: yaml)
+            var composer = YAMLComposer()
+            root = try composer.compose(source)
         } catch {
-            switch error as? YamlError {
-            case .scanner(_, let problem, let mark, _)?, .parser(_, let problem, let mark, _)?,
-                .composer(_, let problem, let mark, _)?:
-                report("Invalid YAML: \(problem).", mark)
-            case .duplicatedKeysInMapping(let duplicates, let context)?:
-                report("Duplicate key '\(duplicates.joined(separator: "', '"))'.", context.mark)
-            default:
-                report("Invalid YAML: \(error).", nil)
-            }
-            throw DiagnosticList(diagnostics)
+            throw DiagnosticList([error.diagnostic(file: file, source: source.source)])
         }
         guard let root else { return settings }
-        guard case .mapping(let mapping) = root else {
-            report("Settings are a mapping, like 'step timeout: 10'.", root.mark)
+        guard case .mapping(let mapping) = root.content else {
+            report("Settings are a mapping, like 'step timeout: 10'.", root)
             throw DiagnosticList(diagnostics)
         }
-        func seconds(_ key: String, _ node: Node) -> Duration? {
+        func seconds(_ key: String, _ node: YAMLNode) -> Duration? {
             guard let value = node.string.flatMap(Double.init), value > 0, let duration = Duration(checkedSeconds: value)
             else {
-                report("'\(key)' must be a positive number of seconds, at most 86400 (a day).", node.mark)
+                report("'\(key)' must be a positive number of seconds, at most 86400 (a day).", node)
                 return nil
             }
             return duration
         }
-        func names(_ key: String, _ node: Node) -> (names: [String], sources: [Diagnostic.Source])? {
-            func source(_ node: Node) -> Diagnostic.Source {
-                let location = SourceLocation(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
-                return Diagnostic.Source(location: location, in: yaml)
+        func names(_ key: String, _ node: YAMLNode) -> (names: [String], sources: [Diagnostic.Source])? {
+            func place(_ node: YAMLNode) -> Diagnostic.Source {
+                Diagnostic.Source(location: location(node), in: source.source)
             }
-            switch node {
-            case .scalar(let scalar) where scalar.string.isEmpty: return ([], [])
-            case .scalar(let scalar): return ([scalar.string], [source(node)])
+            switch node.content {
+            case .scalar(let text, _) where text.isEmpty: return ([], [])
+            case .scalar(let text, _): return ([text], [place(node)])
             case .sequence(let items):
-                let names = items.compactMap { item -> String? in
-                    guard case .scalar(let scalar) = item else { return nil }
-                    return scalar.string
-                }
-                if names.count == items.count { return (names, items.map(source)) }
+                let names = items.compactMap(\.string)
+                if names.count == items.count { return (names, items.map(place)) }
             default: break
             }
-            report("'\(key)' must be a list of step names.", node.mark)
+            report("'\(key)' must be a list of step names.", node)
             return nil
         }
-        func text(_ key: String, _ node: Node) -> String? {
-            guard case .scalar(let scalar) = node, !scalar.string.isEmpty else {
-                report("'\(key)' must be a folder path.", node.mark)
+        func text(_ key: String, _ node: YAMLNode) -> String? {
+            guard let text = node.string, !text.isEmpty else {
+                report("'\(key)' must be a folder path.", node)
                 return nil
             }
-            return scalar.string
+            return text
         }
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
@@ -142,21 +126,21 @@ package struct RunSettings: Sendable, Equatable {
             case "fixtures": text(key, value).map { settings.fixtures = $0 }
             case "scenarios": text(key, value).map { settings.scenarios = $0 }
             case "exclude":
-                if case .sequence(let items) = value, items.allSatisfy({ $0.scalar != nil }) {
+                if let items = value.items, items.allSatisfy({ $0.string != nil }) {
                     settings.exclude = items.compactMap(\.string)
-                } else if let single = value.scalar?.string {
+                } else if let single = value.string {
                     settings.exclude = [single]
                 } else {
-                    report("'exclude' must be a list of folders.", value.mark)
+                    report("'exclude' must be a list of folders.", value)
                 }
             case "fail fast":
                 switch value.string?.lowercased() {
                 case "true"?, "yes"?: settings.failFast = true
                 case "false"?, "no"?: settings.failFast = false
-                default: report("'fail fast' must be true or false.", value.mark)
+                default: report("'fail fast' must be true or false.", value)
                 }
             default:
-                report("Unknown setting '\(key)'." + Suggestions.didYouMean(key, in: keys), keyNode.mark)
+                report("Unknown setting '\(key)'." + Suggestions.didYouMean(key, in: keys), keyNode)
             }
         }
         guard diagnostics.isEmpty else { throw DiagnosticList(diagnostics) }

@@ -1,9 +1,8 @@
 import Diagnostics
+import ObjectManager
 
 /// Everything that can be wrong in a `server.yml`, rendered to text in one place.
 enum RouteTableError: Equatable {
-    case unreadableFile(String)
-    case invalidYAML(String)
     case notAMapping(found: String)
     case unknownTopLevelKey(String)
     case routesNotAList(found: String)
@@ -19,6 +18,7 @@ enum RouteTableError: Equatable {
     case headerValueNotAScalar(name: String, found: String)
     case invalidHeaderName(String)
     case unknownFault(String)
+    case unknownMethod(String)
     case conflictingContent(first: String, second: String)
     case missingFixture(name: String, folder: String)
 
@@ -27,10 +27,6 @@ enum RouteTableError: Equatable {
     /// The sentence shown after `error:`.
     var message: String {
         switch self {
-        case .unreadableFile(let file):
-            return "Cannot read the route table '\(file)'."
-        case .invalidYAML(let problem):
-            return "Invalid YAML: \(problem)."
         case .notAMapping(let found):
             return "Expected a mapping with a 'routes' list, found \(found)."
         case .unknownTopLevelKey(let key):
@@ -62,6 +58,9 @@ enum RouteTableError: Equatable {
         case .unknownFault(let fault):
             return "Unknown fault '\(fault)'."
                 + Suggestions.didYouMean(fault, in: StubFault.allCases.map(\.rawValue))
+        case .unknownMethod(let method):
+            return "Unknown HTTP method '\(method)'."
+                + Suggestions.didYouMean(method.uppercased(), in: HTTPMethod.allCases.map(\.rawValue))
         case .conflictingContent(let first, let second):
             return "Route has both '\(first)' and '\(second)'; use only one of 'fixture', 'json' and 'body'."
         case .missingFixture(let name, let folder):

@@ -1,46 +1,44 @@
 import ObjectManager
 import Diagnostics
 import Foundation
-import Yams
+import YAMLSource
 
 /// Turns `server.yml` text into routes, collecting a diagnostic for every problem it finds.
 struct RouteTableParser {
-    let text: String
+    let source: YAMLText
     let file: String
     let fixtures: FixtureFolder?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(text: String, file: String, fixtures: FixtureFolder?) {
-        self.text = text
+    init(source: YAMLText, file: String, fixtures: FixtureFolder?) {
+        self.source = source
         self.file = file
         self.fixtures = fixtures
     }
 
     mutating func parse() -> [ServerRoute] {
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            report(yamlError: error)
-            return []
+            var composer = YAMLComposer()
+            root = try composer.compose(source)
         } catch {
-            report(.invalidYAML("\(error)"), at: nil)
+            diagnostics.append(error.diagnostic(file: file, source: source.source))
             return []
         }
         guard let root else { return [] }
-        guard case .mapping(let top) = root else {
-            report(.notAMapping(found: Self.describe(root)), at: root)
+        guard case .mapping(let top) = root.content else {
+            report(.notAMapping(found: root.summary), at: root)
             return []
         }
         var routes: [ServerRoute] = []
         for (key, value) in top {
             guard key.string == "routes" else {
-                report(.unknownTopLevelKey(key.string ?? Self.describe(key)), at: key)
+                report(.unknownTopLevelKey(key.string ?? key.summary), at: key)
                 continue
             }
-            if case .scalar = value, value.null != nil { continue }
-            guard case .sequence(let list) = value else {
-                report(.routesNotAList(found: Self.describe(value)), at: value)
+            if value.isNull { continue }
+            guard case .sequence(let list) = value.content else {
+                report(.routesNotAList(found: value.summary), at: value)
                 continue
             }
             for entry in list {
@@ -52,9 +50,9 @@ struct RouteTableParser {
 
     // MARK: - One route
 
-    private mutating func parseRoute(_ node: Node) -> ServerRoute? {
-        guard case .mapping(let mapping) = node else {
-            report(.routeNotAMapping(found: Self.describe(node)), at: node)
+    private mutating func parseRoute(_ node: YAMLNode) -> ServerRoute? {
+        guard case .mapping(let mapping) = node.content else {
+            report(.routeNotAMapping(found: node.summary), at: node)
             return nil
         }
         let start = diagnostics.count
@@ -69,9 +67,7 @@ struct RouteTableParser {
                 hasPathKey = true
                 path = parsePath(value)
             case "method":
-                if let method = string(value, what: "a method such as 'GET'") {
-                    route.method = method == "*" ? nil : method.uppercased()
-                }
+                if let method = parseMethod(value) { route.method = method == "*" ? nil : method }
             case "status":
                 route.status = parseStatus(value) ?? route.status
             case "fixture", "json", "body":
@@ -88,7 +84,7 @@ struct RouteTableParser {
             case "fault":
                 route.fault = parseFault(value)
             default:
-                report(.unknownRouteKey(keyNode.string ?? Self.describe(keyNode)), at: keyNode)
+                report(.unknownRouteKey(keyNode.string ?? keyNode.summary), at: keyNode)
             }
         }
         if !hasPathKey {
@@ -99,18 +95,29 @@ struct RouteTableParser {
         return route
     }
 
-    private mutating func parsePath(_ node: Node) -> String? {
+    private mutating func parsePath(_ node: YAMLNode) -> String? {
         guard let path = string(node, what: "a path starting with '/'") else { return nil }
         guard path.hasPrefix("/") else {
-            report(.pathNotAbsolute(found: Self.describe(node)), at: node)
+            report(.pathNotAbsolute(found: node.summary), at: node)
             return nil
         }
         return path
     }
 
-    private mutating func parseStatus(_ node: Node) -> Int? {
-        guard case .scalar = node, let status = node.int else {
-            report(.statusNotAnInteger(found: Self.describe(node)), at: node)
+    /// An upper-cased HTTP method (one the object manager can send), or `*`.
+    private mutating func parseMethod(_ node: YAMLNode) -> String? {
+        guard let method = string(node, what: "a method such as 'GET'") else { return nil }
+        if method == "*" { return method }
+        guard let known = HTTPMethod(name: method) else {
+            report(.unknownMethod(method), at: node)
+            return nil
+        }
+        return known.rawValue
+    }
+
+    private mutating func parseStatus(_ node: YAMLNode) -> Int? {
+        guard let status = node.string.flatMap({ Int($0) }) else {
+            report(.statusNotAnInteger(found: node.summary), at: node)
             return nil
         }
         guard (100...599).contains(status) else {
@@ -120,15 +127,15 @@ struct RouteTableParser {
         return status
     }
 
-    private mutating func parseDelay(_ node: Node) -> Duration? {
-        guard case .scalar = node, let seconds = node.float, let delay = Duration(checkedSeconds: seconds) else {
-            report(.delayNotANumber(found: Self.describe(node)), at: node)
+    private mutating func parseDelay(_ node: YAMLNode) -> Duration? {
+        guard let seconds = node.string.flatMap({ Double($0) }), let delay = Duration(checkedSeconds: seconds) else {
+            report(.delayNotANumber(found: node.summary), at: node)
             return nil
         }
         return delay
     }
 
-    private mutating func parseFault(_ node: Node) -> StubFault? {
+    private mutating func parseFault(_ node: YAMLNode) -> StubFault? {
         guard let name = string(node, what: "a fault") else { return nil }
         guard let fault = StubFault(rawValue: name.lowercased()) else {
             report(.unknownFault(name), at: node)
@@ -137,9 +144,9 @@ struct RouteTableParser {
         return fault
     }
 
-    private mutating func parseHeaders(_ node: Node) -> [HTTPHeader] {
-        guard case .mapping(let mapping) = node else {
-            report(.headersNotAMapping(found: Self.describe(node)), at: node)
+    private mutating func parseHeaders(_ node: YAMLNode) -> [HTTPHeader] {
+        guard case .mapping(let mapping) = node.content else {
+            report(.headersNotAMapping(found: node.summary), at: node)
             return []
         }
         var headers: [HTTPHeader] = []
@@ -149,25 +156,25 @@ struct RouteTableParser {
                 report(.invalidHeaderName(headerName), at: name)
                 continue
             }
-            guard case .scalar(let scalar) = value else {
-                report(.headerValueNotAScalar(name: headerName, found: Self.describe(value)), at: value)
+            guard let text = value.string else {
+                report(.headerValueNotAScalar(name: headerName, found: value.summary), at: value)
                 continue
             }
-            headers.append(HTTPHeader(name: headerName, value: scalar.string))
+            headers.append(HTTPHeader(name: headerName, value: text))
         }
         return headers
     }
 
-    private mutating func parseContent(_ key: String, _ node: Node) -> ServerRoute.Content {
+    private mutating func parseContent(_ key: String, _ node: YAMLNode) -> ServerRoute.Content {
         switch key {
         case "json":
             return .json(JSONValue(yaml: node).encoded())
         case "body":
-            guard case .scalar(let scalar) = node else {
-                report(.notAString(what: "a body text", found: Self.describe(node)), at: node)
+            guard let text = node.string else {
+                report(.notAString(what: "a body text", found: node.summary), at: node)
                 return .none
             }
-            return .body(scalar.string)
+            return .body(text)
         default:
             guard let name = string(node, what: "a fixture file name") else { return .none }
             if let fixtures, fixtures.file(named: name) == nil {
@@ -180,12 +187,12 @@ struct RouteTableParser {
     // MARK: - Helpers
 
     /// The text of a scalar node, or a diagnostic saying `what` was expected.
-    private mutating func string(_ node: Node, what: String) -> String? {
-        guard case .scalar(let scalar) = node, Tag.Name(rawValue: node.tag.rawValue) != .null else {
-            report(.notAString(what: what, found: Self.describe(node)), at: node)
+    private mutating func string(_ node: YAMLNode, what: String) -> String? {
+        guard let text = node.string, !node.isNull else {
+            report(.notAString(what: what, found: node.summary), at: node)
             return nil
         }
-        return scalar.string
+        return text
     }
 
     /// Whether `name` is an HTTP token (RFC 9110), as header names must be.
@@ -197,42 +204,11 @@ struct RouteTableParser {
             }
     }
 
-    /// How a node is named in messages: a scalar by its text in quotes, others by their kind.
-    static func describe(_ node: Node) -> String {
-        switch node {
-        case .scalar(let scalar):
-            return Tag.Name(rawValue: node.tag.rawValue) == .null ? "nothing" : "'\(scalar.string)'"
-        case .mapping: return "a mapping"
-        case .sequence: return "a list"
-        case .alias: return "an alias"
-        }
+    private func location(of node: YAMLNode?) -> SourceLocation {
+        SourceLocation(file: file, line: node?.line ?? 1, column: node?.column ?? 1)
     }
 
-    private func location(of node: Node?) -> SourceLocation {
-        SourceLocation(file: file, line: node?.mark?.line ?? 1, column: node?.mark?.column ?? 1)
-    }
-
-    private mutating func report(_ error: RouteTableError, at node: Node?) {
-        diagnostics.append(Diagnostic(error.message, at: location(of: node), in: text))
-    }
-
-    private mutating func report(yamlError: YamlError) {
-        let problem: String
-        let mark: Mark?
-        switch yamlError {
-        case .scanner(let context, let text, let errorMark, _),
-            .parser(let context, let text, let errorMark, _),
-            .composer(let context, let text, let errorMark, _):
-            problem = (context.map { $0.text + ", " } ?? "") + text
-            mark = errorMark
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            problem = "duplicate key " + duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            mark = context.mark
-        default:
-            problem = "\(yamlError)"
-            mark = nil
-        }
-        let location = SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
-        diagnostics.append(Diagnostic(RouteTableError.invalidYAML(problem).message, at: location, in: text))
+    private mutating func report(_ error: RouteTableError, at node: YAMLNode?) {
+        diagnostics.append(Diagnostic(error.message, at: location(of: node), in: source.source))
     }
 }

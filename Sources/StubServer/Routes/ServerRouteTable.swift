@@ -1,6 +1,7 @@
 import ObjectManager
 package import Diagnostics
 package import Foundation
+import YAMLSource
 
 /// The stub server's routes, in file order; the first matching route wins.
 ///
@@ -19,22 +20,18 @@ package struct ServerRouteTable: Sendable, Equatable {
     /// Reads and validates a `server.yml`; with `fixtures`, every `fixture:` must name a file in that folder.
     package static func load(contentsOf url: URL, fixtures: URL? = nil) throws(DiagnosticList) -> ServerRouteTable {
         let file = url.relativePath
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            let location = SourceLocation(file: file, line: 1, column: 1)
-            let message = RouteTableError.unreadableFile(file).message
-            throw DiagnosticList([Diagnostic(location: location, message: message, sourceLine: nil)])
-        }
-        return try parse(yaml: text, file: file, fixtures: fixtures)
+        return try parse(try YAMLText.read(contentsOf: url.path, file: file), file: file, fixtures: fixtures)
     }
 
     /// Parses `server.yml` text; `file` names it in diagnostics. Collects every error before throwing.
     package static func parse(yaml: String, file: String, fixtures: URL? = nil) throws(DiagnosticList)
         -> ServerRouteTable
     {
-        var parser = RouteTableParser(text: yaml, file: file, fixtures: fixtures.map(FixtureFolder.init))
+        try parse(try YAMLText(checking: yaml, file: file), file: file, fixtures: fixtures)
+    }
+
+    private static func parse(_ source: YAMLText, file: String, fixtures: URL?) throws(DiagnosticList) -> ServerRouteTable {
+        var parser = RouteTableParser(source: source, file: file, fixtures: fixtures.map(FixtureFolder.init))
         let routes = parser.parse()
         guard parser.diagnostics.isEmpty else { throw DiagnosticList(parser.diagnostics) }
         return ServerRouteTable(routes: routes)

@@ -1,0 +1,134 @@
+package import Diagnostics
+import Foundation
+
+/// The text of a YAML file, checked before anything parses it: at most ``YAMLLimits/maxFileBytes``,
+/// valid UTF-8 without the control characters YAML forbids (so binary data is a located error, not a
+/// decoding failure), a leading byte-order mark dropped. Its ``source`` indexes the lines once for
+/// every diagnostic of the file.
+///
+/// ```swift
+/// let text = try YAMLText.read(contentsOf: "Scenarios/reviews.yml")
+/// let root = try YAMLComposer().compose(text)
+/// ```
+package struct YAMLText: Sendable {
+    /// The text (without a byte-order mark) and its line index.
+    package let source: SourceText
+
+    package var text: String { source.text }
+
+    /// Reads and checks a file; a file over the size limit is refused before it is read, and so is
+    /// anything but a regular file (a FIFO would block the read, a device never end it).
+    package static func read(contentsOf path: String) throws(YAMLError) -> YAMLText {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw YAMLError(.unreadable) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw YAMLError(.notARegularFile) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw YAMLError(.unreadable) }
+        defer { try? handle.close() }
+        var info = stat()
+        guard fstat(handle.fileDescriptor, &info) == 0 else { throw YAMLError(.unreadable) }
+        guard Int(info.st_size) <= YAMLLimits.maxFileBytes else { throw YAMLError(.fileTooLarge(bytes: Int(info.st_size))) }
+        // Never more than the limit and one byte, whatever the size said (a file still growing, a device).
+        let data: Data
+        do {
+            data = try handle.read(upToCount: YAMLLimits.maxFileBytes + 1) ?? Data()
+        } catch {
+            throw YAMLError(.unreadable)
+        }
+        guard data.count <= YAMLLimits.maxFileBytes else { throw YAMLError(.fileTooLarge(bytes: data.count)) }
+        // `withUnsafeBytes` rethrows untyped: the typed error travels in a `Result`.
+        return try data.withUnsafeBytes { raw in
+            Result { () throws(YAMLError) in try YAMLText(validating: raw.bindMemory(to: UInt8.self)) }
+        }.get()
+    }
+
+    /// Checks text already in memory (it is valid UTF-8, but may hold control characters or be too large).
+    package init(checking text: String) throws(YAMLError) {
+        var text = text
+        self = try text.withUTF8 { bytes in Result { () throws(YAMLError) in try YAMLText(validating: bytes) } }.get()
+    }
+
+    /// Checks bytes: size, UTF-8, control characters; drops a leading byte-order mark.
+    package init(validating bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) {
+        guard bytes.count <= YAMLLimits.maxFileBytes else { throw YAMLError(.fileTooLarge(bytes: bytes.count)) }
+        var body = bytes
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            body = UnsafeBufferPointer(rebasing: bytes[3...])
+        }
+        try Self.validate(body)
+        source = SourceText(String(decoding: body, as: UTF8.self))
+    }
+
+    /// Throws at the first byte that is not UTF-8, or the first character YAML does not allow
+    /// (C0 and C1 controls but tab, line feed, carriage return and NEL; U+FFFE, U+FFFF), as libyaml's
+    /// reader checks — so libyaml never reports a reader error, which it could not locate.
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) {
+        var index = 0
+        var line = 1
+        var lineStart = 0
+        let count = bytes.count
+        func location(_ reason: YAMLError.Reason, at offset: Int) -> YAMLError {
+            // Columns count characters: every byte that is not a continuation byte starts one.
+            var column = 1
+            for position in lineStart..<offset where bytes[position] & 0xC0 != 0x80 { column += 1 }
+            return YAMLError(reason, line: line, column: column)
+        }
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte >= 0x20 && byte != 0x7F || byte == 0x09 || byte == 0x0D {
+                    index += 1
+                    continue
+                }
+                if byte == 0x0A {
+                    index += 1
+                    line += 1
+                    lineStart = index
+                    continue
+                }
+                throw location(.controlCharacter(UInt32(byte)), at: index)
+            }
+            let length: Int
+            var value: UInt32
+            switch byte {
+            case 0xC2...0xDF: length = 2; value = UInt32(byte & 0x1F)
+            case 0xE0...0xEF: length = 3; value = UInt32(byte & 0x0F)
+            case 0xF0...0xF4: length = 4; value = UInt32(byte & 0x07)
+            default: throw location(.invalidUTF8(byte: byte), at: index)
+            }
+            for offset in 1..<length {
+                guard index + offset < count, bytes[index + offset] & 0xC0 == 0x80 else {
+                    throw location(.invalidUTF8(byte: byte), at: index)
+                }
+                value = value << 6 | UInt32(bytes[index + offset] & 0x3F)
+            }
+            let minimum: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000
+            guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else {
+                throw location(.invalidUTF8(byte: byte), at: index)
+            }
+            if (0x80...0x9F).contains(value) && value != 0x85 || value == 0xFFFE || value == 0xFFFF {
+                throw location(.controlCharacter(value), at: index)
+            }
+            index += length
+        }
+    }
+}
+
+extension YAMLText {
+    /// ``read(contentsOf:)``, a failure thrown as the one diagnostic of `file` (the name users see).
+    package static func read(contentsOf path: String, file: String) throws(DiagnosticList) -> YAMLText {
+        do {
+            return try read(contentsOf: path)
+        } catch {
+            throw DiagnosticList([error.diagnostic(file: file, source: nil)])
+        }
+    }
+
+    /// ``init(checking:)``, a failure thrown as the one diagnostic of `file`.
+    package init(checking text: String, file: String) throws(DiagnosticList) {
+        do {
+            self = try YAMLText(checking: text)
+        } catch {
+            throw DiagnosticList([error.diagnostic(file: file, source: nil)])
+        }
+    }
+}
