@@ -56,7 +56,7 @@ enum Terminal {
     static func failLoading(_ diagnostics: DiagnosticList) -> ExitCode {
         printError(diagnostics.description)
         let count = diagnostics.diagnostics.count
-        printError("\(count) error\(count == 1 ? "" : "s"); nothing was run.")
+        printError("\(count.groupedDigits) error\(count == 1 ? "" : "s"); nothing was run.")
         return ExitCode(2)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built binary on hostile input: under an address-space limit, with a time limit waited on as a
@@ -31,7 +32,8 @@ enum BoundedRun {
     }
 
     /// Runs `scenario-run ARGUMENTS` in `directory` under the limits.
-    static func run(_ arguments: [String], directory: URL) throws -> Result {
+    /// Waits without holding a thread (the test runner's threads are shared with every other test).
+    static func run(_ arguments: [String], directory: URL) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         process.arguments = ["--as=\(addressSpaceBytes)", "--", CLI.binary.path] + arguments
@@ -45,15 +47,16 @@ enum BoundedRun {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let (exits, exited) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in
+            exited.yield()
+            exited.finish()
+        }
         let start = Date()
         try process.run()
-        let timedOut = exited.wait(timeout: .now() + timeLimit) == .timedOut
-        if timedOut {
-            process.terminate()
-            exited.wait()
-        }
+        let timedOut = !(await eventually(timeout: .seconds(timeLimit)) { !process.isRunning })
+        if timedOut { process.terminate() }
+        for await _ in exits { break }
         return Result(
             status: process.terminationStatus,
             signalled: process.terminationReason == .uncaughtSignal,

@@ -3,6 +3,7 @@ import Testing
 
 /// `scenario-run check` on every file of `HostileCorpus/` (see its README): exit 2, the expected first
 /// error line, no crash, within the time and memory limits of ``BoundedRun``.
+@Suite(.serialized)
 struct HostileCorpusTests {
     static let corpus = CLI.repositoryRoot.appendingPathComponent("Tests/CLITests/HostileCorpus")
 
@@ -35,26 +36,26 @@ struct HostileCorpusTests {
     }
 
     @Test(arguments: scenarioNames)
-    func damagedScenarioFileIsALocatedError(_ name: String) throws {
+    func damagedScenarioFileIsALocatedError(_ name: String) async throws {
         let project = try #require(Self.scenarioProject)
-        let result = try BoundedRun.run(["check", "Scenarios/\(name).yml"], directory: project)
+        let result = try await BoundedRun.run(["check", "Scenarios/\(name).yml"], directory: project)
         BoundedRun.expectRejected(result, firstError: try Self.expected("scenarios", name))
     }
 
     @Test(arguments: serverNames)
-    func damagedServerFileIsALocatedError(_ name: String) throws {
+    func damagedServerFileIsALocatedError(_ name: String) async throws {
         let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n"])
         defer { try? FileManager.default.removeItem(at: project) }
         let server = project.appendingPathComponent("Fixtures/server.yml")
         try FileManager.default.removeItem(at: server)
         try FileManager.default.copyItem(at: Self.corpus.appendingPathComponent("server/\(name).yml"), to: server)
-        let result = try BoundedRun.run(["check"], directory: project)
+        let result = try await BoundedRun.run(["check"], directory: project)
         BoundedRun.expectRejected(result, firstError: try Self.expected("server", name))
     }
 
     /// Over 64 MB: refused by its size before it is read (a sparse file, so the test writes next to nothing).
     @Test(arguments: ["Scenarios/huge.yml", "Fixtures/server.yml", "scenario-run.yml"])
-    func aFileOverTheSizeLimitIsRefusedBeforeItIsRead(_ path: String) throws {
+    func aFileOverTheSizeLimitIsRefusedBeforeItIsRead(_ path: String) async throws {
         let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n"])
         defer { try? FileManager.default.removeItem(at: project) }
         let url = project.appendingPathComponent(path)
@@ -62,7 +63,7 @@ struct HostileCorpusTests {
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: 64 * 1024 * 1024 + 1)
         try handle.close()
-        let result = try BoundedRun.run(["check"], directory: project)
+        let result = try await BoundedRun.run(["check"], directory: project)
         BoundedRun.expectRejected(
             result,
             firstError: "\(path):1:1: error: File of 67,108,865 bytes is larger than the limit of 64 MB (67,108,864 bytes)."
@@ -71,12 +72,12 @@ struct HostileCorpusTests {
 
     /// A mapping with 100,000 keys (each an error): keys are checked for repeats through a set, not pair
     /// by pair, and the output stops after 100 errors with a count.
-    @Test func aMappingWithAHundredThousandKeysIsQuick() throws {
+    @Test func aMappingWithAHundredThousandKeysIsQuick() async throws {
         let keys = (0..<100_000).map { "k\($0): x" }.joined(separator: "\n")
         let project = try CLI.project(["Scenarios/keys.yml": "scenarios: [{ scenario: A, steps: [succeed] }]\n" + keys + "\n"])
         defer { try? FileManager.default.removeItem(at: project) }
-        let result = try BoundedRun.run(["check"], directory: project)
+        let result = try await BoundedRun.run(["check"], directory: project)
         BoundedRun.expectRejected(result, firstError: "Scenarios/keys.yml:2:1: error: Unknown key 'k0' in scenario file.")
-        #expect(result.stderr.hasSuffix("… and 99,900 more errors\n100000 errors; nothing was run.\n"), "\(result.stderr.suffix(300))")
+        #expect(result.stderr.hasSuffix("… and 99,900 more errors\n100,000 errors; nothing was run.\n"), "\(result.stderr.suffix(300))")
     }
 }
