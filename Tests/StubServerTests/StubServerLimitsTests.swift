@@ -206,16 +206,20 @@ struct StubServerLimitsTests {
         let running = try await Running(files: ["inside.json": "{}"], limits: Self.quick)
         let connection = try await RawConnection.open(port: running.port)
         connection.send("GET /inside.json HTTP/1.1\r\n")
-        // One header line every 50 ms: the head's deadline counts from its first byte, not the latest.
-        let trickle = Task {
-            for index in 0..<100 {
-                try await Task.sleep(for: .milliseconds(50))
-                connection.send("X-\(index): v\r\n")
-            }
+        // One header line every 50 ms, sent by the event loop: the head's deadline counts from its first
+        // byte, not the latest.
+        let lines = Counter()
+        let trickle = connection.channel.eventLoop.scheduleRepeatedTask(
+            initialDelay: .milliseconds(50),
+            delay: .milliseconds(50)
+        ) { _ in
+            lines.increment()
+            connection.send("X-\(lines.value): v\r\n")
         }
         let reply = try await connection.reply()
         trickle.cancel()
         #expect(reply.status == 408)
+        #expect(lines.value >= 2)
         await Self.expectNoConnectionLeft(running)
         await connection.close()
         await running.finish()

@@ -14,19 +14,25 @@ import Synchronization
 public final class RequestJournal: Sendable {
     /// The kept entries (from `start` on), their size, and how many were recorded since the last clear.
     private struct State {
-        var entries: [JournalEntry] = []
-        /// Entries before this index are forgotten; they are removed in batches, not one by one.
+        /// A forgotten entry's slot is emptied at once, so its memory goes; the slots themselves are removed
+        /// in batches, not one by one.
+        var slots: [JournalEntry?] = []
         var start = 0
         var bytes = 0
         var received = 0
 
-        var count: Int { entries.count - start }
+        var count: Int { slots.count - start }
+
+        var entries: [JournalEntry] {
+            slots[start...].compactMap { $0 }
+        }
 
         mutating func forgetOldest() {
-            bytes -= entries[start].journalCost
+            bytes -= slots[start]?.journalCost ?? 0
+            slots[start] = nil
             start += 1
-            if start >= 1024, start * 2 >= entries.count {
-                entries.removeFirst(start)
+            if start >= 1024, start * 2 >= slots.count {
+                slots.removeFirst(start)
                 start = 0
             }
         }
@@ -47,7 +53,7 @@ public final class RequestJournal: Sendable {
 
     /// Every kept request, oldest first.
     public var entries: [JournalEntry] {
-        state.withLock { Array($0.entries[$0.start...]) }
+        state.withLock { $0.entries }
     }
 
     /// How many requests were recorded since the last `clear()`, including those no longer kept.
@@ -79,7 +85,7 @@ public final class RequestJournal: Sendable {
         }
         let cost = entry.journalCost
         state.withLock { state in
-            state.entries.append(entry)
+            state.slots.append(entry)
             state.bytes += cost
             state.received += 1
             while state.count > 1, state.count > limits.entries || state.bytes > limits.bytes {

@@ -84,6 +84,10 @@ struct StubResponder: HTTPResponder {
                 break
             }
         }
+        // Appending grew the storage past what it holds; the journal keeps an exact copy.
+        if !body.kept.isEmpty {
+            body.kept = body.kept.withUnsafeBytes { Data($0) }
+        }
         return body
     }
 
