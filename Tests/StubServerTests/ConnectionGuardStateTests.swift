@@ -28,22 +28,20 @@ struct ConnectionGuardStateTests {
         #expect(state.lingerTimerFired() == .close)
     }
 
-    @Test func aHeadOverflowTurnsHummingbirds400Into431() {
+    /// A head over the limits turns Hummingbird's 400 into 431; any other parse error keeps 400. Either way
+    /// the connection is finished after the answer.
+    @Test(arguments: [(true, ConnectionGuardState.ResponseHeadAction.answerHeadTooLarge), (false, .pass)])
+    func aParseErrorIsAnsweredThenTheConnectionFinished(
+        headOverflow: Bool,
+        expected: ConnectionGuardState.ResponseHeadAction
+    ) {
         var state = ConnectionGuardState()
         _ = state.bytesArrived()
-        #expect(state.parseFailed(headOverflow: true) == .cancelHeadTimer)
-        #expect(state.responseHeadWritten(status: 400, closes: true) == .answerHeadTooLarge)
+        #expect(state.parseFailed(headOverflow: headOverflow) == .cancelHeadTimer)
+        #expect(state.responseHeadWritten(status: 400, closes: true) == expected)
         #expect(state.responseEnds() == .passThenFinish)
         #expect(state.bytesArrived() == .drop)
         #expect(state.outputClosing() == .none)
-    }
-
-    @Test func anyOtherParseErrorKeeps400() {
-        var state = ConnectionGuardState()
-        _ = state.bytesArrived()
-        _ = state.parseFailed(headOverflow: false)
-        #expect(state.responseHeadWritten(status: 400, closes: true) == .pass)
-        #expect(state.responseEnds() == .passThenFinish)
     }
 
     @Test func aResponseThatClosesFinishesTheConnection() {

@@ -25,6 +25,39 @@ struct StubServerLimitsTests {
         #expect(closed, "\(running.server.openConnections) connection(s) left open", sourceLocation: sourceLocation)
     }
 
+    /// A server over `inside.json` with `limits`, a connection to it, and what the server sent in answer to
+    /// `request` until it ended the stream; the client's end stays open.
+    static func exchange(
+        _ request: String,
+        limits: StubServerLimits = quick
+    ) async throws -> (Running, RawConnection, RawHTTPClient.Reply) {
+        let running = try await Running(files: ["inside.json": "{}"], limits: limits)
+        let connection = try await RawConnection.open(port: running.port)
+        connection.send(request)
+        return (running, connection, try await connection.reply())
+    }
+
+    /// Waits until the server has let go of `connection` by itself (the client keeps its end open until then),
+    /// then closes the client's end.
+    static func expectLetGo(
+        _ running: Running,
+        _ connection: RawConnection,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await expectNoConnectionLeft(running, sourceLocation: sourceLocation)
+        await connection.close()
+    }
+
+    /// `expectLetGo`, then a valid request answered.
+    static func expectLetGoAndStillAnswering(
+        _ running: Running,
+        _ connection: RawConnection,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        await expectLetGo(running, connection, sourceLocation: sourceLocation)
+        try await expectStillAnswers(running, sourceLocation: sourceLocation)
+    }
+
     /// A GET answered normally, proving the server still serves.
     static func expectStillAnswers(_ running: Running, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let reply = try await RawHTTPClient.get("/inside.json", port: running.port)
@@ -65,17 +98,14 @@ struct StubServerLimitsTests {
     // MARK: Head limits
 
     @Test func aHeadWithTwentyThousandHeadersIs431AndClosed() async throws {
-        let running = try await Running(files: ["inside.json": "{}"], limits: Self.quick)
         let headers = (0..<20_000).map { "X-Header-\($0): value\r\n" }.joined()
-        let connection = try await RawConnection.open(port: running.port)
-        connection.send("GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n")
-        let reply = try await connection.reply()
+        let (running, connection, reply) = try await Self.exchange(
+            "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n"
+        )
         #expect(reply.text.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"), "\(reply.text)")
         #expect(reply.text.lowercased().contains("connection: close\r\n"))
         // The client keeps its end open: the server closes the connection by itself.
-        await Self.expectNoConnectionLeft(running)
-        await connection.close()
-        try await Self.expectStillAnswers(running)
+        try await Self.expectLetGoAndStillAnswering(running, connection)
         #expect(running.server.journal.entries.map(\.path) == ["/inside.json"])
         await running.finish()
     }
@@ -117,30 +147,24 @@ struct StubServerLimitsTests {
         "POST /inside.json HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\n",
     ])
     func aMalformedRequestIs400AndClosed(_ request: String) async throws {
-        let running = try await Running(files: ["inside.json": "{}"], limits: Self.quick)
-        let connection = try await RawConnection.open(port: running.port)
-        connection.send(request)
-        let reply = try await connection.reply()
+        let (running, connection, reply) = try await Self.exchange(request)
         #expect(reply.status == 400, "\(reply.text)")
-        await Self.expectNoConnectionLeft(running)
-        await connection.close()
-        try await Self.expectStillAnswers(running)
+        try await Self.expectLetGoAndStillAnswering(running, connection)
         await running.finish()
     }
 
     // MARK: Body limits
 
     @Test func aBodyDeclaredOverTheLimitIs413WithoutBeingRead() async throws {
-        let running = try await Running(files: ["inside.json": "{}"], limits: Self.quick)
-        let connection = try await RawConnection.open(port: running.port)
-        connection.send("POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10485760\r\n\r\n")
-        connection.send(ByteBuffer(repeating: UInt8(ascii: "x"), count: 256 << 10))
-        let reply = try await connection.reply()
+        let (running, connection, reply) = try await Self.exchange(
+            "POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10485760\r\n\r\n"
+                + String(repeating: "x", count: 256 << 10)
+        )
         #expect(reply.status == 413)
         #expect(reply.text.lowercased().contains("connection: close\r\n"))
-        #expect(reply.text.hasSuffix(#"{"error":"The request body of 10485760 bytes is over the limit of 1024 bytes."}"#))
-        await Self.expectNoConnectionLeft(running)
-        await connection.close()
+        let error = "The request body of 10485760 bytes is over the limit of 1024 bytes."
+        #expect(reply.text.hasSuffix(#"{"error":""# + error + #""}"#))
+        await Self.expectLetGo(running, connection)
         let entry = try #require(running.server.journal.entries.first)
         #expect(entry.path == "/upload")
         #expect(entry.body.isEmpty)
@@ -187,18 +211,15 @@ struct StubServerLimitsTests {
     // MARK: Timeouts
 
     @Test func aHeadNotCompleteInTimeIs408AndClosed() async throws {
-        let running = try await Running(files: ["inside.json": "{}"], limits: Self.quick)
         let clock = ContinuousClock()
         let start = clock.now
-        let connection = try await RawConnection.open(port: running.port)
-        connection.send("GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-        let reply = try await connection.reply()
+        let (running, connection, reply) = try await Self.exchange(
+            "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+        )
         #expect(clock.now - start >= .milliseconds(200))
         #expect(reply.text == "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
-        await Self.expectNoConnectionLeft(running)
-        await connection.close()
         #expect(running.server.journal.entries.isEmpty)
-        try await Self.expectStillAnswers(running)
+        try await Self.expectLetGoAndStillAnswering(running, connection)
         await running.finish()
     }
 
@@ -220,49 +241,45 @@ struct StubServerLimitsTests {
         trickle.cancel()
         #expect(reply.status == 408)
         #expect(lines.value >= 2)
-        await Self.expectNoConnectionLeft(running)
-        await connection.close()
+        await Self.expectLetGo(running, connection)
         await running.finish()
     }
 
-    @Test func anIdleKeptAliveConnectionIsClosed() async throws {
-        var limits = Self.quick
+    /// The quick limits with a 300 ms idle timeout.
+    static let quickIdle = {
+        var limits = quick
         limits.idleTimeout = .milliseconds(300)
-        let running = try await Running(files: ["inside.json": "{}"], limits: limits)
+        return limits
+    }()
+
+    @Test func anIdleKeptAliveConnectionIsClosed() async throws {
         let clock = ContinuousClock()
-        let connection = try await RawConnection.open(port: running.port)
-        connection.send("GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let start = clock.now
-        let reply = try await connection.reply()
-        #expect(clock.now - start >= .milliseconds(250))
+        let (running, connection, reply) = try await Self.exchange(
+            "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+            limits: Self.quickIdle
+        )
+        #expect(clock.now - start >= .milliseconds(300))
         #expect(reply.status == 200)
         #expect(reply.text.hasSuffix("{}"))
-        await Self.expectNoConnectionLeft(running)
-        await connection.close()
+        await Self.expectLetGo(running, connection)
         await running.finish()
     }
 
     @Test func aConnectionThatNeverSendsIsClosedWhenIdle() async throws {
-        var limits = Self.quick
-        limits.idleTimeout = .milliseconds(300)
-        let running = try await Running(files: ["inside.json": "{}"], limits: limits)
-        let connection = try await RawConnection.open(port: running.port)
-        let reply = try await connection.reply()
+        let (running, connection, reply) = try await Self.exchange("", limits: Self.quickIdle)
         #expect(reply.bytes.isEmpty)
-        await Self.expectNoConnectionLeft(running)
-        await connection.close()
+        await Self.expectLetGo(running, connection)
         await running.finish()
     }
 
     @Test func aClientThatAskedToCloseButKeepsItsEndOpenIsLetGoAfterTheLinger() async throws {
-        let running = try await Running(files: ["inside.json": "{}"], limits: Self.quick)
-        let connection = try await RawConnection.open(port: running.port)
-        connection.send("GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        let reply = try await connection.reply()
+        let (running, connection, reply) = try await Self.exchange(
+            "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        )
         #expect(reply.status == 200)
         #expect(running.server.openConnections == 1)
-        await Self.expectNoConnectionLeft(running)
-        await connection.close()
+        await Self.expectLetGo(running, connection)
         await running.finish()
     }
 
