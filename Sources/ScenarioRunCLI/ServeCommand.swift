@@ -44,6 +44,6 @@ struct ServeCommand: AsyncParsableCommand {
         for await _ in stopped.stream {}
         interrupts.cancel()
         await server.stop()
-        print("Stopped; \(server.journal.entries.count) requests served.")
+        print("Stopped; \(server.journal.receivedCount) requests served.")
     }
 }

@@ -16,14 +16,18 @@ struct StubServerTests {
         let url: URL
         var port: Int { url.port ?? 0 }
 
-        init(_ yaml: String = "routes: []", files: [String: String] = [:]) async throws {
+        init(
+            _ yaml: String = "routes: []",
+            files: [String: String] = [:],
+            limits: StubServerLimits = .standard
+        ) async throws {
             temp = try TemporaryFolder()
             fixtures = try temp.folder("Fixtures")
             for (path, contents) in files {
                 try temp.write(contents, to: "Fixtures/" + path)
             }
             let table = try ServerRouteTable.parse(yaml: yaml, file: "server.yml", fixtures: fixtures)
-            server = StubServer(fixtures: fixtures, routes: table)
+            server = StubServer(fixtures: fixtures, routes: table, limits: limits)
             url = try await server.start()
         }
 

@@ -11,16 +11,27 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var query: String?
     /// Every header in the order received.
     public var headers: [HTTPHeader]
-    /// The full request body.
+    /// The request body, or its first `RequestJournal.Limits.bodyBytes` bytes when it was longer.
     public var body: Data
+    /// The body's whole length: received, or declared by `Content-Length` when the body was refused unread.
+    package var bodyLength: Int
 
     public init(method: String, path: String, query: String? = nil, headers: [HTTPHeader] = [], body: Data = Data()) {
+        self.init(method: method, path: path, query: query, headers: headers, body: body, bodyLength: body.count)
+    }
+
+    /// An entry whose body may be only the start of one `bodyLength` bytes long.
+    package init(method: String, path: String, query: String?, headers: [HTTPHeader], body: Data, bodyLength: Int) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.bodyLength = bodyLength
     }
+
+    /// Whether `body` is only the start of the body received.
+    package var isBodyTruncated: Bool { body.count < bodyLength }
 
     /// The body as UTF-8 text (invalid bytes replaced).
     public func bodyText() -> String {
@@ -30,5 +41,11 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     /// The first value of the header `name` (case-insensitive).
     public func header(_ name: String) -> String? {
         headers[field: name]
+    }
+
+    /// About how many bytes the entry holds, for the journal's size limit.
+    var journalCost: Int {
+        let headerBytes = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
+        return 128 + method.utf8.count + path.utf8.count + (query?.utf8.count ?? 0) + headerBytes + body.count
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import ObjectManager
 import Synchronization
 
@@ -7,15 +8,57 @@ import Synchronization
 /// let observation = server.journal.onChange { wakeUpTheWaitingStep() }
 /// let posts = server.journal.entries(method: "POST", path: "/review")
 /// ```
+///
+/// It is bounded (`Limits`): each body is kept up to 64 KiB, and only the newest 10,000 entries within
+/// 32 MiB are kept (the newest entry always is).
 public final class RequestJournal: Sendable {
-    private let state = Mutex<[JournalEntry]>([])
+    /// The kept entries (from `start` on), their size, and how many were recorded since the last clear.
+    private struct State {
+        /// A forgotten entry's slot is emptied at once, so its memory goes; the slots themselves are removed
+        /// in batches, not one by one.
+        var slots: [JournalEntry?] = []
+        var start = 0
+        var bytes = 0
+        var received = 0
+
+        var count: Int { slots.count - start }
+
+        var entries: [JournalEntry] {
+            slots[start...].compactMap { $0 }
+        }
+
+        mutating func forgetOldest() {
+            bytes -= slots[start]?.journalCost ?? 0
+            slots[start] = nil
+            start += 1
+            if start >= 1024, start * 2 >= slots.count {
+                slots.removeFirst(start)
+                start = 0
+            }
+        }
+    }
+
+    /// What the journal keeps.
+    package let limits: Limits
+    private let state = Mutex(State())
     private let observers = Observers<Void>()
 
-    public init() {}
+    public convenience init() {
+        self.init(limits: .standard)
+    }
 
-    /// Every recorded request, oldest first.
+    package init(limits: Limits) {
+        self.limits = limits
+    }
+
+    /// Every kept request, oldest first.
     public var entries: [JournalEntry] {
-        state.withLock { $0 }
+        state.withLock { $0.entries }
+    }
+
+    /// How many requests were recorded since the last `clear()`, including those no longer kept.
+    package var receivedCount: Int {
+        state.withLock { $0.received }
     }
 
     /// The requests with that method (case-insensitive) and exact raw path; `nil` matches any.
@@ -28,13 +71,27 @@ public final class RequestJournal: Sendable {
 
     /// Forgets every recorded request.
     public func clear() {
-        state.withLock { $0.removeAll() }
+        state.withLock { $0 = State() }
         observers.notify()
     }
 
-    /// Records a request and notifies the observers.
+    /// Records a request (its body cut to `limits.bodyBytes`), forgets the oldest beyond the limits, and
+    /// notifies the observers.
     package func record(_ entry: JournalEntry) {
-        state.withLock { $0.append(entry) }
+        var entry = entry
+        if entry.body.count > limits.bodyBytes {
+            // A copy, not a slice: a slice would keep the whole body alive.
+            entry.body = entry.body.withUnsafeBytes { Data($0.prefix(limits.bodyBytes)) }
+        }
+        let cost = entry.journalCost
+        state.withLock { state in
+            state.slots.append(entry)
+            state.bytes += cost
+            state.received += 1
+            while state.count > 1, state.count > limits.entries || state.bytes > limits.bytes {
+                state.forgetOldest()
+            }
+        }
         observers.notify()
     }
 

@@ -12,26 +12,34 @@ import NIOCore
 #endif
 
 /// Answers one request: journal first, then the route table, then a static fixture, else a JSON 404.
+///
+/// The body is read only to be journaled: its first `RequestJournal.Limits.bodyBytes` are kept, and one
+/// longer than `StubServerLimits.bodyBytes` is answered 413 and its connection closed — at once when its
+/// `Content-Length` says so, otherwise as soon as the limit is passed.
 struct StubResponder: HTTPResponder {
     typealias Context = StubRequestContext
-
-    /// Request bodies larger than this are refused.
-    static let maximumBodySize = 64 << 20
 
     let table: ServerRouteTable
     let fixtures: FixtureFolder
     let journal: RequestJournal
     let held: HeldConnections
+    let limits: StubServerLimits
 
     func respond(to request: Request, context: StubRequestContext) async throws -> Response {
-        var request = request
         let method = request.method.rawValue.uppercased()
         let (path, query) = RequestPath.split(target: request.head.path ?? "/")
-        let body = try await request.collectBody(upTo: Self.maximumBodySize)
         let headers = request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
+        let body = try await readBody(of: request)
         journal.record(
-            JournalEntry(method: method, path: path, query: query, headers: headers, body: Data(body.readableBytesView))
+            JournalEntry(
+                method: method, path: path, query: query, headers: headers, body: body.kept, bodyLength: body.length
+            )
         )
+        if let refusal = body.refusal {
+            var response = Self.error(refusal.message, status: .contentTooLarge)
+            response.headers[.connection] = "close"
+            return response
+        }
 
         guard let segments = RequestPath.decodedSegments(of: path),
             let (route, _) = table.match(method: method, segments: segments)
@@ -45,6 +53,42 @@ struct StubResponder: HTTPResponder {
             return await perform(fault, on: context.channel)
         }
         return answer(route, method: method, path: path)
+    }
+
+    // MARK: - Body
+
+    /// The start of a body kept for the journal, its length, and why it was refused, if it was.
+    private struct Body {
+        var kept = Data()
+        var length = 0
+        var refusal: RequestRefusal?
+    }
+
+    /// Reads the body, keeping its start; stops at the body limit, or before reading when `Content-Length`
+    /// is over it.
+    private func readBody(of request: Request) async throws -> Body {
+        var body = Body()
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.bodyBytes {
+            body.length = declared
+            body.refusal = .bodyTooLarge(length: declared, limit: limits.bodyBytes)
+            return body
+        }
+        let keep = journal.limits.bodyBytes
+        for try await chunk in request.body {
+            body.length += chunk.readableBytes
+            if body.kept.count < keep {
+                body.kept.append(contentsOf: chunk.readableBytesView.prefix(keep - body.kept.count))
+            }
+            if body.length > limits.bodyBytes {
+                body.refusal = .bodyTooLarge(length: nil, limit: limits.bodyBytes)
+                break
+            }
+        }
+        // Appending grew the storage past what it holds; the journal keeps an exact copy.
+        if !body.kept.isEmpty {
+            body.kept = body.kept.withUnsafeBytes { Data($0) }
+        }
+        return body
     }
 
     // MARK: - Answers

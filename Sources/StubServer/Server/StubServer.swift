@@ -1,5 +1,6 @@
 public import Foundation
 import Hummingbird
+import HummingbirdCore
 public import Logging
 import NIOCore
 import ServiceLifecycle
@@ -14,7 +15,8 @@ import Synchronization
 /// await server.stop()
 /// ```
 ///
-/// One server serves many scenarios; it binds 127.0.0.1 only.
+/// One server serves many scenarios; it binds 127.0.0.1 only, and holds every request and connection to
+/// its `StubServerLimits`.
 public final class StubServer: Sendable {
     /// One run of the Hummingbird application, from `start()` to `stop()`.
     private struct Run: Sendable {
@@ -26,7 +28,7 @@ public final class StubServer: Sendable {
     private enum State {
         case idle
         case starting(Run?)
-        case running(Run, URL)
+        case running(Run, URL, SocketAddress?)
     }
 
     /// How long `stop()` lets requests in flight finish before cancelling them.
@@ -36,33 +38,54 @@ public final class StubServer: Sendable {
     public let fixtures: URL
     /// The routes tried before static files.
     package let routes: ServerRouteTable
-    /// Every request received since the last `clear()`.
-    public let journal = RequestJournal()
+    /// The requests received since the last `clear()`, within the journal's limits.
+    public let journal: RequestJournal
+    /// What a request and a connection may take.
+    package let limits: StubServerLimits
     private let port: Int
     private let logger: Logger
     private let state = Mutex(State.idle)
+    private let connections = OpenConnections()
 
     /// - Parameters:
     ///   - port: the port to bind on 127.0.0.1; `0` picks a free one.
+    ///   - limits: sizes and times a request and a connection may take.
     ///   - logger: where Hummingbird logs; silent by default.
     package init(
         fixtures: URL,
         routes: ServerRouteTable,
         port: Int = 0,
+        limits: StubServerLimits = .standard,
         logger: Logger = Logger(label: "scenario-run.stub-server", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.fixtures = fixtures
         self.routes = routes
         self.port = port
+        self.limits = limits
+        self.journal = RequestJournal(limits: limits.journal)
         self.logger = logger
     }
 
     /// The base URL while the server is listening, e.g. `http://127.0.0.1:49152`.
     public var baseURL: URL? {
         state.withLock { state in
-            if case .running(_, let url) = state { return url }
+            if case .running(_, let url, _) = state { return url }
             return nil
         }
+    }
+
+    /// The IP address the listening socket is bound to, as the socket reports it (`127.0.0.1`), while
+    /// listening.
+    package var boundAddress: String? {
+        state.withLock { state in
+            guard case .running(_, _, let address) = state else { return nil }
+            return address?.ipAddress
+        }
+    }
+
+    /// How many client connections are open now (all of them, whichever run of the server accepted them).
+    package var openConnections: Int {
+        connections.value
     }
 
     /// Starts listening and returns the base URL once connections are accepted; returns the same URL when
@@ -75,20 +98,23 @@ public final class StubServer: Sendable {
                 return .success(nil)
             case .starting:
                 return .failure(.alreadyStarting)
-            case .running(_, let url):
+            case .running(_, let url, _):
                 return .success(url)
             }
         }
         if let url = try current.get() { return url }
 
-        let (events, continuation) = AsyncStream.makeStream(of: Result<Int, StubServerError>.self)
+        let (events, continuation) = AsyncStream.makeStream(of: Result<SocketAddress?, StubServerError>.self)
         let requestedPort = port
         let held = HeldConnections()
         let app = Application(
-            responder: StubResponder(table: routes, fixtures: FixtureFolder(fixtures), journal: journal, held: held),
+            responder: StubResponder(
+                table: routes, fixtures: FixtureFolder(fixtures), journal: journal, held: held, limits: limits
+            ),
+            server: .http1(configuration: Self.channelConfiguration(limits: limits, connections: connections)),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
             onServerRunning: { channel in
-                continuation.yield(.success(channel.localAddress?.port ?? requestedPort))
+                continuation.yield(.success(channel.localAddress))
             },
             logger: logger
         )
@@ -107,23 +133,25 @@ public final class StubServer: Sendable {
             if case .starting = state { state = .starting(run) }
         }
 
-        var outcome: Result<Int, StubServerError> = .failure(.stoppedBeforeListening)
+        var outcome: Result<SocketAddress?, StubServerError> = .failure(.stoppedBeforeListening)
         for await event in events {
             outcome = event
             break
         }
         var url: URL?
+        var bound: SocketAddress?
         var failure: StubServerError?
         switch outcome {
-        case .success(let port):
-            url = URL(string: "http://127.0.0.1:\(port)")
+        case .success(let address):
+            bound = address
+            url = URL(string: "http://127.0.0.1:\(address?.port ?? requestedPort)")
         case .failure(let error):
             failure = error
         }
         let listening = state.withLock { state in
             guard case .starting(let current) = state, current?.task == task else { return false }
             if let url {
-                state = .running(run, url)
+                state = .running(run, url, bound)
                 return true
             }
             state = .idle
@@ -144,12 +172,29 @@ public final class StubServer: Sendable {
             switch state {
             case .idle: return nil
             case .starting(let run): return run
-            case .running(let run, _): return run
+            case .running(let run, _, _): return run
             }
         }
         if let run {
             await Self.stop(run)
         }
+    }
+
+    /// Hummingbird's HTTP/1.1 channel with the head limits, the idle timeout and a `ConnectionGuard` per
+    /// connection.
+    private static func channelConfiguration(
+        limits: StubServerLimits,
+        connections: OpenConnections
+    ) -> HTTP1Channel.Configuration {
+        HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ConnectionGuard(limits: limits, connections: connections)],
+            idleTimeout: TimeAmount(limits.idleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: limits.headBytes,
+                maxHeaderListSize: limits.headBytes,
+                maxHeaderFieldCount: limits.headerCount
+            )
+        )
     }
 
     private static func stop(_ run: Run) async {

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import StubServer
+
+/// The journal's limits: the start of each body, the newest entries within a count and a size.
+struct RequestJournalTests {
+    static func entry(_ path: String, body: Int = 0) -> JournalEntry {
+        JournalEntry(method: "POST", path: path, body: Data(repeating: UInt8(ascii: "b"), count: body))
+    }
+
+    @Test func aLongBodyIsKeptUpToTheCapWithItsLength() {
+        let journal = RequestJournal(limits: .init(bodyBytes: 10, entries: 100, bytes: 1 << 20))
+        journal.record(Self.entry("/long", body: 25))
+        journal.record(Self.entry("/short", body: 10))
+        let entries = journal.entries
+        #expect(entries.map(\.body.count) == [10, 10])
+        #expect(entries.map(\.bodyLength) == [25, 10])
+        #expect(entries.map(\.isBodyTruncated) == [true, false])
+    }
+
+    @Test func onlyTheNewestEntriesAreKept() {
+        let journal = RequestJournal(limits: .init(bodyBytes: 10, entries: 3, bytes: 1 << 20))
+        for index in 0..<5000 {
+            journal.record(Self.entry("/\(index)"))
+        }
+        #expect(journal.entries.map(\.path) == ["/4997", "/4998", "/4999"])
+        #expect(journal.receivedCount == 5000)
+        #expect(journal.entries(method: "post", path: "/4998").count == 1)
+        journal.clear()
+        #expect(journal.entries.isEmpty)
+        #expect(journal.receivedCount == 0)
+    }
+
+    @Test func theOldestEntriesGoWhenTheSizeIsOver() {
+        let journal = RequestJournal(limits: .init(bodyBytes: 1000, entries: 100, bytes: 2500))
+        for index in 0..<10 {
+            journal.record(Self.entry("/\(index)", body: 1000))
+        }
+        // Each entry costs its 1,000 body bytes and some 130 more: two fit in 2,500.
+        #expect(journal.entries.map(\.path) == ["/8", "/9"])
+    }
+
+    @Test func theNewestEntryIsKeptEvenOverTheSize() {
+        let journal = RequestJournal(limits: .init(bodyBytes: 5000, entries: 100, bytes: 100))
+        journal.record(Self.entry("/a", body: 500))
+        journal.record(Self.entry("/b", body: 500))
+        #expect(journal.entries.map(\.path) == ["/b"])
+    }
+
+    @Test func theStandardLimits() {
+        #expect(RequestJournal.Limits.standard == .init(bodyBytes: 65_536, entries: 10_000, bytes: 33_554_432))
+        #expect(RequestJournal().limits == .standard)
+    }
+}
