@@ -112,7 +112,11 @@ extension Step {
                     && (path == nil || entry.path == path)
                     && (expected == nil || (try? JSONValue(parsing: entry.body)).map { $0.contains(expected ?? .null) } == true)
             }
-            let seen = journal.entries.map { "\($0.method) \($0.path)" }.joined(separator: ", ")
+            // The journal keeps the first 64 KiB of a body: say so when a `json` match may have missed for that.
+            let seen = journal.entries.map { entry in
+                "\(entry.method) \(entry.path)"
+                    + (expected != nil && entry.isBodyTruncated ? " (body of \(entry.bodyLength) bytes, only its start kept)" : "")
+            }.joined(separator: ", ")
             if let count {
                 return matching.count == count
                     ? .success : ScenarioWorld.notYet("\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]", settled: settled)
