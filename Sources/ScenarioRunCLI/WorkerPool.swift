@@ -84,6 +84,8 @@ final class WorkerPool: Sendable {
 
     /// A worker's exit status after it reported a scenario whose step it could not stop (it ends itself).
     static let abandonedStepStatus: Int32 = 4
+    /// How many scenarios a lone worker holds ahead.
+    static let singleWorkerPrefetch = 1024
     /// How much of a worker's standard error is kept to explain its end.
     static let standardErrorTailBytes = 8192
 
@@ -167,7 +169,14 @@ final class WorkerPool: Sendable {
                     }
                 }
                 state.run = Run(
-                    schedule: ParallelSchedule(scenarios: scenarios.map(\.id), workers: options.jobs, failFast: failFast),
+                    // One worker needs no balancing: it is handed scenarios far ahead, so it never waits for
+                    // the next index (two or more are handed two at a time, to whichever is free).
+                    schedule: ParallelSchedule(
+                        scenarios: scenarios.map(\.id),
+                        workers: options.jobs,
+                        prefetch: options.jobs == 1 ? Self.singleWorkerPrefetch : 2,
+                        failFast: failFast
+                    ),
                     scenarios: scenarios,
                     loaded: loaded.map(\.id),
                     workerIndexes: scenarios.map { position[$0.id] ?? -1 },

@@ -125,9 +125,11 @@ struct FaultContainmentTests {
               - scenario: Stalled
                 steps:
                   - get objects: { path: /stalled }
-                  - wait for requests
+                  - wait: 3
+                  - fail: the log is printed with a failing scenario
             """
         ])
+        // `wait: 3` has its own timeout (4 s), so the request's 1.5 s timeout comes first, every time.
         let result = try CLI.run(["--ci", "--timeout", "1.5"], directory: project)
         #expect(result.status == 1)
         #expect(result.stdout.contains("log: GET /stalled → failed: The request to /stalled timed out after 1.5 s."), "\(result.stdout)")

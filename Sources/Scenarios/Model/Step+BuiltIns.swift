@@ -3,12 +3,12 @@ import Diagnostics
 extension Step {
     /// A step that always passes.
     public static func succeed(_ reason: String) -> Step {
-        Step("succeed: \(reason)") { _ in .success }
+        Step("succeed: \(reason)") { _ in .success }.returningPromptly()
     }
 
     /// A step that always fails with `reason`.
     public static func fail(_ reason: String) -> Step {
-        Step("fail: \(reason)") { _ in .failure(reason) }
+        Step("fail: \(reason)") { _ in .failure(reason) }.returningPromptly()
     }
 
     /// Waits until `seconds` have passed on the context's clock (KIF `stepToWaitForTimeInterval`).
@@ -20,6 +20,6 @@ extension Step {
             let elapsed = context.stepElapsed
             if elapsed >= interval { return .success }
             return .wait("\((interval - elapsed).shortSeconds) s left of \(interval.shortSeconds) s")
-        }
+        }.returningPromptly()
     }
 }

@@ -16,6 +16,11 @@ public struct Step: Sendable {
     public var timeout: Duration?
     /// One attempt at the step. Thrown errors fail the step with the error's description.
     public var action: @Sendable (ScenarioContext) async throws -> StepResult
+    /// Whether the action returns promptly by construction — it only reads state, changes the object
+    /// manager's own settings or launches work in the background, and calls no app code — so the runner
+    /// may call it inline instead of racing it against its timeout in a task of its own. Only the
+    /// package's built-in steps say so; an app's steps are always raced.
+    package var returnsPromptly = false
 
     public init(
         _ description: String,
@@ -27,5 +32,12 @@ public struct Step: Sendable {
         self.location = location
         self.timeout = timeout
         self.action = action
+    }
+
+    /// This step, marked as returning promptly (``returnsPromptly``).
+    package func returningPromptly() -> Step {
+        var step = self
+        step.returnsPromptly = true
+        return step
     }
 }

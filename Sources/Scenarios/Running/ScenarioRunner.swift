@@ -373,6 +373,14 @@ package final class ScenarioRunner: Sendable {
     private func attempt(_ step: Step, in context: ScenarioContext, within limit: Duration, cancellable: Bool) async
         -> Attempt
     {
+        if step.returnsPromptly {
+            // Built-in steps that call no app code: inline, without a task and a timer entry per call.
+            do {
+                return .finished(.success(try await step.action(context)))
+            } catch {
+                return .finished(.failure(error))
+            }
+        }
         let ended = Eventual<Result<StepResult, any Error>>()
         let action = Task {
             do {

@@ -45,7 +45,7 @@ extension Step {
                 if !message.contains(text) { return ScenarioWorld.notYet("The last request failed with '\(message)', expected '\(text)'", settled: settled) }
             }
             return .success
-        }
+        }.returningPromptly()
     }
 
     /// Passes when the store holds `count` objects of `entity` matching `where` (any count ≥ 1 when nil).
@@ -70,7 +70,7 @@ extension Step {
                 return matching.count == count ? .success : ScenarioWorld.notYet("\(matching.count) \(entity) object(s)\(filter), expected \(count)", settled: settled)
             }
             return matching.isEmpty ? ScenarioWorld.notYet("No \(entity) object\(filter)", settled: settled) : .success
-        }
+        }.returningPromptly()
     }
 
     /// Passes when `count` requests are queued or in flight.
@@ -79,7 +79,7 @@ extension Step {
             let queue = try context.objectManager.queue
             let pending = queue.count
             return pending == count ? .success : .wait("\(pending) request(s) queued or in flight, expected \(count)")
-        }
+        }.returningPromptly()
     }
 
     /// Passes when the response cache holds a response for the URL of `path`.
@@ -91,7 +91,7 @@ extension Step {
             let url = manager.router.url(forPath: try context.interpolate(path))
             return manager.cache.cachedResponse(for: method, url: url) != nil
                 ? .success : ScenarioWorld.notYet("No cached response for \(method) \(url.path) (\(manager.cache.count) cached)", settled: settled)
-        }
+        }.returningPromptly()
     }
 
     /// Passes when the stub server's journal holds matching requests (`count` exactly, or at least one).
@@ -122,7 +122,7 @@ extension Step {
                     ? .success : ScenarioWorld.notYet("\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]", settled: settled)
             }
             return matching.isEmpty ? ScenarioWorld.notYet("No matching request; the server saw: [\(seen)]", settled: settled) : .success
-        }
+        }.returningPromptly()
     }
 
     /// Passes when the HTTP client reports `status`.
@@ -130,7 +130,7 @@ extension Step {
         Step("expect reachability \(status)") { context in
             let actual = try context.objectManager.client.reachabilityStatus
             return actual == status ? .success : .wait("Reachability is '\(actual)', expected '\(status)'")
-        }
+        }.returningPromptly()
     }
 
     /// Passes once the notification is posted after the step starts (`reachability changed` names
@@ -145,7 +145,7 @@ extension Step {
                 return .wait("Waiting for notification '\(name)'")
             }
             return seen.isSet ? .success : .wait("Notification '\(name)' has not been posted")
-        }
+        }.returningPromptly()
     }
 
     /// Passes when the queue is empty, nothing is in flight and no step's background work is running.
@@ -157,7 +157,7 @@ extension Step {
                 return .wait("\(count) request(s) queued or in flight" + (world.manager.queue.isSuspended ? " (the queue is suspended)" : ""))
             }
             return world.runningCount == 0 ? .success : .wait("\(world.runningCount) background action(s) still running")
-        }
+        }.returningPromptly()
     }
 }
 

@@ -49,7 +49,7 @@ extension Step {
             } catch let error as RoutingError {
                 return .failure(error.description)
             }
-        }
+        }.returningPromptly()
     }
 
     /// Suspends (`true`) or resumes (`false`) the shared request queue. (RKKIFSteps ignored `false`.)

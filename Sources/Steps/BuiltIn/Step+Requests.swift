@@ -43,7 +43,7 @@ extension Step {
                 world.launch(context) { _ = try? await manager.getObjects(forRelationship: name, of: object) }
             }
             return .success
-        }
+        }.returningPromptly()
     }
 
     /// Sends an object through its class route for `method` (POST, PUT or DELETE), in the background.
@@ -73,7 +73,7 @@ extension Step {
                 }
             }
             return .success
-        }
+        }.returningPromptly()
     }
 
     static func boundObject(_ name: String, in context: ScenarioContext) throws -> ManagedObject {
