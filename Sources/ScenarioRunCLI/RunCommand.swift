@@ -42,6 +42,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("End a scenario still running after this long, with its process (default 120).", valueName: "SECONDS"))
     var scenarioTimeout: Double?
 
+    @Option(help: ArgumentHelp("Run each selected scenario N times in a row; any failing repetition fails it.", valueName: "N"))
+    var `repeat`: Int = 1
+
+    @Option(help: ArgumentHelp("Re-run a failing scenario up to N more times; one that then passes is flaky.", valueName: "N"))
+    var retries: Int = 0
+
     @OptionGroup var project: ProjectOptions
 
     @Flag(help: "List the scenarios and their steps; run nothing.")
@@ -52,6 +58,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("exit"), help: "On a terminal: quit the live runner when the run finishes.")
     var exitWhenFinished = false
+
+    static let repetitions = 1...10_000
+    static let retryCounts = 0...100
 
     func validate() throws {
         if let timeout, !(timeout > 0) || Duration(checkedSeconds: timeout) == nil {
@@ -64,6 +73,12 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--junit: \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }
+        if !Self.repetitions.contains(`repeat`) {
+            throw ValidationError("--repeat takes how many times each scenario runs, from 1 to \(Self.repetitions.upperBound.groupedDigits).")
+        }
+        if !Self.retryCounts.contains(retries) {
+            throw ValidationError("--retries takes how many more times a failing scenario runs, from 0 to \(Self.retryCounts.upperBound).")
+        }
     }
 
     func run() async throws {
@@ -97,6 +112,8 @@ struct RunCommand: AsyncParsableCommand {
         if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
         if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) { settings.scenarioTimeout = duration }
         if let filter { settings.filter = filter }
+        settings.repetitions = `repeat`
+        settings.retries = retries
 
         if jobs > 1, settings.skipTearDown {
             Terminal.printError("note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept.")
@@ -111,7 +128,8 @@ struct RunCommand: AsyncParsableCommand {
                     // The live runner shows one running scenario at a time.
                     jobs: live ? 1 : jobs,
                     arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
-                        + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : []),
+                        + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : [])
+                        + ["--repeat", String(`repeat`), "--retries", String(retries)],
                     liveEvents: live,
                     forwardOutput: !live,
                     scenarioTimeout: settings.scenarioTimeout

@@ -37,6 +37,10 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Flag var failFast = false
 
+    @Option var `repeat` = 1
+
+    @Option var retries = 0
+
     func run() async throws {
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
@@ -50,6 +54,8 @@ struct WorkerCommand: AsyncParsableCommand {
             var settings = try project.settings(environment: environment)
             if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
             if failFast { settings.failFast = true }
+            settings.repetitions = `repeat`
+            settings.retries = retries
             suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer()
             (scenarios, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: server)

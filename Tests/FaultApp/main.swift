@@ -3,6 +3,7 @@ import Foundation
 import ScenarioRunCLI
 import Scenarios
 import Steps
+import Synchronization
 
 // `scenario-run-faults`: the example app's scenario-run with steps that misbehave the ways app code can
 // — crash, raise a signal, exit, never return — for the end-to-end tests of fault containment.
@@ -56,9 +57,25 @@ let touch = StepDefinition(name: "touch", summary: "Creates an empty file", usag
     }
 }
 
+/// How many times `fail times` has run, per scenario, in this process.
+let runs = Mutex<[String: Int]>([:])
+
+/// `fail times: N` — fails the first N times it runs in a scenario (in this process), then passes: a
+/// flaky step, for `--retries`.
+let failTimes = StepDefinition(name: "fail times", summary: "Fails its first N runs, then passes", usage: ["N"]) { arguments, _ in
+    let times = try arguments.intValue(in: 0...1000)
+    return Step("fail times \(times)") { context in
+        let run = runs.withLock { runs in
+            runs[context.scenario.name, default: 0] += 1
+            return runs[context.scenario.name] ?? 0
+        }
+        return run <= times ? .failure("Run \(run) of this step fails on purpose.") : .success
+    }
+}
+
 await ScenarioRun.main(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
-        steps: RestaurantReviews.steps + [crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch]
+        steps: RestaurantReviews.steps + [crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes]
     )
 )

@@ -10,6 +10,9 @@ package enum RunEvent: Sendable, Hashable, Codable {
     case stepFinished(ScenarioID, step: Int, phase: StepPhase, outcome: StepOutcome, duration: Duration)
     /// A line a step logged.
     case log(ScenarioID, String)
+    /// A try of a scenario run more than once (`--repeat`, `--retries`) ended, and another follows
+    /// (it starts with `scenarioStarted` again). The last try ends with `scenarioFinished`.
+    case attemptFinished(ScenarioID, attempt: Int, outcome: ScenarioOutcome, duration: Duration)
     /// Also sent, without `scenarioStarted`, for scenarios that are skipped.
     case scenarioFinished(ScenarioID, outcome: ScenarioOutcome, duration: Duration)
     case runFinished(RunSummary)

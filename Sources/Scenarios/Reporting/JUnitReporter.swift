@@ -91,16 +91,28 @@ package final class JUnitReporter: Sendable {
         var xml =
             #"    <testcase classname="\#(escape(scenario.feature))" name="\#(escape(scenario.id.name))" time="\#((entry?.duration ?? .zero).fixedSeconds)">"#
             + "\n"
-        switch entry?.outcome {
-        case .failed(let index, let reason)?:
+        /// Where a try failed, as element text: the step and its `FILE:LINE`.
+        func failedStep(_ index: Int) -> String {
             let step = scenario.steps.indices.contains(index) ? scenario.steps[index] : nil
             var body = step?.description ?? "step \(index + 1)"
             if let location = step?.location { body += " at \(location.fileAndLine)" }
-            xml += #"      <failure message="\#(escape(reason))">\#(Self.escape(body))</failure>"# + "\n"
+            return Self.escape(body)
+        }
+        // Earlier failed tries (`--retries`), as Maven Surefire writes reruns: `flakyFailure` on a
+        // testcase that passed in the end, `rerunFailure` on one that failed.
+        let earlier = entry?.failedTries ?? []
+        switch entry?.outcome {
+        case .failed(let index, let reason)?:
+            xml += #"      <failure message="\#(escape(reason))">\#(failedStep(index))</failure>"# + "\n"
+            for failure in earlier {
+                xml += #"      <rerunFailure message="\#(escape(failure.reason))">\#(failedStep(failure.step))</rerunFailure>"# + "\n"
+            }
         case .skipped?, nil:
             xml += "      <skipped/>\n"
         case .passed?:
-            break
+            for failure in earlier {
+                xml += #"      <flakyFailure message="\#(escape(failure.reason))">\#(failedStep(failure.step))</flakyFailure>"# + "\n"
+            }
         }
         if entry != nil, entry?.outcome != .skipped {
             var lines: [String] = []

@@ -12,7 +12,8 @@ import Diagnostics
 ///       at Scenarios/reviews.yml:12
 ///     ✓ tear down the test environment
 ///
-/// 1 passed, 1 failed
+/// FLAKY 1/2 Loading the restaurant list
+/// 2 passed, 1 failed
 /// ```
 package final class PlainReporter: Sendable {
     private let verbose: Bool
@@ -41,6 +42,8 @@ package final class PlainReporter: Sendable {
             record.withLock { _ = $0.scenarios.removeValue(forKey: id) }
         case .runFinished(let summary):
             var text = "\n"
+            // Scenarios that passed only on a retry: counted as passed, named here.
+            for flaky in snapshot.flaky { text += paint(flaky.line, .yellow) + "\n" }
             if summary.cancelled { text += paint("Run cancelled.", .yellow) + "\n" }
             text += summary.line + "\n"
             write(text)
@@ -55,15 +58,18 @@ package final class PlainReporter: Sendable {
         duration: Duration,
         record: RunRecord
     ) -> String {
+        // A scenario run more than once (`--repeat`, `--retries`) says how many tries it took.
+        let tries = record.scenarios[id]?.tries ?? 1
+        let time = "(\(duration.fixedSeconds) s" + (tries > 1 ? ", \(tries) tries)" : ")")
         switch outcome {
         case .skipped:
             return paint("- \(id.name) (skipped)", .yellow) + "\n"
         case .passed:
-            var text = paint("✓", .green) + " \(id.name) (\(duration.fixedSeconds) s)\n"
+            var text = paint("✓", .green) + " \(id.name) \(time)\n"
             if verbose { text += steps(id, record: record) }
             return text
         case .failed:
-            return paint("✗", .red) + " \(id.name) (\(duration.fixedSeconds) s)\n" + steps(id, record: record)
+            return paint("✗", .red) + " \(id.name) \(time)\n" + steps(id, record: record)
         }
     }
 

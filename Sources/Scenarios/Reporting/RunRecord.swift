@@ -5,6 +5,20 @@ struct RunRecord: Sendable {
         var duration: Duration = .zero
         var steps: [Int: StepOutcome] = [:]
         var logs: [String] = []
+        /// How many tries started (`--repeat`, `--retries`); the steps and logs are the last try's.
+        var tries = 0
+        /// The earlier tries that failed: their failing step and reason.
+        var failedTries: [(step: Int, reason: String)] = []
+    }
+
+    /// A scenario that passed after some of its tries failed.
+    struct Flaky: Sendable, Equatable {
+        var id: ScenarioID
+        var failedTries: Int
+        var tries: Int
+
+        /// `FLAKY 1/2 NAME`: one of its two tries failed.
+        var line: String { "FLAKY \(failedTries)/\(tries) \(id.name)" }
     }
 
     var plan = RunPlan(scenarios: [])
@@ -12,6 +26,8 @@ struct RunRecord: Sendable {
     private var planIndex: [ScenarioID: Int] = [:]
     var scenarios: [ScenarioID: ScenarioRecord] = [:]
     var summary: RunSummary?
+    /// The flaky scenarios, in the order they finished.
+    var flaky: [Flaky] = []
 
     mutating func apply(_ event: RunEvent) {
         switch event {
@@ -20,8 +36,17 @@ struct RunRecord: Sendable {
             planIndex = Dictionary(plan.scenarios.enumerated().map { ($1.id, $0) }) { first, _ in first }
             scenarios = [:]
             summary = nil
+            flaky = []
         case .scenarioStarted(let id):
-            scenarios[id] = ScenarioRecord()
+            // A new try starts clean, remembering how the earlier ones went.
+            var record = ScenarioRecord()
+            record.tries = (scenarios[id]?.tries ?? 0) + 1
+            record.failedTries = scenarios[id]?.failedTries ?? []
+            scenarios[id] = record
+        case .attemptFinished(let id, _, let outcome, _):
+            if case .failed(let step, let reason) = outcome {
+                scenarios[id, default: ScenarioRecord()].failedTries.append((step, reason))
+            }
         case .stepStarted, .stepWaiting:
             break
         case .stepFinished(let id, let step, _, let outcome, _):
@@ -31,6 +56,9 @@ struct RunRecord: Sendable {
         case .scenarioFinished(let id, let outcome, let duration):
             scenarios[id, default: ScenarioRecord()].outcome = outcome
             scenarios[id, default: ScenarioRecord()].duration = duration
+            if outcome == .passed, let record = scenarios[id], !record.failedTries.isEmpty {
+                flaky.append(Flaky(id: id, failedTries: record.failedTries.count, tries: record.tries))
+            }
         case .runFinished(let summary):
             self.summary = summary
         }

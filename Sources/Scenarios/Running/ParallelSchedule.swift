@@ -82,7 +82,7 @@ package struct ParallelSchedule: Sendable {
             workers[worker].assigned.removeAll { $0 == index }
             if workers[worker].started == id { workers[worker].started = nil }
             return ([event], assignments(for: worker))
-        case .stepWaiting, .log:
+        case .stepWaiting, .log, .attemptFinished:
             break
         }
         return ([event], [])

@@ -208,7 +208,7 @@ package final class ScenarioRunner: Sendable {
                 summary.skipped += 1
                 continue
             }
-            switch await run(scenario, timer: timer, emit: emit) {
+            switch await runTries(scenario, timer: timer, emit: emit) {
             case .passed:
                 summary.passed += 1
             case .failed:
@@ -224,11 +224,44 @@ package final class ScenarioRunner: Sendable {
         return summary
     }
 
+    /// Runs a scenario ``RunSettings/repetitions`` times in a row, each failing try re-run while
+    /// ``RunSettings/retries`` are left (counted over the whole scenario). Every try but the last ends
+    /// with ``RunEvent/attemptFinished(_:attempt:outcome:duration:)``, the last with `scenarioFinished`
+    /// and the scenario's outcome: failed when a repetition failed on every try, else passed (flaky when
+    /// some try failed — reporters tell that from the attempts).
+    private func runTries(_ scenario: Scenario, timer: DeadlineTimer, emit: @escaping @Sendable (RunEvent) -> Void) async
+        -> ScenarioOutcome
+    {
+        let total = Stopwatch(clock)
+        var repetition = 1
+        var retriesLeft = settings.retries
+        var attempt = 0
+        while true {
+            attempt += 1
+            let (outcome, last) = await run(scenario, attempt: attempt, total: total, timer: timer, emit: emit) { outcome, abandoned in
+                if abandoned || isCancelled { return true }
+                if case .failed = outcome { return retriesLeft == 0 }
+                return repetition >= settings.repetitions
+            }
+            if last { return outcome }
+            if case .failed = outcome {
+                retriesLeft -= 1
+            } else {
+                repetition += 1
+            }
+        }
+    }
+
+    /// One try of a scenario; `isLast` decides, from its outcome and whether a step was abandoned,
+    /// whether it ends the scenario (`scenarioFinished`, timed from `total`) or another try follows.
     private func run(
         _ scenario: Scenario,
+        attempt: Int,
+        total: Stopwatch,
         timer: DeadlineTimer,
-        emit: @escaping @Sendable (RunEvent) -> Void
-    ) async -> ScenarioOutcome {
+        emit: @escaping @Sendable (RunEvent) -> Void,
+        isLast: (ScenarioOutcome, Bool) -> Bool
+    ) async -> (outcome: ScenarioOutcome, last: Bool) {
         let id = scenario.id
         let stopwatch = Stopwatch(clock)
         let context = ScenarioContext(
@@ -291,9 +324,14 @@ package final class ScenarioRunner: Sendable {
         }
 
         let outcome: ScenarioOutcome = failure.map { .failed(step: $0.step, reason: $0.reason) } ?? .passed
-        emit(.scenarioFinished(id, outcome: outcome, duration: stopwatch.elapsed))
+        let last = isLast(outcome, abandoned)
+        if last {
+            emit(.scenarioFinished(id, outcome: outcome, duration: total.elapsed))
+        } else {
+            emit(.attemptFinished(id, attempt: attempt, outcome: outcome, duration: stopwatch.elapsed))
+        }
         if abandoned, let onAbandonedStep { onAbandonedStep() }
-        return outcome
+        return (outcome, last)
     }
 
     /// Runs one step, retrying while it waits, and reports its start, waits and end.

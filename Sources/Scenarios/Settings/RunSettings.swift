@@ -22,6 +22,10 @@ package struct RunSettings: Sendable, Equatable {
     /// How long one scenario may take, set-up and tear-down included, before the process running it is
     /// ended (`--scenario-timeout`; runs in worker processes only).
     package var scenarioTimeout: Duration = .seconds(120)
+    /// How many times each scenario runs in a row (`--repeat`); any failing repetition fails it.
+    package var repetitions = 1
+    /// How many more times a failing scenario is tried (`--retries`); one that then passes is flaky.
+    package var retries = 0
     /// How often a waiting step is retried when nothing signals a change.
     package var retryInterval: Duration = .milliseconds(50)
     /// Step names run before every scenario (KIF `setDefaultStepsToSetUp`).

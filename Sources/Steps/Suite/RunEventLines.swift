@@ -31,6 +31,8 @@ package enum RunEventLines {
             fields = ["stepFinished"] + scenario(id) + [.int(step), .string(phase.rawValue), json(outcome), nanoseconds(duration)]
         case .log(let id, let line):
             fields = ["log"] + scenario(id) + [.string(line)]
+        case .attemptFinished(let id, let attempt, let outcome, let duration):
+            fields = ["attempt"] + scenario(id) + [.int(attempt), json(outcome), nanoseconds(duration)]
         case .scenarioFinished(let id, let outcome, let duration):
             fields = ["finished"] + scenario(id) + [json(outcome), nanoseconds(duration)]
         }
@@ -65,6 +67,11 @@ package enum RunEventLines {
         case ("log", 1):
             guard case .string(let line) = rest[0] else { return nil }
             return .log(id, line)
+        case ("attempt", 3):
+            guard case .int(let attempt) = rest[0], let outcome = scenarioOutcome(rest[1]), let duration = duration(rest[2]) else {
+                return nil
+            }
+            return .attemptFinished(id, attempt: attempt, outcome: outcome, duration: duration)
         case ("finished", 2):
             guard let outcome = scenarioOutcome(rest[0]), let duration = duration(rest[1]) else { return nil }
             return .scenarioFinished(id, outcome: outcome, duration: duration)

@@ -68,6 +68,11 @@ struct TUIState: Sendable {
 
     private(set) var order: [ScenarioID] = []
     private(set) var scenarios: [ScenarioID: ScenarioState] = [:]
+    /// Scenarios that passed after a failed try (`--retries`), with how many of their tries failed:
+    /// kept for the session, so the badge survives a re-run that passes at once.
+    private(set) var flaky: [ScenarioID: (failed: Int, tries: Int)] = [:]
+    /// This run's tries of each scenario, and how many of them failed.
+    private var tries: [ScenarioID: (started: Int, failed: Int)] = [:]
     /// Feature files in plan order, and the feature name of each.
     private(set) var files: [String] = []
     private(set) var featureNames: [String: String] = [:]
@@ -138,6 +143,7 @@ struct TUIState: Sendable {
                 }
                 scenarios[planned.id] = ScenarioState(planned)
                 inspections[planned.id] = nil
+                tries[planned.id] = nil
             }
             refreshRows()
             runCount += 1
@@ -146,6 +152,13 @@ struct TUIState: Sendable {
             runStartedAt = now
             followsRunning = true
         case .scenarioStarted(let id):
+            if let planned = scenarios[id]?.planned, tries[id, default: (0, 0)].started > 0 {
+                // Another try: its steps start afresh.
+                scenarios[id]?.steps = planned.steps.map { StepState(planned: $0) }
+                scenarios[id]?.logs = []
+                scenarios[id]?.failedStep = nil
+            }
+            tries[id, default: (0, 0)].started += 1
             setStatus(.running, of: id)
             running = id
             if followsRunning, rowIndex[.scenario(id)] != nil {
@@ -173,11 +186,16 @@ struct TUIState: Sendable {
             }
         case .log(let id, let line):
             scenarios[id]?.logs.append(line)
+        case .attemptFinished(let id, _, let outcome, _):
+            if case .failed = outcome { tries[id, default: (0, 0)].failed += 1 }
         case .scenarioFinished(let id, let outcome, let duration):
             guard var scenario = scenarios[id] else { break }
             scenario.duration = duration
             if case .failed(let step, _) = outcome { scenario.failedStep = step }
             scenarios[id] = scenario
+            if outcome == .passed, let count = tries[id], count.failed > 0 {
+                flaky[id] = (count.failed, count.started)
+            }
             switch outcome {
             case .passed: setStatus(.passed, of: id)
             case .skipped: setStatus(.skipped, of: id)

@@ -103,7 +103,9 @@ struct Renderer: Sendable {
                     style: counts.failed > 0 ? theme.style(.failed) : theme.style(.dim), limit: inner.width - written)
             case .scenario(let id):
                 guard let scenario = state.scenarios[id] else { continue }
-                let time = scenario.duration.map { Format.short($0) } ?? ""
+                var time = scenario.duration.map { Format.short($0) } ?? ""
+                // A scenario that passed only on a retry keeps its badge for the session.
+                if state.flaky[id] != nil { time = "flaky" + (time.isEmpty ? "" : " " + time) }
                 buffer.put(String(glyphs.status(scenario.status)), x: inner.x + 2, y: y,
                     style: theme.style(for: scenario.status), limit: inner.width - 2)
                 let nameWidth = inner.width - 4 - (time.isEmpty ? 0 : time.count + 1)
@@ -200,6 +202,7 @@ struct Renderer: Sendable {
                     case .pending: "Pending."
                     case .running: "Running…"
                     case .passed: "Passed in \(scenario.duration.map(Format.short) ?? "?")."
+                        + (state.flaky[id].map { " Flaky: \($0.failed) of \($0.tries) tries failed." } ?? "")
                     case .failed: "Failed."
                     case .skipped: "Skipped."
                     }
