@@ -208,3 +208,28 @@ struct TUIStateTests {
         #expect(state.shownInspection == nil, "a re-run forgets the old snapshot")
     }
 }
+
+/// `--retries`: a scenario that passed after a failed try is flaky, with a badge that survives re-runs.
+struct FlakyBadgeTests {
+    static func flakyRun(_ id: ScenarioID) -> [RunEvent] {
+        var events: [RunEvent] = [.scenarioStarted(id)]
+        events.append(.stepFinished(id, step: 1, phase: .steps, outcome: .failed(reason: "Not yet", location: nil), duration: .zero))
+        events.append(.attemptFinished(id, attempt: 1, outcome: .failed(step: 1, reason: "Not yet"), duration: .zero))
+        return events + Fixtures.passing(id)
+    }
+
+    @Test func aScenarioThatPassedOnARetryIsFlakyAndStaysSoAcrossReRuns() {
+        var state = Fixtures.state([.runStarted(Fixtures.plan())] + Self.flakyRun(Fixtures.posting))
+        #expect(state.scenarios[Fixtures.posting]?.status == .passed)
+        #expect(state.flaky[Fixtures.posting]?.failed == 1 && state.flaky[Fixtures.posting]?.tries == 2)
+        #expect(state.scenarios[Fixtures.posting]?.steps[1].status == .passed, "the second try's steps are shown")
+        let frame = Renderer().render(state, width: 100, height: 30).text
+        #expect(frame.contains("Posting a review that succeeds") && frame.contains("flaky"), "\(frame)")
+
+        // A re-run of the scenario that passes at once: the badge stays for the session.
+        state.apply(.runStarted(Fixtures.plan([Fixtures.posting])))
+        for event in Fixtures.passing(Fixtures.posting) { state.apply(event) }
+        #expect(state.flaky[Fixtures.posting] != nil)
+        #expect(Renderer().render(state, width: 100, height: 30).text.contains("flaky"))
+    }
+}

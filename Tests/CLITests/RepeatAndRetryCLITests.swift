@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// `--repeat` and `--retries` on the built binary (with the fault app's `fail times: N` step), in one
+/// worker and in two; the JUnit report read by a real JUnit consumer (Python's `junitparser`, which
+/// `.ci/run` installs).
+@Suite(.serialized)
+struct RepeatAndRetryCLITests {
+    static let scenarios = """
+        scenarios:
+          - scenario: Flaky once
+            steps:
+              - fail times: 1
+          - scenario: Always fails
+            steps:
+              - fail: always
+          - scenario: Steady
+            steps: [succeed]
+        """
+
+    /// What `junitparser` (xunit2: Surefire's rerun elements) reads in a report, as `name: passed flaky reruns`.
+    static func junitparser(_ report: URL) throws -> String? {
+        let script = """
+            import sys
+            from junitparser.xunit2 import JUnitXml
+            for suite in JUnitXml.fromfile(sys.argv[1]):
+                for case in suite:
+                    print(f"{case.name}: passed={case.is_passed} flaky={len(case.flaky_failures())} reruns={len(case.rerun_failures())}")
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, report.path]
+        let output = Pipe()
+        python.standardOutput = output
+        python.standardError = FileHandle.nullDevice
+        try python.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        return python.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+
+    @Test(arguments: ["1", "2"])
+    func retriesMakeAFlakyScenarioPassAndReportIt(jobs: String) throws {
+        let project = try CLI.project(["Scenarios/flaky.yml": Self.scenarios])
+        let report = project.appendingPathComponent("report.xml")
+        let result = try CLI.run(
+            ["--ci", "--jobs", jobs, "--retries", "2", "--junit", report.path],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
+        #expect(result.status == 1, "one scenario fails on every try")
+        #expect(result.stdout.contains("✓ Flaky once ("), "\(result.stdout)")
+        #expect(result.stdout.contains(", 2 tries)"))
+        #expect(result.stdout.contains("✗ Always fails (") && result.stdout.contains(", 3 tries)"))
+        #expect(result.stdout.hasSuffix("\nFLAKY 1/2 Flaky once\n2 passed, 1 failed\n"), "\(result.stdout)")
+
+        let read = try #require(try Self.junitparser(report), "python3 with junitparser reads the report (pip install junitparser)")
+        #expect(read.contains("Flaky once: passed=True flaky=1 reruns=0"), "\(read)")
+        #expect(read.contains("Always fails: passed=False flaky=0 reruns=2"), "\(read)")
+        #expect(read.contains("Steady: passed=True flaky=0 reruns=0"), "\(read)")
+
+        // A flaky scenario counts as passed for --rerun-failed.
+        let state = try Data(contentsOf: project.appendingPathComponent(".scenario-run/last-failed.json"))
+        #expect(try JSONDecoder().decode([String: [String]].self, from: state)["failed"] == ["Always fails"])
+    }
+
+    @Test func repeatRunsEachScenarioNTimesAndAFailingRepetitionFailsIt() throws {
+        let project = try CLI.project([
+            "Scenarios/repeat.yml": """
+            scenarios:
+              - scenario: Fails its first run
+                steps:
+                  - fail times: 1
+              - scenario: Steady
+                steps: [succeed]
+            """
+        ])
+        let plain = try CLI.run(["--ci", "--repeat", "3"], directory: project, executable: CLI.faultsBinary)
+        #expect(plain.status == 1)
+        #expect(plain.stdout.contains("✗ Fails its first run ("), "the first repetition fails it: \(plain.stdout)")
+        #expect(plain.stdout.contains("✓ Steady (") && plain.stdout.contains(", 3 tries)"), "\(plain.stdout)")
+        #expect(plain.stdout.hasSuffix("1 passed, 1 failed\n"))
+
+        // With a retry, the failing first repetition is tried again and the three repetitions pass.
+        let retried = try CLI.run(["--ci", "--repeat", "3", "--retries", "1"], directory: project, executable: CLI.faultsBinary)
+        #expect(retried.status == 0)
+        #expect(retried.stdout.hasSuffix("\nFLAKY 1/4 Fails its first run\n2 passed, 0 failed\n"), "\(retried.stdout)")
+    }
+
+    @Test func outOfRangeCountsAreUsageErrors() throws {
+        for arguments in [["--repeat", "0"], ["--repeat", "10001"], ["--retries=-1"], ["--retries", "101"]] {
+            let result = try CLI.run(["--ci"] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+        }
+    }
+}
