@@ -88,7 +88,7 @@ struct WorkerCommand: AsyncParsableCommand {
 /// are left out: the parent's headless reporters do not use them, and they are half of all events.
 /// `live` (the live runner's workers) writes every event as it happens.
 final class EventLineWriter: Sendable {
-    private let pending = Mutex(Data())
+    private let pending = Mutex<(data: Data, startedOne: Bool)>((Data(), false))
     private let live: Bool
     private let board: ProgressBoard?
     private let indexes: [ScenarioID: Int]
@@ -110,11 +110,19 @@ final class EventLineWriter: Sendable {
         default: break
         }
         guard let line = RunEventLines.encode(event) else { return }
-        let flush = pending.withLock { pending -> Data? in
-            pending.append(line)
-            if !live, case .scenarioFinished = event {} else if !live { return nil }
-            defer { pending = Data() }
-            return pending
+        let flush = pending.withLock { state -> Data? in
+            state.data.append(line)
+            // At once: every event when live; the first start of the run (the parent marks when the
+            // first scenario started); a scenario's end (with its events).
+            var now = live
+            if case .scenarioFinished = event { now = true }
+            if case .scenarioStarted = event, !state.startedOne {
+                state.startedOne = true
+                now = true
+            }
+            guard now else { return nil }
+            defer { state.data = Data() }
+            return state.data
         }
         // The parent reads every line; when it has gone, nobody will: stop at once (its SIGTERM may never come).
         if let flush, !Terminal.write(flush, to: .standardOutput) { exit(3) }
