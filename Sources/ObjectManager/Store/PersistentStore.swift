@@ -84,6 +84,22 @@ final class PersistentStore: Sendable {
         }
     }
 
+    /// The number of rows of every entity, in model order, read in one statement (a leak check runs it
+    /// after every scenario).
+    func rowCounts() throws(StoreError) -> [(entity: String, count: Int)] {
+        let entities = model.entities.map(\.name)
+        guard !entities.isEmpty else { return [] }
+        let sql = "SELECT " + entities.map { "(SELECT COUNT(*) FROM \(quote($0)))" }.joined(separator: ", ")
+        do {
+            return try database.inDatabase { db in
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: sql)) else { return [] }
+                return entities.enumerated().map { index, entity in (entity, row[index] as Int) }
+            }
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
     /// Applies `changes` in one transaction; returns the rowid of each insert (nil for other changes), in order.
     func apply(_ changes: [Change]) throws(StoreError) -> [Int64?] {
         do {
