@@ -30,7 +30,7 @@ struct LeakCheckTests {
         let scenarios = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("✗") || $0.hasPrefix("✓") }
         #expect(scenarios.count == 2 && scenarios.allSatisfy { $0.hasPrefix("✗") }, "\(result.stdout)")
         #expect(result.stdout.contains("""
-                ✓ expect entities {entity: User, count: 1}
+                ✓ expect entities User count 1
                 ✓ wait for requests
                 ✗ check for leaks
                   1 User row

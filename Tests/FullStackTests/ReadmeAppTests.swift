@@ -127,7 +127,7 @@ extension FullStack {
             // A book left on the app's own reading list: its leak check fails every scenario.
             ReadmeApp.ReadingList.shared.add("Solaris")
             defer { ReadmeApp.ReadingList.shared.removeAll() }
-            await withKnownIssue {
+            try await withKnownIssue {
                 let leaking = try await ScenarioTesting.run(app: ReadmeApp.appUnderTest, directory: project, environment: [:])
                 #expect(leaking.failed == 2)
             } matching: { issue in

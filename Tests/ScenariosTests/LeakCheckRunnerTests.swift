@@ -21,7 +21,7 @@ struct LeakCheckRunnerTests {
         let runner = try harness.runner(leakCheck: check([]))
         let scenario = H.scenario("A", [Step.succeed("ok")])
         let steps = runner.plan([scenario]).scenarios[0].steps
-        #expect(steps.map(\.description) == ["set up the test environment", "ok", "tear down the test environment", "check for leaks"])
+        #expect(steps.map(\.description) == ["set up the test environment", "succeed: ok", "tear down the test environment", "check for leaks"])
         #expect(steps.map(\.phase) == [.setUp, .steps, .tearDown, .leakCheck])
         let events = await harness.run(runner, [scenario])
         #expect(events.stepOutcomes == [.passed, .passed, .passed, .passed])

@@ -157,7 +157,10 @@ package struct RunSettings: Sendable, Equatable {
                 if let text = value.string, let mode = LeakMode(rawValue: text.lowercased()) {
                     settings.leaks = mode
                 } else if let text = value.string {
-                    report("'leaks' must be fail, warn or off, not '\(text)'." + Suggestions.didYouMean(text, in: modes), value)
+                    // `warning`, `failure`: a mode that starts the word is what was meant.
+                    let started = modes.filter { text.lowercased().hasPrefix($0) }
+                    let near = started.isEmpty ? Suggestions.nearest(to: text, in: modes) : started
+                    report("'leaks' must be fail, warn or off, not '\(text)'." + Suggestions.didYouMean(suggestions: near), value)
                 } else {
                     report("'leaks' must be fail, warn or off.", value)
                 }
