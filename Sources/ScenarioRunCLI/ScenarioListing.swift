@@ -25,7 +25,7 @@ enum ScenarioListing {
         switch phase {
         case .setUp: "set up"
         case .steps: "step"
-        case .tearDown: "tear down"
+        case .tearDown, .leakCheck: "tear down"
         }
     }
 }

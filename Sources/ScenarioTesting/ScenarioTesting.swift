@@ -17,7 +17,8 @@ import Testing
 public enum ScenarioTesting {
     /// Loads the scenarios under `directory` (its `scenario-run.yml`, `Scenarios/`, `Fixtures/`), runs
     /// them against a stub server, records an issue per failing scenario at the failing step's
-    /// file and line, and returns the summary. Load errors are recorded at their `FILE:LINE:COL`.
+    /// file and line (a step written nowhere, like `check for leaks`, at its scenario's), prints the
+    /// leaks `leaks: warn` reports, and returns the summary. Load errors are recorded at their `FILE:LINE:COL`.
     /// With `KIF_SKIP_TEAR_DOWN` set, tear-down is skipped and the last scenario's store is kept at
     /// `directory/.scenario-run/last-store.sqlite` (the path is printed).
     @discardableResult
@@ -60,6 +61,7 @@ public enum ScenarioTesting {
                 Issue.record(Comment(rawValue: "KIF_SKIP_TEAR_DOWN: could not keep the last scenario's store: \(error)"))
             }
         }
+        for warning in failures.warnings { print("warning: \(warning)") }
         for failure in failures.all {
             Issue.record(
                 Comment(rawValue: "Scenario '\(failure.scenario)' failed at step '\(failure.step)': \(failure.reason)"),
@@ -99,7 +101,7 @@ final class FailureLog: Sendable {
         var location: Diagnostics.SourceLocation?
     }
 
-    private let state = Mutex<(plan: RunPlan?, failures: [Failure])>((nil, []))
+    private let state = Mutex<(plan: RunPlan?, failures: [Failure], warnings: [String])>((nil, [], []))
 
     func handle(_ event: RunEvent) {
         state.withLock { state in
@@ -107,11 +109,20 @@ final class FailureLog: Sendable {
             case .runStarted(let plan):
                 state.plan = plan
             case .stepFinished(let id, let index, _, let outcome, _):
-                guard case .failed(let reason, let location) = outcome else { return }
-                let step = state.plan?.scenario(id)?.steps[safe: index]
-                state.failures.append(
-                    Failure(scenario: id.name, step: step?.description ?? "step \(index + 1)", reason: reason, location: location ?? step?.location)
-                )
+                let scenario = state.plan?.scenario(id)
+                let step = scenario?.steps[safe: index]
+                let description = step?.description ?? "step \(index + 1)"
+                switch outcome {
+                case .failed(let reason, let location):
+                    state.failures.append(
+                        Failure(scenario: id.name, step: description, reason: reason,
+                                location: location ?? step?.location ?? scenario?.location)
+                    )
+                case .warned(let reason):
+                    state.warnings.append("Scenario '\(id.name)', step '\(description)': \(reason)")
+                case .passed, .skipped:
+                    break
+                }
             default:
                 break
             }
@@ -119,6 +130,8 @@ final class FailureLog: Sendable {
     }
 
     var all: [Failure] { state.withLock { $0.failures } }
+    /// What warned steps reported (`leaks: warn`), one line each.
+    var warnings: [String] { state.withLock { $0.warnings } }
 }
 
 extension Array {

@@ -492,16 +492,20 @@ struct ScenarioBench {
         let timed = await runner.run(Array(scenarios)) { times.handle($0) }
         guard timed.passed == count else { throw BenchError.failed("workload (step times): \(timed.line)") }
         for row in times.rows { print(row) }
-        report(
-            try await Measurement.run(
-                "standard workload in-process, N=200 (set-up, 7 steps, tear-down)",
-                runs: runs(5),
-                operations: count,
-                unit: "scenario"
-            ) {
-                let summary = await runner.run(Array(scenarios)) { _ in }
-                guard summary.passed == count else { throw BenchError.failed("workload: \(summary.line)") }
-            }
-        )
+        // The same without `check for leaks` too: what the check costs.
+        var unchecked = suite.settings
+        unchecked.leaks = .off
+        let uncheckedRunner = try ScenarioSuite(app: Self.app, settings: unchecked, directory: suite.directory)
+            .makeRunner(server: server, environment: [:])
+        for (label, runner) in [
+            ("N=200 (set-up, 7 steps, tear-down, check for leaks)", runner), ("N=200, leaks: off", uncheckedRunner),
+        ] {
+            report(
+                try await Measurement.run("standard workload in-process, \(label)", runs: runs(5), operations: count, unit: "scenario") {
+                    let summary = await runner.run(Array(scenarios)) { _ in }
+                    guard summary.passed == count else { throw BenchError.failed("workload, \(label): \(summary.line)") }
+                }
+            )
+        }
     }
 }

@@ -26,7 +26,8 @@ struct RunCommandTests {
         #expect(result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"))
         #expect(result.stdout.contains("at Scenarios/examples-failing/failing.yml:10"))
         #expect(result.stdout.contains("✓ tear down the test environment"))
-        #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
+        #expect(result.stdout.contains("✗ Leaving a draft behind"))
+        #expect(result.stdout.hasSuffix("0 passed, 3 failed\n"))
     }
 
     @Test func malformedFileExitsTwoAndRunsNothing() throws {
@@ -80,9 +81,10 @@ struct RunCommandTests {
         let result = try CLI.run(["--ci", "--fail-fast", "Scenarios/examples-failing"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("- Failing on purpose (skipped)"))
-        #expect(result.stdout.hasSuffix("0 passed, 1 failed, 1 skipped\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("- Leaving a draft behind (skipped)"))
+        #expect(result.stdout.hasSuffix("0 passed, 1 failed, 2 skipped\n"), "\(result.stdout)")
         let byEnvironment = try CLI.run(["--ci", "Scenarios/examples-failing"], environment: ["KIF_EXIT_ON_FAILURE": "1"])
-        #expect(byEnvironment.stdout.hasSuffix("0 passed, 1 failed, 1 skipped\n"))
+        #expect(byEnvironment.stdout.hasSuffix("0 passed, 1 failed, 2 skipped\n"))
     }
 
     @Test func rerunFailedRunsOnlyThePreviousFailures() throws {
@@ -126,11 +128,12 @@ struct RunCommandTests {
         let parser = XMLParser(data: data)
         parser.delegate = counter
         #expect(parser.parse(), "the report is well-formed XML")
-        #expect(counter.suites == 2)
-        #expect(counter.testcases == 6)
-        #expect(counter.failures == 2)
+        #expect(counter.suites == 3)
+        #expect(counter.testcases == 7)
+        #expect(counter.failures == 3)
         #expect(counter.suiteAttributes.contains { $0["name"] == "Entity store" && $0["tests"] == "4" && $0["failures"] == "0" })
         #expect(counter.suiteAttributes.contains { $0["name"] == "Failing examples" && $0["tests"] == "2" && $0["failures"] == "2" })
+        #expect(counter.suiteAttributes.contains { $0["name"] == "Leaking examples" && $0["tests"] == "1" && $0["failures"] == "1" })
     }
 
     @Test func skipTearDownKeepsTheLastStoreAsASQLiteFile() throws {
@@ -239,8 +242,8 @@ struct RunCommandTests {
         #expect(failing.result.status == 1)
         #expect(failing.result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"))
         #expect(failing.result.stdout.contains("at Scenarios/examples-failing/failing.yml:10"))
-        #expect(failing.result.stdout.hasSuffix("4 passed, 2 failed\n"))
-        #expect(failing.testcases.count == 6)
+        #expect(failing.result.stdout.hasSuffix("4 passed, 3 failed\n"))
+        #expect(failing.testcases.count == 7)
     }
 
     @Test func jobsWithAMalformedFileReportsItOnceAndRunsNothing() throws {

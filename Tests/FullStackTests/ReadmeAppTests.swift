@@ -4,6 +4,7 @@ import ObjectManager
 import ScenarioTesting
 import Scenarios
 import Steps
+import Synchronization
 import Testing
 
 /// The app description of README.md's "Test your own app", as written there (`MyApp` is `ReadmeApp`
@@ -34,8 +35,24 @@ enum ReadmeApp {
                 factory.defineFactory("book", entity: "Book", attributes: ["bookID": 1, "title": "Dune"])
                 return factory
             },
-            steps: [expectTitle]
+            steps: [expectTitle],
+            leakChecks: [readingListIsEmpty]
         )
+    }
+
+    /// After tear-down the app's own reading list must be empty again.
+    static let readingListIsEmpty = LeakCheck("reading list") { _ in
+        let count = ReadingList.shared.count
+        return count == 0 ? [] : ["\(count) book\(count == 1 ? "" : "s") still on the reading list"]
+    }
+
+    /// The app's own state the README's leak check reads (not shown in the README).
+    final class ReadingList: Sendable {
+        static let shared = ReadingList()
+        private let titles = Mutex<[String]>([])
+        var count: Int { titles.withLock { $0.count } }
+        func add(_ title: String) { titles.withLock { $0.append(title) } }
+        func removeAll() { titles.withLock { $0.removeAll() } }
     }
 
     /// `expect title: Dune` — waits until a stored book has that title.
@@ -106,6 +123,17 @@ extension FullStack {
             let summary = try await ScenarioTesting.run(app: ReadmeApp.appUnderTest, directory: project, environment: [:])
             #expect(summary.passed == 2)
             #expect(summary.failed == 0)
+
+            // A book left on the app's own reading list: its leak check fails every scenario.
+            ReadmeApp.ReadingList.shared.add("Solaris")
+            defer { ReadmeApp.ReadingList.shared.removeAll() }
+            try await withKnownIssue {
+                let leaking = try await ScenarioTesting.run(app: ReadmeApp.appUnderTest, directory: project, environment: [:])
+                #expect(leaking.failed == 2)
+            } matching: { issue in
+                issue.comments.contains { $0.rawValue.hasSuffix("at step 'check for leaks': 1 book still on the reading list") }
+                    && issue.sourceLocation?.fileName == "books.yml"
+            }
         }
     }
 }

@@ -22,6 +22,8 @@ struct RunEventLinesTests {
                 duration: .seconds(2)
             ),
             .stepFinished(id, step: 6, phase: .steps, outcome: .failed(reason: "Run cancelled.", location: nil), duration: .zero),
+            .stepStarted(id, step: 7, phase: .leakCheck),
+            .stepFinished(id, step: 7, phase: .leakCheck, outcome: .warned(reason: "1 Review row; queue still suspended"), duration: .zero),
             .log(id, "POST /review → 201 (1 object)"),
             .scenarioFinished(id, outcome: .failed(step: 5, reason: "Expected 201"), duration: .milliseconds(31)),
             .scenarioFinished(id, outcome: .passed, duration: .seconds(3600)),

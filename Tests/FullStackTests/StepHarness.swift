@@ -30,11 +30,13 @@ struct StepHarness {
 
     let suite: ScenarioSuite
 
-    init() throws {
+    /// `configure` changes the settings (a tear-down that forgets something, `leaks: warn`).
+    init(app: AppUnderTest = RestaurantReviews.appUnderTest, configure: (inout RunSettings) -> Void = { _ in }) throws {
         var settings = RunSettings()
         settings.fixtures = repositoryFixtures.path
         settings.stepTimeout = .seconds(5)
-        suite = try ScenarioSuite(app: RestaurantReviews.appUnderTest, settings: settings, directory: repositoryFixtures.deletingLastPathComponent())
+        configure(&settings)
+        suite = try ScenarioSuite(app: app, settings: settings, directory: repositoryFixtures.deletingLastPathComponent())
     }
 
     /// Loads a scenario file's text; throws its diagnostics.

@@ -56,6 +56,37 @@ struct SettingsTests {
         }
     }
 
+    @Test func leaksIsFailWarnOrOffAndFailByDefault() throws {
+        #expect(RunSettings().leaks == .fail)
+        for (text, mode) in [("fail", RunSettings.LeakMode.fail), ("warn", .warn), ("off", .off), ("Warn", .warn)] {
+            #expect(try RunSettings.load(yaml: "leaks: \(text)\n", file: "scenario-run.yml").leaks == mode)
+        }
+    }
+
+    @Test func aBadLeaksValueIsALocatedErrorWithASuggestion() {
+        #expect {
+            try RunSettings.load(yaml: "leaks: warning\nleak: off\n", file: "scenario-run.yml")
+        } throws: { error in
+            (error as? DiagnosticList)?.description == """
+                scenario-run.yml:1:8: error: 'leaks' must be fail, warn or off, not 'warning'. Did you mean 'warn'?
+                leaks: warning
+                       ^
+                scenario-run.yml:2:1: error: Unknown setting 'leak'. Did you mean 'leaks'?
+                leak: off
+                ^
+                """
+        }
+        #expect {
+            try RunSettings.load(yaml: "leaks: [fail]\n", file: "scenario-run.yml")
+        } throws: { error in
+            (error as? DiagnosticList)?.description == """
+                scenario-run.yml:1:8: error: 'leaks' must be fail, warn or off.
+                leaks: [fail]
+                       ^
+                """
+        }
+    }
+
     @Test func emptyFileGivesDefaults() throws {
         #expect(try RunSettings.load(yaml: "", file: "scenario-run.yml") == RunSettings())
     }

@@ -81,7 +81,8 @@ public enum RestaurantReviews {
         manager.errorMapping = ErrorMapping(keyPaths: ["errors.message", "error"])
     }
 
-    /// The factories `restaurant`, `review` and `user`, and the reset of the app's screens.
+    /// The factories `restaurant`, `review` and `user`, the reset of the app's screens, and a set-up
+    /// without drafts (``Drafts`` are not cleared at tear-down: see the leak check in `appUnderTest`).
     public static func makeTestFactory(makeClient: (@Sendable (URL) -> HTTPClient)? = nil) -> TestFactory {
         let factory = TestFactory(model: model, makeClient: makeClient, configureManager: configure)
         factory.defineFactory("restaurant", entity: "Restaurant", attributes: ["restaurantID": 12345, "name": "Chez Swift", "cuisine": "French"])
@@ -91,7 +92,10 @@ public enum RestaurantReviews {
             attributes: ["title": "Whatever", "body": "Review ${sequence}", "rating": 4, "restaurantID": 12345]
         )
         factory.defineFactory("user", entity: "User", attributes: ["userID": 1, "name": "Blake Watters"])
-        factory.addSetUpHook { _ in Screens.reset() }
+        factory.addSetUpHook { _ in
+            Screens.reset()
+            Drafts.removeAll()
+        }
         factory.addTearDownHook { _ in Screens.reset() }
         return factory
     }

@@ -3,13 +3,29 @@ public import Steps
 
 /// The example app's own steps, registered beside the built-in ones and used the same way.
 extension RestaurantReviews {
-    /// The app as scenario-run and `ScenarioTesting` drive it.
+    /// The app as scenario-run and `ScenarioTesting` drive it, with a leak check of its drafts.
     public static var appUnderTest: AppUnderTest {
-        AppUnderTest(makeFactory: { makeTestFactory() }, steps: steps)
+        AppUnderTest(makeFactory: { makeTestFactory() }, steps: steps, leakChecks: [draftsLeft])
     }
 
     public static var steps: [StepDefinition] {
-        [submitReview, loadRestaurants, expectComposer, expectRestaurantList]
+        [submitReview, saveDraft, loadRestaurants, expectComposer, expectRestaurantList]
+    }
+
+    /// Drafts a scenario saved and tear-down did not remove (`1 review draft still saved`).
+    static let draftsLeft = LeakCheck("review drafts") { _ in
+        let count = Drafts.all.count
+        return count == 0 ? [] : ["\(count) review draft\(count == 1 ? "" : "s") still saved"]
+    }
+
+    /// `save draft: TITLE` — the composer keeps a draft review for later.
+    static let saveDraft = StepDefinition(name: "save draft", summary: "Saves a review draft", usage: ["TITLE"]) {
+        (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        let title = try arguments.scalar()
+        return Step("save draft '\(title)'") { context in
+            Drafts.save(title: try context.interpolate(title))
+            return .success
+        }
     }
 
     /// `submit review: {restaurant, title, body, rating}` — types into the composer and taps Send.

@@ -120,6 +120,10 @@ public final class HTTPClient: Sendable {
     /// Whether reachability is being monitored live (as opposed to stubbed or not started).
     public var isMonitoringReachability: Bool { state.withLock { $0.monitoring != nil } }
 
+    /// Whether the status is stubbed (`stubReachability(_:)`) and the stub not since forgotten by
+    /// `stopMonitoringReachability()`.
+    package var isReachabilityStubbed: Bool { state.withLock { $0.isStubbed } }
+
     /// Probes the host once, then keeps probing every `interval`, posting `.reachabilityDidChange`
     /// whenever the status changes. Returns after the first probe, so the status is known. A client
     /// made with a shared `reachabilityMonitor` follows that monitor (and its interval) instead; its

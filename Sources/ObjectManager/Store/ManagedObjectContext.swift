@@ -191,6 +191,23 @@ public final class ManagedObjectContext: Sendable {
         state.withLock { !$0.inserted.isEmpty || !$0.updated.isEmpty || !$0.deleted.isEmpty }
     }
 
+    /// The unsaved changes: inserted objects by entity (in first-insert order), and how many saved objects
+    /// have unsaved updates or deletes.
+    package var unsavedChanges: (inserted: [(entity: String, count: Int)], updatedOrDeleted: Int) {
+        state.withLock { state in
+            var inserted: [(entity: String, count: Int)] = []
+            for object in state.inserted {
+                let name = object.entity.name
+                if let index = inserted.firstIndex(where: { $0.entity == name }) {
+                    inserted[index].count += 1
+                } else {
+                    inserted.append((name, 1))
+                }
+            }
+            return (inserted, state.updated.count + state.deleted.count)
+        }
+    }
+
     /// Writes every insert, update and delete in one transaction; on failure nothing is written and the changes stay.
     public func save() throws(StoreError) {
         try state.withLock { (state) throws(StoreError) in

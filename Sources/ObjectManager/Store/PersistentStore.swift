@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite side of an ``EntityStore``: one table per entity, read and written in scoped GRDB closures.
 final class PersistentStore: Sendable {
@@ -21,6 +22,10 @@ final class PersistentStore: Sendable {
     /// Each entity's INSERT of every attribute column, and the columns in order: saved objects carry a
     /// value (maybe null) for every attribute, so the statement is the same for every insert.
     private let inserts: [String: (sql: String, columns: [String])]
+    /// False only while the store is known to hold no row: new in memory, or emptied by `removeAll()` with
+    /// no insert since (set inside the transactions, which the queue serializes). Lets `rowCounts()` — a
+    /// leak check after every scenario — skip its query on a store tear-down emptied.
+    private let mayHaveRows: Mutex<Bool>
 
     init(model: EntityModel, path: String?) throws(StoreError) {
         self.model = model
@@ -30,6 +35,7 @@ final class PersistentStore: Sendable {
             inserts[entity.name] = (Self.insertSQL(entity.name, columns: columns), columns)
         }
         self.inserts = inserts
+        mayHaveRows = Mutex(path != nil)
         do {
             database = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
             try database.write { db in
@@ -84,11 +90,30 @@ final class PersistentStore: Sendable {
         }
     }
 
+    /// The number of rows of every entity, in model order, read in one statement (a leak check runs it
+    /// after every scenario).
+    func rowCounts() throws(StoreError) -> [(entity: String, count: Int)] {
+        let entities = model.entities.map(\.name)
+        guard !entities.isEmpty, mayHaveRows.withLock({ $0 }) else { return entities.map { ($0, 0) } }
+        let sql = "SELECT " + entities.map { "(SELECT COUNT(*) FROM \(quote($0)))" }.joined(separator: ", ")
+        do {
+            return try database.inDatabase { db in
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: sql)) else { return [] }
+                return entities.enumerated().map { index, entity in (entity, row[index] as Int) }
+            }
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
     /// Applies `changes` in one transaction; returns the rowid of each insert (nil for other changes), in order.
     func apply(_ changes: [Change]) throws(StoreError) -> [Int64?] {
         do {
             return try transaction { db in
-                try changes.map { change -> Int64? in
+                if changes.contains(where: { if case .insert = $0 { true } else { false } }) {
+                    mayHaveRows.withLock { $0 = true }
+                }
+                return try changes.map { change -> Int64? in
                     switch change {
                     case .insert(let entity, let values):
                         // Values only ever hold the entity's attributes (objects check their names).
@@ -121,8 +146,10 @@ final class PersistentStore: Sendable {
                 for entity in model.entities {
                     try db.cachedStatement(sql: "DELETE FROM \(quote(entity.name))").execute()
                 }
+                mayHaveRows.withLock { $0 = false }
             }
         } catch {
+            mayHaveRows.withLock { $0 = true }  // rolled back: the rows may still be there
             throw .database(String(describing: error))
         }
     }

@@ -144,6 +144,11 @@ public final class TestFactory: Sendable {
 
     // MARK: Set-up and tear-down
 
+    /// The store the last set-up made the default store; tear-down empties it and the next set-up
+    /// reuses it, so what it still holds after a tear-down would reach the next scenario.
+    package var lastStore: EntityStore? { state.withLock { $0.store } }
+
+
     public func addSetUpHook(_ hook: @escaping Hook) {
         state.withLock { $0.setUpHooks.append(hook) }
     }

@@ -6,4 +6,17 @@ package enum StepPhase: String, Sendable, Hashable, Codable {
     case steps
     /// Default tear-down steps; they run even after a failure.
     case tearDown
+    /// `check for leaks`, after the tear-down steps (`leaks:` in `scenario-run.yml`): skipped with them.
+    case leakCheck
+}
+
+extension StepPhase {
+    /// Tear-down and the leak check: they run after the scenario's steps, even after a failure, and are
+    /// skipped together under `KIF_SKIP_TEAR_DOWN`.
+    package var isAfterScenario: Bool {
+        switch self {
+        case .setUp, .steps: false
+        case .tearDown, .leakCheck: true
+        }
+    }
 }

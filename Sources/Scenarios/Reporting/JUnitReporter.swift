@@ -119,6 +119,7 @@ package final class JUnitReporter: Sendable {
             for line in record.stepLines(scenario.id) {
                 switch line.outcome {
                 case .failed(let reason, _)?: lines.append("✗ \(line.description): \(reason)")
+                case .warned(let reason)?: lines.append("⚠ \(line.description): \(reason)")
                 case .passed?: lines.append("✓ \(line.description)")
                 case .skipped?, nil: lines.append("- \(line.description) (skipped)")
                 }

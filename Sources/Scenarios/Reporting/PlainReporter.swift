@@ -1,7 +1,8 @@
 import Diagnostics
 
 /// Headless progress: one line per scenario, the steps of failing scenarios (of every scenario when
-/// verbose) with the failing step's reason and `FILE:LINE`, and a last line `N passed, N failed`.
+/// verbose) with the failing step's reason and `FILE:LINE`, the warnings of passing ones (`leaks: warn`),
+/// and a last line `N passed, N failed`.
 ///
 /// ```
 /// ✓ Posting a review (0.012 s)
@@ -66,7 +67,7 @@ package final class PlainReporter: Sendable {
             return paint("- \(id.name) (skipped)", .yellow) + "\n"
         case .passed:
             var text = paint("✓", .green) + " \(id.name) \(time)\n"
-            if verbose { text += steps(id, record: record) }
+            text += verbose ? steps(id, record: record) : warnings(id, record: record)
             return text
         case .failed:
             return paint("✗", .red) + " \(id.name) \(time)\n" + steps(id, record: record)
@@ -81,6 +82,8 @@ package final class PlainReporter: Sendable {
                 text += "    " + paint("✗", .red) + " \(line.description)\n"
                 text += "      " + paint(reason, .red) + "\n"
                 if let location { text += "      " + paint("at \(location.fileAndLine)", .dim) + "\n" }
+            case .warned(let reason)?:
+                text += warning(line.description, reason)
             case .passed?:
                 text += "    " + paint("✓", .green) + " \(line.description)\n"
             case .skipped?, nil:
@@ -91,6 +94,21 @@ package final class PlainReporter: Sendable {
             text += "    " + paint("log: \(log)", .dim) + "\n"
         }
         return text
+    }
+
+    /// The warned steps of a passing scenario (`leaks: warn`), each with its reason.
+    private func warnings(_ id: ScenarioID, record: RunRecord) -> String {
+        let warned = record.scenarios[id]?.steps.values.contains { if case .warned = $0 { true } else { false } } ?? false
+        guard warned else { return "" }
+        var text = ""
+        for line in record.stepLines(id) {
+            if case .warned(let reason)? = line.outcome { text += warning(line.description, reason) }
+        }
+        return text
+    }
+
+    private func warning(_ description: String, _ reason: String) -> String {
+        "    " + paint("⚠", .yellow) + " \(description)\n" + "      " + paint(reason, .yellow) + "\n"
     }
 
     private enum Colour: String {

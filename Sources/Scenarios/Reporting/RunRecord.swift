@@ -69,7 +69,7 @@ struct RunRecord: Sendable {
         planIndex[id].map { plan.scenarios[$0] }
     }
 
-    /// The step lines of a scenario: `✓ description`, `✗ description`, `- description (skipped)`.
+    /// The step lines of a scenario: `✓ description`, `✗ description`, `⚠ description`, `- description (skipped)`.
     func stepLines(_ id: ScenarioID) -> [(glyph: StepGlyph, description: String, outcome: StepOutcome?)] {
         guard let planned = planned(id) else { return [] }
         let record = scenarios[id]
@@ -79,6 +79,7 @@ struct RunRecord: Sendable {
             switch outcome {
             case .passed?: glyph = .passed
             case .failed?: glyph = .failed
+            case .warned?: glyph = .warned
             case .skipped?, nil: glyph = .skipped
             }
             return (glyph, step.description, outcome)
@@ -88,6 +89,7 @@ struct RunRecord: Sendable {
     enum StepGlyph: String {
         case passed = "✓"
         case failed = "✗"
+        case warned = "⚠"
         case skipped = "-"
     }
 }

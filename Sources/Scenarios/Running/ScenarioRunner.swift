@@ -6,7 +6,9 @@ package import Foundation
 /// Each scenario runs its default set-up steps, the file's `set up`, its own steps, then the default
 /// tear-down steps. A step answering *wait* is retried every ``RunSettings/retryInterval`` (or at once
 /// when its context signals a change) until its timeout. The first failure skips the remaining steps;
-/// tear-down always runs (also when the run is cancelled) unless ``RunSettings/skipTearDown``.
+/// tear-down always runs (also when the run is cancelled) unless ``RunSettings/skipTearDown``. Given a
+/// leak check, `check for leaks` runs last and fails the scenario when the check finds anything
+/// (``RunSettings/leaks``: `warn` reports it as ``StepOutcome/warned(reason:)``, `off` leaves the step out).
 ///
 /// ```swift
 /// let runner = try ScenarioRunner(registry: registry, settings: settings) { context in
@@ -30,6 +32,8 @@ package final class ScenarioRunner: Sendable {
     private let onAbandonedStep: (@Sendable () -> Void)?
     private let defaultSetUp: [Step]
     private let defaultTearDown: [Step]
+    /// `check for leaks`, run after the tear-down steps; `nil` without a check or with `leaks: off`.
+    private let leakCheck: Step?
     private let state = Locked(State())
 
     /// Makes a runner; `prepare` is called with every scenario's fresh context before its first step,
@@ -41,6 +45,7 @@ package final class ScenarioRunner: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         buildContext: StepBuildContext = StepBuildContext(),
         onAbandonedStep: (@Sendable () -> Void)? = nil,
+        leakCheck: (@Sendable (ScenarioContext) async throws -> [String])? = nil,
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
     ) throws(DiagnosticList) {
         self.onAbandonedStep = onAbandonedStep
@@ -48,6 +53,7 @@ package final class ScenarioRunner: Sendable {
         self.clock = clock
         self.environment = environment
         self.prepare = prepare
+        self.leakCheck = settings.leaks == .off ? nil : leakCheck.map(Self.leakStep)
         (self.defaultSetUp, self.defaultTearDown) = try Self.defaultSteps(
             settings: settings,
             registry: registry,
@@ -97,12 +103,21 @@ package final class ScenarioRunner: Sendable {
         return (setUp, tearDown)
     }
 
+    /// The step that runs `check` after tear-down: it passes when the check finds nothing, else fails
+    /// with every leak, `; `-separated (`3 Review rows; route Review POST still points to /422`).
+    static func leakStep(_ check: @escaping @Sendable (ScenarioContext) async throws -> [String]) -> Step {
+        Step("check for leaks") { context in
+            let leaks = try await check(context)
+            return leaks.isEmpty ? .success : .failure(leaks.joined(separator: "; "))
+        }
+    }
+
     // MARK: Plan
 
     /// Every step a scenario runs, in order, with its phase.
     func steps(of scenario: Scenario) -> [(step: Step, phase: StepPhase)] {
         defaultSetUp.map { ($0, .setUp) } + scenario.setUp.map { ($0, .setUp) } + scenario.steps.map { ($0, .steps) }
-            + defaultTearDown.map { ($0, .tearDown) }
+            + defaultTearDown.map { ($0, .tearDown) } + (leakCheck.map { [($0, .leakCheck)] } ?? [])
     }
 
     /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``.
@@ -281,7 +296,7 @@ package final class ScenarioRunner: Sendable {
         // A step whose action went on after its timeout and cancellation: with an `onAbandonedStep`
         // hook, nothing more runs in this process (tear-down would race the action).
         var abandoned = false
-        for (index, entry) in all.enumerated() where entry.phase != .tearDown {
+        for (index, entry) in all.enumerated() where !entry.phase.isAfterScenario {
             if failure != nil || isCancelled || (abandoned && onAbandonedStep != nil) {
                 emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
                 continue
@@ -291,10 +306,11 @@ package final class ScenarioRunner: Sendable {
             abandoned = abandoned || leftRunning
         }
 
-        let tearDown = all.enumerated().filter { $0.element.phase == .tearDown }
+        // Tear-down, then the leak check: nothing is checked when tear-down is skipped.
+        let tearDown = all.enumerated().filter { $0.element.phase.isAfterScenario }
         if settings.skipTearDown || (abandoned && onAbandonedStep != nil) {
-            for (index, _) in tearDown {
-                emit(.stepFinished(id, step: index, phase: .tearDown, outcome: .skipped, duration: .zero))
+            for (index, entry) in tearDown {
+                emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
             }
         } else {
             // A fresh task, so that tear-down runs in full even when the run is being cancelled.
@@ -303,13 +319,13 @@ package final class ScenarioRunner: Sendable {
                 var abandoned = false
                 for (index, entry) in tearDown {
                     if abandoned && self.onAbandonedStep != nil {
-                        emit(.stepFinished(id, step: index, phase: .tearDown, outcome: .skipped, duration: .zero))
+                        emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
                         continue
                     }
                     let (outcome, leftRunning) = await self.execute(
                         entry.step,
                         index: index,
-                        phase: .tearDown,
+                        phase: entry.phase,
                         in: context,
                         emit: emit,
                         cancellable: false
@@ -365,7 +381,7 @@ package final class ScenarioRunner: Sendable {
                     reason = "Did not finish within \(timeout.shortSeconds) s and ignored cancellation."
                     if onAbandonedStep != nil { reason += " Its process was ended." }
                 }
-                outcome = .failed(reason: reason, location: step.location)
+                outcome = reported(.failed(reason: reason, location: step.location), phase: phase)
                 emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
                 return (outcome, abandoned: ignoredCancellation)
             }
@@ -394,8 +410,15 @@ package final class ScenarioRunner: Sendable {
                 await context.pause(for: pause, orUntilChangeAfter: generation)
             }
         }
+        outcome = reported(outcome, phase: phase)
         emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
         return (outcome, abandoned: false)
+    }
+
+    /// Under `leaks: warn`, whatever fails the leak check (leaks, or the check itself) is a warning.
+    private func reported(_ outcome: StepOutcome, phase: StepPhase) -> StepOutcome {
+        guard phase == .leakCheck, settings.leaks == .warn, case .failed(let reason, _) = outcome else { return outcome }
+        return .warned(reason: reason)
     }
 
     /// How one call of a step's action ended.

@@ -12,8 +12,19 @@ import YAMLSource
 /// default tear down: [tear down the test environment]
 /// fixtures: Fixtures
 /// scenarios: Scenarios
+/// leaks: fail
 /// ```
 package struct RunSettings: Sendable, Equatable {
+    /// What `check for leaks` does with what a scenario left behind after its tear-down (`leaks:`).
+    package enum LeakMode: String, Sendable, Equatable, CaseIterable {
+        /// The check fails the scenario, its reason listing every leak (the default).
+        case fail
+        /// The check passes and reports the leaks as a warning.
+        case warn
+        /// No check: the step is not in the plan.
+        case off
+    }
+
     /// How long a waiting step may keep retrying.
     package var stepTimeout: Duration = .seconds(10)
     /// How long a step's action still has to end once cancelled at its timeout; one that goes on is left
@@ -44,6 +55,8 @@ package struct RunSettings: Sendable, Equatable {
     package var failFast = false
     /// Only scenarios whose name matches this regular expression (`--filter`, `KIF_SCENARIO_FILTER`).
     package var filter: String?
+    /// Whether scenarios are checked for leaks after their tear-down, and what a leak does.
+    package var leaks: LeakMode = .fail
 
     /// Where `default set up` and `default tear down` names were written, by index, when they came
     /// from `scenario-run.yml`: load errors about them point there.
@@ -54,7 +67,7 @@ package struct RunSettings: Sendable, Equatable {
 
     static let keys = [
         "step timeout", "retry interval", "default set up", "default tear down", "fixtures", "scenarios", "exclude",
-        "fail fast",
+        "fail fast", "leaks",
     ]
 
     /// Reads `scenario-run.yml`; every problem is a diagnostic, naming the file by `url.relativePath`.
@@ -142,6 +155,18 @@ package struct RunSettings: Sendable, Equatable {
                 case "true"?, "yes"?: settings.failFast = true
                 case "false"?, "no"?: settings.failFast = false
                 default: report("'fail fast' must be true or false.", value)
+                }
+            case "leaks":
+                let modes = LeakMode.allCases.map(\.rawValue)
+                if let text = value.string, let mode = LeakMode(rawValue: text.lowercased()) {
+                    settings.leaks = mode
+                } else if let text = value.string {
+                    // `warning`, `failure`: a mode that starts the word is what was meant.
+                    let started = modes.filter { text.lowercased().hasPrefix($0) }
+                    let near = started.isEmpty ? Suggestions.nearest(to: text, in: modes) : started
+                    report("'leaks' must be fail, warn or off, not '\(text)'." + Suggestions.didYouMean(suggestions: near), value)
+                } else {
+                    report("'leaks' must be fail, warn or off.", value)
                 }
             default:
                 report("Unknown setting '\(key)'." + Suggestions.didYouMean(key, in: keys), keyNode)

@@ -16,6 +16,7 @@ extension Step {
             // A request is bounded like the step that makes it (`--timeout`), whatever the app configured.
             manager.client.timeout = context.stepTimeout
             context[ScenarioWorld.Key.self] = ScenarioWorld(manager: manager, environment: environment, context: context)
+            context[SharedStateLeaks.ManagerKey.self] = manager
             return .success
         }
     }

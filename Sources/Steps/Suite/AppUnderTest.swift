@@ -3,13 +3,18 @@ public import Scenarios
 
 /// The app under test, as the runner needs to know it: how to make its test factory (entity model,
 /// the configuration that adds its routes and mappings to a new object manager, its named factories
-/// and set-up hooks) and its own steps. Routes are read from the configuration itself
-/// (``TestFactory/configuredRoutes()``), so they are declared once.
+/// and set-up hooks), its own steps, and checks of its own shared state made after every scenario's
+/// tear-down. Routes are read from the configuration itself (``TestFactory/configuredRoutes()``), so
+/// they are declared once.
 ///
 /// ```swift
 /// extension Library {
 ///     public static var appUnderTest: AppUnderTest {
-///         AppUnderTest(makeFactory: { makeTestFactory() }, steps: [borrowBook, expectLoanList])
+///         AppUnderTest(makeFactory: { makeTestFactory() }, steps: [borrowBook, expectLoanList], leakChecks: [
+///             LeakCheck("reading list") { _ in
+///                 ReadingList.shared.isEmpty ? [] : ["\(ReadingList.shared.count) books still on the reading list"]
+///             }
+///         ])
 ///     }
 /// }
 /// ```
@@ -19,9 +24,17 @@ public struct AppUnderTest: Sendable {
     /// The app's own steps, used in scenario files exactly like the built-in ones. A name that a
     /// built-in step already has is an error when the run starts.
     public var steps: [StepDefinition]
+    /// Checks of the app's own shared state (singletons, app caches, timers), made by `check for leaks`
+    /// after every scenario's tear-down, after the built-in checks of the object manager and store.
+    public var leakChecks: [LeakCheck]
 
-    public init(makeFactory: @escaping @Sendable () -> TestFactory, steps: [StepDefinition] = []) {
+    public init(
+        makeFactory: @escaping @Sendable () -> TestFactory,
+        steps: [StepDefinition] = [],
+        leakChecks: [LeakCheck] = []
+    ) {
         self.makeFactory = makeFactory
         self.steps = steps
+        self.leakChecks = leakChecks
     }
 }

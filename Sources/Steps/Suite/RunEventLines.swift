@@ -105,6 +105,7 @@ package enum RunEventLines {
         switch outcome {
         case .passed: "passed"
         case .skipped: "skipped"
+        case .warned(let reason): ["warned", .string(reason)]
         case .failed(let reason, let location):
             [
                 "failed", .string(reason),
@@ -117,6 +118,9 @@ package enum RunEventLines {
         switch value {
         case .string("passed"): return .passed
         case .string("skipped"): return .skipped
+        case .array(let parts) where parts.count == 2 && parts[0] == "warned":
+            guard case .string(let reason) = parts[1] else { return nil }
+            return .warned(reason: reason)
         case .array(let parts) where parts.count == 3 && parts[0] == "failed":
             guard case .string(let reason) = parts[1] else { return nil }
             switch parts[2] {

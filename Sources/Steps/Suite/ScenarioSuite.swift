@@ -20,6 +20,8 @@ package struct ScenarioSuite: Sendable {
     package let fixtures: URL
     package let factory: TestFactory
     package let registry: StepRegistry
+    /// The routes the app's configuration makes: what `check for leaks` compares the shared router with.
+    package let configuredRoutes: RouteSet
     package let serverRoutes: ServerRouteTable
     package let buildContext: StepBuildContext
     /// Problems in `server.yml`, reported together with the scenario files' by `loadScenarios`.
@@ -64,6 +66,7 @@ package struct ScenarioSuite: Sendable {
                 serverDiagnostics = error.diagnostics
             }
         }
+        self.configuredRoutes = routes
         self.serverRoutes = serverRoutes
         self.serverDiagnostics = serverDiagnostics
         self.buildContext = StepBuildContext(
@@ -108,19 +111,22 @@ package struct ScenarioSuite: Sendable {
         StubServer(fixtures: fixtures, routes: serverRoutes, port: port)
     }
 
-    /// A runner whose scenarios see the test environment (factory, server, fixtures).
+    /// A runner whose scenarios see the test environment (factory, server, fixtures) and end with `check
+    /// for leaks` (unless `leaks: off`): the built-in checks and the app's own.
     package func makeRunner(
         server: StubServer,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         onAbandonedStep: (@Sendable () -> Void)? = nil
     ) throws -> ScenarioRunner {
         let testEnvironment = TestEnvironment(factory: factory, server: server, fixtures: fixtures)
+        let leaks = SharedStateLeaks(configuredRoutes: configuredRoutes, appChecks: app.leakChecks)
         return try ScenarioRunner(
             registry: registry,
             settings: settings,
             environment: environment,
             buildContext: buildContext,
             onAbandonedStep: onAbandonedStep,
+            leakCheck: { context in try await leaks.leaks(in: context) },
             prepare: { context in
                 context[TestEnvironment.Key.self] = testEnvironment
             }

@@ -5,12 +5,14 @@ enum ScenarioStatus: Sendable, Hashable {
     case passed
     case failed
     case skipped
+    /// Passed with a warning (a step only: `check for leaks` under `leaks: warn`).
+    case warned
 
     /// Whether it has ended (passed, failed or skipped).
     var isDone: Bool {
         switch self {
         case .pending, .running: false
-        case .passed, .failed, .skipped: true
+        case .passed, .failed, .skipped, .warned: true
         }
     }
 }

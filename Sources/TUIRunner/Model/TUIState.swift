@@ -41,6 +41,8 @@ struct TUIState: Sendable {
         var waitReason: String?
         var failure: String?
         var failureLocation: SourceLocation?
+        /// What a warned step reported (`check for leaks` under `leaks: warn`).
+        var warning: String?
     }
 
     struct ScenarioState: Sendable, Hashable {
@@ -54,6 +56,20 @@ struct TUIState: Sendable {
         init(_ planned: RunPlan.PlannedScenario) {
             self.planned = planned
             self.steps = planned.steps.map { StepState(planned: $0) }
+        }
+
+        /// The index of `check for leaks` when it found leaks (failed or warned).
+        var leakStep: Int? {
+            guard let index = steps.indices.last, steps[index].planned.phase == .leakCheck,
+                steps[index].status == .failed || steps[index].status == .warned
+            else { return nil }
+            return index
+        }
+
+        /// Each leak `check for leaks` found, in its order; empty when it found none.
+        var leaks: [String] {
+            guard let index = leakStep, let reason = steps[index].failure ?? steps[index].warning else { return [] }
+            return reason.components(separatedBy: "; ")
         }
     }
 
@@ -178,6 +194,9 @@ struct TUIState: Sendable {
                 switch outcome {
                 case .passed: $0.status = .passed
                 case .skipped: $0.status = .skipped
+                case .warned(let reason):
+                    $0.status = .warned
+                    $0.warning = reason
                 case .failed(let reason, let location):
                     $0.status = .failed
                     $0.failure = reason

@@ -5,6 +5,8 @@ struct Glyphs: Sendable, Hashable {
     var passed: Character
     var failed: Character
     var skipped: Character
+    /// A warned step, and a scenario whose leak check found something (in the tree, instead of ✓ or ✗).
+    var leaked: Character
     var expanded: Character
     var collapsed: Character
     var horizontal: Character
@@ -16,18 +18,19 @@ struct Glyphs: Sendable, Hashable {
     var barFull: Character
     var barEmpty: Character
     var arrow: String
+    var bullet: String
     var ellipsis: String
 
     static let unicode = Glyphs(
-        pending: "·", running: "●", passed: "✓", failed: "✗", skipped: "–", expanded: "▾", collapsed: "▸",
+        pending: "·", running: "●", passed: "✓", failed: "✗", skipped: "–", leaked: "⚠", expanded: "▾", collapsed: "▸",
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
-        barFull: "█", barEmpty: "░", arrow: "→", ellipsis: "…"
+        barFull: "█", barEmpty: "░", arrow: "→", bullet: "•", ellipsis: "…"
     )
 
     static let ascii = Glyphs(
-        pending: ".", running: "*", passed: "+", failed: "x", skipped: "-", expanded: "v", collapsed: ">",
+        pending: ".", running: "*", passed: "+", failed: "x", skipped: "-", leaked: "!", expanded: "v", collapsed: ">",
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
-        barFull: "#", barEmpty: ".", arrow: "->", ellipsis: "~"
+        barFull: "#", barEmpty: ".", arrow: "->", bullet: "-", ellipsis: "~"
     )
 
     func status(_ status: ScenarioStatus) -> Character {
@@ -37,6 +40,7 @@ struct Glyphs: Sendable, Hashable {
         case .passed: passed
         case .failed: failed
         case .skipped: skipped
+        case .warned: leaked
         }
     }
 }

@@ -106,8 +106,11 @@ struct Renderer: Sendable {
                 var time = scenario.duration.map { Format.short($0) } ?? ""
                 // A scenario that passed only on a retry keeps its badge for the session.
                 if state.flaky[id] != nil { time = "flaky" + (time.isEmpty ? "" : " " + time) }
-                buffer.put(String(glyphs.status(scenario.status)), x: inner.x + 2, y: y,
-                    style: theme.style(for: scenario.status), limit: inner.width - 2)
+                // A scenario that leaked shows ⚠: red when the leak failed it, yellow under `leaks: warn`.
+                let leaked = scenario.leakStep != nil
+                let glyph = leaked ? glyphs.leaked : glyphs.status(scenario.status)
+                let style = leaked && scenario.status != .failed ? theme.style(.warned) : theme.style(for: scenario.status)
+                buffer.put(String(glyph), x: inner.x + 2, y: y, style: style, limit: inner.width - 2)
                 let nameWidth = inner.width - 4 - (time.isEmpty ? 0 : time.count + 1)
                 buffer.put(Format.truncate(id.name, to: nameWidth, ellipsis: glyphs.ellipsis), x: inner.x + 4, y: y,
                     limit: nameWidth)
@@ -152,7 +155,7 @@ struct Renderer: Sendable {
                 switch step.planned.phase {
                 case .setUp: "set-up "
                 case .steps: ""
-                case .tearDown: "tear-down "
+                case .tearDown, .leakCheck: "tear-down "
                 }
             var trailing = ""
             if step.status == .running, let waited = step.waited {
@@ -187,7 +190,10 @@ struct Renderer: Sendable {
         let inner = rect.inner
         var lines: [(String, Style)] = []
         if let id = state.shownScenario, let scenario = state.scenarios[id] {
-            if let index = state.detailStep {
+            if let index = state.detailStep, index == scenario.leakStep {
+                lines.append(("\(glyphs.failed) \(scenario.steps[index].planned.description)", theme.style(.failed)))
+                lines += leakLines(scenario.leaks, width: inner.width, style: theme.style(.failed))
+            } else if let index = state.detailStep {
                 let step = scenario.steps[index]
                 lines.append(("\(glyphs.failed) \(step.planned.description)", theme.style(.failed)))
                 for line in Format.wrap(step.failure ?? "Failed.", width: inner.width - 1) {
@@ -205,9 +211,14 @@ struct Renderer: Sendable {
                         + (state.flaky[id].map { " Flaky: \($0.failed) of \($0.tries) tries failed." } ?? "")
                     case .failed: "Failed."
                     case .skipped: "Skipped."
+                    case .warned: "Passed with a warning."
                     }
                 lines.append((summary, theme.style(for: scenario.status)))
                 lines.append(("\(scenario.planned.location.fileAndLine)", theme.style(.dim)))
+                if let index = scenario.leakStep {
+                    lines.append(("\(glyphs.leaked) \(scenario.steps[index].planned.description) (leaks: warn)", theme.style(.warned)))
+                    lines += leakLines(scenario.leaks, width: inner.width, style: theme.style(.warned))
+                }
             }
             if !scenario.logs.isEmpty {
                 lines.append(("Log:", theme.style(.title)))
@@ -225,6 +236,17 @@ struct Renderer: Sendable {
         for (line, entry) in shown.prefix(inner.height).enumerated() {
             buffer.put(entry.0, x: inner.x + 1, y: inner.y + line, style: entry.1, limit: inner.width - 1)
         }
+    }
+
+    /// The leaks `check for leaks` found, one to a line (wrapped, continuation lines indented).
+    private func leakLines(_ leaks: [String], width: Int, style: Style) -> [(String, Style)] {
+        var lines: [(String, Style)] = []
+        for leak in leaks {
+            for (index, line) in Format.wrap(leak, width: width - 5).enumerated() {
+                lines.append(((index == 0 ? "  \(glyphs.bullet) " : "    ") + line, style))
+            }
+        }
+        return lines
     }
 
     // MARK: Inspector

@@ -5,6 +5,7 @@ struct Theme: Sendable, Hashable {
         case failed
         case running
         case skipped
+        case warned
         case pending
         case title
         case border
@@ -26,6 +27,7 @@ struct Theme: Sendable, Hashable {
             case .failed: Style(colour: .red, bold: true)
             case .running: Style(colour: .cyan, bold: true)
             case .skipped: Style(colour: .yellow)
+            case .warned: Style(colour: .yellow, bold: true)
             case .pending, .dim: Style(dim: true)
             case .title: Style(bold: true)
             case .border: Style(colour: .blue)
@@ -36,7 +38,7 @@ struct Theme: Sendable, Hashable {
         } else {
             switch role {
             case .passed, .border: Style()
-            case .failed, .running, .title, .stubbed: Style(bold: true)
+            case .failed, .running, .title, .stubbed, .warned: Style(bold: true)
             case .skipped, .pending, .dim: Style(dim: true)
             case .statusBar: Style(reverse: true)
             case .key: Style(underline: true)
@@ -51,6 +53,7 @@ struct Theme: Sendable, Hashable {
         case .passed: style(.passed)
         case .failed: style(.failed)
         case .skipped: style(.skipped)
+        case .warned: style(.warned)
         }
     }
 }

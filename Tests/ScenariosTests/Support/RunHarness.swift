@@ -40,6 +40,7 @@ struct RunHarness {
 
     func runner(
         _ configure: (inout RunSettings) -> Void = { _ in },
+        leakCheck: (@Sendable (ScenarioContext) async throws -> [String])? = nil,
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
     ) throws -> ScenarioRunner {
         var settings = self.settings
@@ -49,6 +50,7 @@ struct RunHarness {
             settings: settings,
             clock: clock,
             environment: [:],
+            leakCheck: leakCheck,
             prepare: prepare
         )
     }

@@ -6,7 +6,15 @@ extension LibraryLoans {
     /// The app as scenario-run and `ScenarioTesting` drive it. Its routes are read from
     /// ``configure(_:)`` through the test factory, so they are not listed here.
     public static var appUnderTest: AppUnderTest {
-        AppUnderTest(makeFactory: { makeTestFactory() }, steps: steps)
+        AppUnderTest(makeFactory: { makeTestFactory() }, steps: steps, leakChecks: [loanListIsFresh])
+    }
+
+    /// After tear-down the loan list is a fresh one again (the tear-down hook replaces it): a list still
+    /// showing loans would greet the next scenario.
+    static let loanListIsFresh = LeakCheck("loan list") { _ in
+        let list = LibraryScreens.loanList
+        guard list.isLoaded else { return [] }
+        return ["loan list still open with \(list.rows.count) loan\(list.rows.count == 1 ? "" : "s")"]
     }
 
     /// `open loan list`, `borrow book` and `expect loan list`.
