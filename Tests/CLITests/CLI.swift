@@ -24,11 +24,14 @@ enum CLI {
         var stderr: String
     }
 
-    /// A started process whose output goes to temporary files.
+    /// A started process whose output goes to temporary files. Waiting for it holds no thread: the
+    /// test runner's threads are shared with every test running meanwhile (two on two cores), and a test
+    /// blocked in `waitUntilExit` starved the timing-sensitive ones.
     final class Running: @unchecked Sendable {
         let process = Process()
         let stdoutURL: URL
         let stderrURL: URL
+        private let exits: AsyncStream<Void>
 
         init(_ arguments: [String], directory: URL, environment: [String: String], executable: URL = CLI.binary) throws {
             let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-run-cli-\(UUID().uuidString)")
@@ -47,14 +50,20 @@ enum CLI {
             process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
             process.standardError = try FileHandle(forWritingTo: stderrURL)
             process.standardInput = FileHandle.nullDevice
+            let (exits, exited) = AsyncStream.makeStream(of: Void.self)
+            self.exits = exits
+            process.terminationHandler = { _ in
+                exited.yield()
+                exited.finish()
+            }
             try process.run()
         }
 
         var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-        func wait() -> Result {
-            process.waitUntilExit()
+        func wait() async -> Result {
+            for await _ in exits { break }
             return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
         }
     }
@@ -64,8 +73,8 @@ enum CLI {
         directory: URL = repositoryRoot,
         environment: [String: String] = [:],
         executable: URL = CLI.binary
-    ) throws -> Result {
-        try Running(arguments, directory: directory, environment: environment, executable: executable).wait()
+    ) async throws -> Result {
+        try await Running(arguments, directory: directory, environment: environment, executable: executable).wait()
     }
 
     /// A scratch project folder with the repository's fixtures and the given scenario files.

@@ -4,33 +4,33 @@ import TestSupport
 import Testing
 
 struct CheckAndServeTests {
-    @Test func checkValidatesEverythingAndRunsNothing() throws {
-        let result = try CLI.run(["check"])
+    @Test func checkValidatesEverythingAndRunsNothing() async throws {
+        let result = try await CLI.run(["check"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("OK: "))
         #expect(result.stdout.contains("scenarios in 6 files"))
     }
 
-    @Test func checkReportsABadServerFileAndBadScenarioFilesTogether() throws {
+    @Test func checkReportsABadServerFileAndBadScenarioFilesTogether() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps:\n      - cache response: { path: /x, fixture: missing.json }\n"
         ])
         let server = project.appendingPathComponent("Fixtures/server.yml")
         try "routes:\n  - { path: /x, stauts: 200 }\n".write(to: server, atomically: true, encoding: .utf8)
-        let result = try CLI.run(["check"], directory: project)
+        let result = try await CLI.run(["check"], directory: project)
         #expect(result.status == 2)
         #expect(result.stderr.contains("Fixtures/server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'status'?"), "\(result.stderr)")
         #expect(result.stderr.contains("Scenarios/a.yml:4:46: error: Fixture 'missing.json' not found in 'Fixtures'."), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("2 errors; nothing was run.\n"))
     }
 
-    @Test func anUnknownDefaultStepInTheSettingsIsALocatedErrorForCheckAndRun() throws {
+    @Test func anUnknownDefaultStepInTheSettingsIsALocatedErrorForCheckAndRun() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
             "scenario-run.yml": "default set up: [set up the test enviroment]\n",
         ])
         for arguments in [["check"], ["--ci"]] {
-            let result = try CLI.run(arguments, directory: project)
+            let result = try await CLI.run(arguments, directory: project)
             #expect(result.status == 2, "\(arguments)")
             #expect(
                 result.stderr.hasPrefix(
@@ -46,7 +46,7 @@ struct CheckAndServeTests {
         }
     }
 
-    @Test func attributeNamesAndBoundNamesAreCheckedAtLoad() throws {
+    @Test func attributeNamesAndBoundNamesAreCheckedAtLoad() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": """
                 scenarios:
@@ -61,7 +61,7 @@ struct CheckAndServeTests {
 
                 """
         ])
-        let result = try CLI.run(["check"], directory: project)
+        let result = try await CLI.run(["check"], directory: project)
         #expect(result.status == 2)
         let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(
@@ -78,7 +78,7 @@ struct CheckAndServeTests {
     }
 
     /// Durations a 64-bit count of milliseconds cannot hold trapped at load; now they are located errors.
-    @Test func hugeAndInfiniteDurationsAreLocatedErrorsNotCrashes() throws {
+    @Test func hugeAndInfiniteDurationsAreLocatedErrorsNotCrashes() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps:\n      - wait: 1e17\n      - wait: .inf\n",
             "scenario-run.yml": "step timeout: .inf\n",
@@ -89,12 +89,12 @@ struct CheckAndServeTests {
             encoding: .utf8
         )
         for arguments in [["check"], ["--ci"]] {
-            let result = try CLI.run(arguments, directory: project)
+            let result = try await CLI.run(arguments, directory: project)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("scenario-run.yml:1:15: error: 'step timeout' must be a positive number of seconds, at most 86400 (a day)."))
         }
         try "".write(to: project.appendingPathComponent("scenario-run.yml"), atomically: true, encoding: .utf8)
-        let result = try CLI.run(["check"], directory: project)
+        let result = try await CLI.run(["check"], directory: project)
         #expect(result.status == 2)
         let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(
@@ -105,12 +105,12 @@ struct CheckAndServeTests {
             ],
             "\(result.stderr)"
         )
-        let timeout = try CLI.run(["--ci", "--timeout", "1e17"], directory: project)
+        let timeout = try await CLI.run(["--ci", "--timeout", "1e17"], directory: project)
         #expect(timeout.status == 2)
         #expect(timeout.stderr.contains("--timeout takes a number of seconds greater than 0 and at most 86400 (a day)."))
     }
 
-    @Test func negativeCountsStatusesOutOfRangeAndAnEmptyToAreLoadErrors() throws {
+    @Test func negativeCountsStatusesOutOfRangeAndAnEmptyToAreLoadErrors() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": """
                 scenarios:
@@ -124,7 +124,7 @@ struct CheckAndServeTests {
 
                 """
         ])
-        let result = try CLI.run(["check"], directory: project)
+        let result = try await CLI.run(["check"], directory: project)
         #expect(result.status == 2)
         let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(
@@ -139,19 +139,19 @@ struct CheckAndServeTests {
         )
     }
 
-    @Test func optionsOutOfRangeOrPointingNowhereAreUsageErrors() throws {
+    @Test func optionsOutOfRangeOrPointingNowhereAreUsageErrors() async throws {
         for subcommand in [["check"], ["--ci"], ["serve"]] {
-            let result = try CLI.run(subcommand + ["--fixtures", "NoSuchFolder"])
+            let result = try await CLI.run(subcommand + ["--fixtures", "NoSuchFolder"])
             #expect(result.status == 2, "\(subcommand)")
             #expect(result.stderr.contains("--fixtures: there is no folder 'NoSuchFolder'."), "\(subcommand): \(result.stderr)")
         }
-        let file = try CLI.run(["check", "--fixtures", "Package.swift"])
+        let file = try await CLI.run(["check", "--fixtures", "Package.swift"])
         #expect(file.status == 2, "a file is not a fixture folder")
         for port in ["-1", "65536", "99999999999999999999"] {
-            #expect(try CLI.run(["serve", "--port", port]).status == 2, "port \(port)")
+            #expect(try await CLI.run(["serve", "--port", port]).status == 2, "port \(port)")
         }
         for seconds in ["0", "-3", "1e17", "inf", "nan"] {
-            let result = try CLI.run(["--ci", "--scenario-timeout=\(seconds)"])
+            let result = try await CLI.run(["--ci", "--scenario-timeout=\(seconds)"])
             #expect(result.status == 2, "--scenario-timeout \(seconds)")
             #expect(result.stderr.contains("--scenario-timeout takes a number of seconds greater than 0 and at most 86400"))
         }
@@ -169,7 +169,7 @@ struct CheckAndServeTests {
         #expect(response.status == 200)
         #expect(response.bodyText.contains("Chez Swift"))
         running.process.interrupt()
-        let result = running.wait()
+        let result = await running.wait()
         #expect(result.status == 0)
         #expect(result.stdout.contains("Stopped; 1 requests served."))
     }

@@ -94,10 +94,10 @@ struct FaultContainmentTests {
     ]
 
     @Test(arguments: ["1", "2"])
-    func everyFaultFailsItsScenarioAndTheRunGoesOn(jobs: String) throws {
+    func everyFaultFailsItsScenarioAndTheRunGoesOn(jobs: String) async throws {
         let project = try CLI.project(["Scenarios/faults.yml": Self.faults])
         let report = project.appendingPathComponent("report.xml")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["--ci", "--jobs", jobs, "--timeout", "1", "--scenario-timeout", "3", "--junit", report.path],
             directory: project,
             executable: CLI.faultsBinary
@@ -118,7 +118,7 @@ struct FaultContainmentTests {
         #expect(cases.failures["Before"] == .some(nil) && cases.failures["After"] == .some(nil))
     }
 
-    @Test func anHTTPRequestIsBoundedByTheStepTimeout() throws {
+    @Test func anHTTPRequestIsBoundedByTheStepTimeout() async throws {
         let project = try CLI.project([
             "Scenarios/stalled.yml": """
             scenarios:
@@ -130,7 +130,7 @@ struct FaultContainmentTests {
             """
         ])
         // `wait: 3` has its own timeout (4 s), so the request's 1.5 s timeout comes first, every time.
-        let result = try CLI.run(["--ci", "--timeout", "1.5"], directory: project)
+        let result = try await CLI.run(["--ci", "--timeout", "1.5"], directory: project)
         #expect(result.status == 1)
         #expect(result.stdout.contains("log: GET /stalled → failed: The request to /stalled timed out after 1.5 s."), "\(result.stdout)")
     }
@@ -154,7 +154,7 @@ struct FaultContainmentTests {
         let workers = CLI.children(of: running.process.processIdentifier)
         #expect(workers.count == 1)
         for worker in workers { kill(worker, SIGKILL) }
-        let result = running.wait()
+        let result = await running.wait()
         #expect(result.status == 1)
         let reason = "The process running this scenario was ended by signal 9 (SIGKILL)."
         #expect(result.stdout.contains(reason), "\(result.stdout)")
@@ -201,7 +201,7 @@ struct SignalTests {
         // With two, the other worker may have run the rest and ended already.
         #expect((1...2).contains(workers.count))
         kill(running.process.processIdentifier, signal)
-        let result = running.wait()
+        let result = await running.wait()
         #expect(result.status == 1)
         #expect(result.stderr.contains("Cancelling"), "\(result.stderr)")
         #expect(result.stdout.contains("Run cancelled."), "the long scenario is cancelled: \(result.stdout)")
@@ -236,7 +236,7 @@ struct SignalTests {
         kill(running.process.processIdentifier, SIGTERM)
         #expect(await eventually { running.stderr.contains("Cancelling") })
         kill(running.process.processIdentifier, SIGTERM)
-        let result = running.wait()
+        let result = await running.wait()
         #expect(result.status == 130)
         #expect(await eventually { workers.allSatisfy { kill($0, 0) != 0 } }, "no worker outlives the run")
         #expect(CLI.boardFiles(of: running.process.processIdentifier).isEmpty, "the progress board is removed")
@@ -252,7 +252,7 @@ struct SignalTests {
         let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:])
         #expect(await eventually { !CLI.children(of: running.process.processIdentifier).isEmpty })
         kill(running.process.processIdentifier, SIGTERM)
-        let result = running.wait()
+        let result = await running.wait()
         #expect(result.status == 1)
         #expect(result.stderr.contains("Cancelling"))
         let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""

@@ -23,9 +23,9 @@ struct LeakCheckTests {
         ])
     }
 
-    @Test func aTearDownThatForgetsTheEnvironmentFailsEveryScenarioWithItsLeaks() throws {
+    @Test func aTearDownThatForgetsTheEnvironmentFailsEveryScenarioWithItsLeaks() async throws {
         let project = try Self.forgetfulProject()
-        let result = try CLI.run(["--ci"], directory: project)
+        let result = try await CLI.run(["--ci"], directory: project)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let scenarios = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("✗") || $0.hasPrefix("✓") }
         #expect(scenarios.count == 2 && scenarios.allSatisfy { $0.hasPrefix("✗") }, "\(result.stdout)")
@@ -44,20 +44,20 @@ struct LeakCheckTests {
         #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
     }
 
-    @Test func theJUnitReportCarriesTheLeaksAsTheFailure() throws {
+    @Test func theJUnitReportCarriesTheLeaksAsTheFailure() async throws {
         let project = try Self.forgetfulProject()
         let report = project.appendingPathComponent("report.xml")
-        let result = try CLI.run(["--ci", "--junit", report.path, "--filter", "Stubbing"], directory: project)
+        let result = try await CLI.run(["--ci", "--junit", report.path, "--filter", "Stubbing"], directory: project)
         #expect(result.status == 1)
         let xml = try String(contentsOf: report, encoding: .utf8)
         #expect(xml.contains(#"<failure message="1 User row; route Review POST still points to /422">check for leaks</failure>"#), "\(xml)")
         #expect(xml.contains("✗ check for leaks: 1 User row; route Review POST still points to /422"))
     }
 
-    @Test func warnReportsTheLeaksAndPasses() throws {
+    @Test func warnReportsTheLeaksAndPasses() async throws {
         let project = try Self.forgetfulProject(leaks: "warn")
         let report = project.appendingPathComponent("report.xml")
-        let result = try CLI.run(["--ci", "--junit", report.path], directory: project)
+        let result = try await CLI.run(["--ci", "--junit", report.path], directory: project)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("""
             ✓ Stubbing a route (
@@ -74,32 +74,32 @@ struct LeakCheckTests {
         #expect(xml.contains("⚠ check for leaks: 1 User row; route Review POST still points to /422"), "\(xml)")
     }
 
-    @Test func offChecksNothingAndListsNoStep() throws {
+    @Test func offChecksNothingAndListsNoStep() async throws {
         let project = try Self.forgetfulProject(leaks: "off")
-        let result = try CLI.run(["--ci", "--verbose"], directory: project)
+        let result = try await CLI.run(["--ci", "--verbose"], directory: project)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!result.stdout.contains("check for leaks"))
         #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"))
-        let list = try CLI.run(["--list"], directory: project)
+        let list = try await CLI.run(["--list"], directory: project)
         #expect(!list.stdout.contains("check for leaks"))
     }
 
-    @Test func theStepIsListedAfterTearDown() throws {
-        let list = try CLI.run(["--list", "Scenarios/store.yml"])
+    @Test func theStepIsListedAfterTearDown() async throws {
+        let list = try await CLI.run(["--list", "Scenarios/store.yml"])
         #expect(list.stdout.contains("    tear down tear down the test environment\n    tear down check for leaks\n"), "\(list.stdout)")
     }
 
-    @Test func nothingIsCheckedWhileTearDownIsSkipped() throws {
+    @Test func nothingIsCheckedWhileTearDownIsSkipped() async throws {
         let project = try Self.forgetfulProject()
-        let result = try CLI.run(["--ci", "--verbose"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
+        let result = try await CLI.run(["--ci", "--verbose"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("    - check for leaks (skipped)"))
         #expect(result.stdout.contains("2 passed, 0 failed\n"))
     }
 
-    @Test func aBadLeaksValueIsALocatedErrorAndNothingRuns() throws {
+    @Test func aBadLeaksValueIsALocatedErrorAndNothingRuns() async throws {
         let project = try Self.forgetfulProject(leaks: "never")
-        let result = try CLI.run(["--ci"], directory: project)
+        let result = try await CLI.run(["--ci"], directory: project)
         #expect(result.status == 2)
         #expect(result.stderr.contains("""
             scenario-run.yml:2:8: error: 'leaks' must be fail, warn or off, not 'never'.
@@ -108,8 +108,8 @@ struct LeakCheckTests {
             """), "\(result.stderr)")
     }
 
-    @Test func theDemosLeakingExampleFailsWithTheAppsOwnCheck() throws {
-        let result = try CLI.run(["--ci", "--jobs", "2", "Scenarios/examples-failing/leaking.yml"])
+    @Test func theDemosLeakingExampleFailsWithTheAppsOwnCheck() async throws {
+        let result = try await CLI.run(["--ci", "--jobs", "2", "Scenarios/examples-failing/leaking.yml"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("""
             ✗ Leaving a draft behind (

@@ -40,10 +40,10 @@ struct RepeatAndRetryCLITests {
     }
 
     @Test(arguments: ["1", "2"])
-    func retriesMakeAFlakyScenarioPassAndReportIt(jobs: String) throws {
+    func retriesMakeAFlakyScenarioPassAndReportIt(jobs: String) async throws {
         let project = try CLI.project(["Scenarios/flaky.yml": Self.scenarios])
         let report = project.appendingPathComponent("report.xml")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["--ci", "--jobs", jobs, "--retries", "2", "--junit", report.path],
             directory: project,
             executable: CLI.faultsBinary
@@ -64,7 +64,7 @@ struct RepeatAndRetryCLITests {
         #expect(try JSONDecoder().decode([String: [String]].self, from: state)["failed"] == ["Always fails"])
     }
 
-    @Test func repeatRunsEachScenarioNTimesAndAFailingRepetitionFailsIt() throws {
+    @Test func repeatRunsEachScenarioNTimesAndAFailingRepetitionFailsIt() async throws {
         let project = try CLI.project([
             "Scenarios/repeat.yml": """
             scenarios:
@@ -75,21 +75,21 @@ struct RepeatAndRetryCLITests {
                 steps: [succeed]
             """
         ])
-        let plain = try CLI.run(["--ci", "--repeat", "3"], directory: project, executable: CLI.faultsBinary)
+        let plain = try await CLI.run(["--ci", "--repeat", "3"], directory: project, executable: CLI.faultsBinary)
         #expect(plain.status == 1)
         #expect(plain.stdout.contains("✗ Fails its first run ("), "the first repetition fails it: \(plain.stdout)")
         #expect(plain.stdout.contains("✓ Steady (") && plain.stdout.contains(", 3 tries)"), "\(plain.stdout)")
         #expect(plain.stdout.hasSuffix("1 passed, 1 failed\n"))
 
         // With a retry, the failing first repetition is tried again and the three repetitions pass.
-        let retried = try CLI.run(["--ci", "--repeat", "3", "--retries", "1"], directory: project, executable: CLI.faultsBinary)
+        let retried = try await CLI.run(["--ci", "--repeat", "3", "--retries", "1"], directory: project, executable: CLI.faultsBinary)
         #expect(retried.status == 0)
         #expect(retried.stdout.hasSuffix("\nFLAKY 1/4 Fails its first run\n2 passed, 0 failed\n"), "\(retried.stdout)")
     }
 
-    @Test func outOfRangeCountsAreUsageErrors() throws {
+    @Test func outOfRangeCountsAreUsageErrors() async throws {
         for arguments in [["--repeat", "0"], ["--repeat", "10001"], ["--retries=-1"], ["--retries", "101"]] {
-            let result = try CLI.run(["--ci"] + arguments)
+            let result = try await CLI.run(["--ci"] + arguments)
             #expect(result.status == 2, "\(arguments)")
         }
     }

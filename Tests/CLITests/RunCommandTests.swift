@@ -8,8 +8,8 @@ import Testing
 
 /// `scenario-run` end to end: the built binary on the demo suite and on scratch projects.
 struct RunCommandTests {
-    @Test func demoSuitePassesWithExitZero() throws {
-        let result = try CLI.run(["--ci"])
+    @Test func demoSuitePassesWithExitZero() async throws {
+        let result = try await CLI.run(["--ci"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         let passed = Int(last.split(separator: " ").first ?? "") ?? 0
@@ -19,8 +19,8 @@ struct RunCommandTests {
         #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
     }
 
-    @Test func failingExampleExitsOneWithTheReasonAndFileLine() throws {
-        let result = try CLI.run(["--ci", "Scenarios/examples-failing"])
+    @Test func failingExampleExitsOneWithTheReasonAndFileLine() async throws {
+        let result = try await CLI.run(["--ci", "Scenarios/examples-failing"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("✗ Expecting the wrong status"))
         #expect(result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"))
@@ -30,7 +30,7 @@ struct RunCommandTests {
         #expect(result.stdout.hasSuffix("0 passed, 3 failed\n"))
     }
 
-    @Test func malformedFileExitsTwoAndRunsNothing() throws {
+    @Test func malformedFileExitsTwoAndRunsNothing() async throws {
         let project = try CLI.project([
             "Scenarios/bad.yml": """
             scenarios:
@@ -44,7 +44,7 @@ struct RunCommandTests {
             """,
             "Scenarios/also-bad.yml": "scenarios:\n  - scenario: Unclosed\n    steps: [\n",
         ])
-        let result = try CLI.run(["--ci"], directory: project)
+        let result = try await CLI.run(["--ci"], directory: project)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("Scenarios/also-bad.yml:4:1: error:"))
@@ -59,35 +59,35 @@ struct RunCommandTests {
             """))
     }
 
-    @Test func filterAndItsEnvironmentVariableSelectByName() throws {
-        let byFlag = try CLI.run(["--ci", "--filter", "rejects|server down"])
+    @Test func filterAndItsEnvironmentVariableSelectByName() async throws {
+        let byFlag = try await CLI.run(["--ci", "--filter", "rejects|server down"])
         #expect(byFlag.status == 0)
         #expect(byFlag.stdout.hasSuffix("2 passed, 0 failed\n"), "\(byFlag.stdout)")
-        let byEnvironment = try CLI.run(["--ci"], environment: ["KIF_SCENARIO_FILTER": "^Loading the restaurant"])
+        let byEnvironment = try await CLI.run(["--ci"], environment: ["KIF_SCENARIO_FILTER": "^Loading the restaurant"])
         #expect(byEnvironment.stdout.hasSuffix("1 passed, 0 failed\n"), "\(byEnvironment.stdout)")
-        let invalid = try CLI.run(["--ci", "--filter", "(unclosed"])
+        let invalid = try await CLI.run(["--ci", "--filter", "(unclosed"])
         #expect(invalid.status == 2)
     }
 
-    @Test func tagSelectsScenariosWithTheTag() throws {
-        let result = try CLI.run(["--ci", "--tag", "offline"])
+    @Test func tagSelectsScenariosWithTheTag() async throws {
+        let result = try await CLI.run(["--ci", "--tag", "offline"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Posting a review while offline sends nothing"))
         #expect(result.stdout.contains("The restaurant list is served from the cache while offline"))
         #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"), "\(result.stdout)")
     }
 
-    @Test func failFastStopsAfterTheFirstFailure() throws {
-        let result = try CLI.run(["--ci", "--fail-fast", "Scenarios/examples-failing"])
+    @Test func failFastStopsAfterTheFirstFailure() async throws {
+        let result = try await CLI.run(["--ci", "--fail-fast", "Scenarios/examples-failing"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("- Failing on purpose (skipped)"))
         #expect(result.stdout.contains("- Leaving a draft behind (skipped)"))
         #expect(result.stdout.hasSuffix("0 passed, 1 failed, 2 skipped\n"), "\(result.stdout)")
-        let byEnvironment = try CLI.run(["--ci", "Scenarios/examples-failing"], environment: ["KIF_EXIT_ON_FAILURE": "1"])
+        let byEnvironment = try await CLI.run(["--ci", "Scenarios/examples-failing"], environment: ["KIF_EXIT_ON_FAILURE": "1"])
         #expect(byEnvironment.stdout.hasSuffix("0 passed, 1 failed, 2 skipped\n"))
     }
 
-    @Test func rerunFailedRunsOnlyThePreviousFailures() throws {
+    @Test func rerunFailedRunsOnlyThePreviousFailures() async throws {
         let project = try CLI.project([
             "Scenarios/mixed.yml": """
             scenarios:
@@ -97,18 +97,18 @@ struct RunCommandTests {
                 steps: [{ fail: on purpose }]
             """
         ])
-        let first = try CLI.run(["--ci"], directory: project)
+        let first = try await CLI.run(["--ci"], directory: project)
         #expect(first.stdout.hasSuffix("1 passed, 1 failed\n"))
         let state = try String(contentsOf: project.appendingPathComponent(".scenario-run/last-failed.json"), encoding: .utf8)
         #expect(state.contains("Fails"))
-        let rerun = try CLI.run(["--ci", "--rerun-failed"], directory: project)
+        let rerun = try await CLI.run(["--ci", "--rerun-failed"], directory: project)
         #expect(rerun.status == 1)
         #expect(!rerun.stdout.contains("Passes"))
         #expect(rerun.stdout.hasSuffix("0 passed, 1 failed\n"), "\(rerun.stdout)")
     }
 
-    @Test func listShowsScenariosAndStepsAndRunsNothing() throws {
-        let result = try CLI.run(["--list", "Scenarios/reviews.yml"])
+    @Test func listShowsScenariosAndStepsAndRunsNothing() async throws {
+        let result = try await CLI.run(["--list", "Scenarios/reviews.yml"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Reviews (Scenarios/reviews.yml)"))
         #expect(result.stdout.contains("  Posting a review that the server rejects  @errors @reviews"))
@@ -119,9 +119,9 @@ struct RunCommandTests {
         #expect(!result.stdout.contains("passed"))
     }
 
-    @Test func junitReportParsesAndItsCountsMatch() throws {
+    @Test func junitReportParsesAndItsCountsMatch() async throws {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml")
-        let result = try CLI.run(["--ci", "--junit", report.path, "Scenarios/examples-failing", "Scenarios/store.yml"])
+        let result = try await CLI.run(["--ci", "--junit", report.path, "Scenarios/examples-failing", "Scenarios/store.yml"])
         #expect(result.status == 1)
         let data = try Data(contentsOf: report)
         let counter = JUnitCounter()
@@ -136,7 +136,7 @@ struct RunCommandTests {
         #expect(counter.suiteAttributes.contains { $0["name"] == "Leaking examples" && $0["tests"] == "1" && $0["failures"] == "1" })
     }
 
-    @Test func skipTearDownKeepsTheLastStoreAsASQLiteFile() throws {
+    @Test func skipTearDownKeepsTheLastStoreAsASQLiteFile() async throws {
         let project = try CLI.project([
             "Scenarios/keep.yml": """
             scenarios:
@@ -147,7 +147,7 @@ struct RunCommandTests {
                   - expect entities: { entity: Review, count: 1 }
             """
         ])
-        let result = try CLI.run(["--ci", "--verbose"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
+        let result = try await CLI.run(["--ci", "--verbose"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("    - tear down the test environment (skipped)"))
         let path = project.appendingPathComponent(".scenario-run/last-store.sqlite").path
@@ -169,12 +169,12 @@ struct RunCommandTests {
     }
 
     /// `| head` closes the output pipe early: the run goes on, exits as usual and writes the whole report.
-    @Test func aClosedOutputPipeIsNoCrashAndTheJUnitFileIsWritten() throws {
+    @Test func aClosedOutputPipeIsNoCrashAndTheJUnitFileIsWritten() async throws {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString).xml")
         for jobs in ["1", "2"] {
             try? FileManager.default.removeItem(at: report)
             let script = "'\(CLI.binary.path)' --ci --jobs \(jobs) --junit '\(report.path)' | head -1 > /dev/null; echo \"${PIPESTATUS[0]}\""
-            let result = try CLI.run(["-c", script], executable: URL(fileURLWithPath: "/bin/bash"))
+            let result = try await CLI.run(["-c", script], executable: URL(fileURLWithPath: "/bin/bash"))
             #expect(result.stdout == "0\n", "--jobs \(jobs): exit status \(result.stdout) \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
             let xml = try String(contentsOf: report, encoding: .utf8)
@@ -183,14 +183,14 @@ struct RunCommandTests {
         }
     }
 
-    @Test func aJUnitPathThatCannotBeWrittenIsAUsageErrorBeforeAnythingRuns() throws {
+    @Test func aJUnitPathThatCannotBeWrittenIsAUsageErrorBeforeAnythingRuns() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("junit-folder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let missing = try CLI.run(["--ci", "--junit", "/nonexistent-\(UUID().uuidString)/report.xml"])
+        let missing = try await CLI.run(["--ci", "--junit", "/nonexistent-\(UUID().uuidString)/report.xml"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("does not exist."), "\(missing.stderr)")
         #expect(missing.stdout.isEmpty, "nothing ran")
-        let isFolder = try CLI.run(["--ci", "--junit", folder.path])
+        let isFolder = try await CLI.run(["--ci", "--junit", folder.path])
         #expect(isFolder.status == 2)
         #expect(isFolder.stderr.contains("Error: --junit: Cannot write '\(folder.path)': it is a folder."), "\(isFolder.stderr)")
         #expect(isFolder.stdout.isEmpty, "nothing ran")
@@ -213,7 +213,7 @@ struct RunCommandTests {
         let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:])
         #expect(await eventually { running.stdout.contains("✓ Quick") })
         running.process.interrupt()
-        let result = running.wait()
+        let result = await running.wait()
         #expect(result.status == 1)
         #expect(result.stderr.contains("Cancelling"))
         #expect(result.stdout.contains("Run cancelled."))
@@ -223,22 +223,22 @@ struct RunCommandTests {
         #expect(parser.parse())
     }
 
-    @Test func jobsRunsTheSameScenariosInWorkerProcessesWithTheSameReport() throws {
-        func cases(_ arguments: [String]) throws -> (result: CLI.Result, testcases: [String]) {
+    @Test func jobsRunsTheSameScenariosInWorkerProcessesWithTheSameReport() async throws {
+        func cases(_ arguments: [String]) async throws -> (result: CLI.Result, testcases: [String]) {
             let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml")
-            let result = try CLI.run(["--ci", "--junit", report.path] + arguments)
+            let result = try await CLI.run(["--ci", "--junit", report.path] + arguments)
             let xml = try String(contentsOf: report, encoding: .utf8)
             let names = xml.split(separator: "\n").filter { $0.contains("<testcase ") }.map { String($0.split(separator: " time=")[0]) }
             return (result, names.sorted())
         }
-        let serial = try cases([])
-        let parallel = try cases(["--jobs", "3"])
+        let serial = try await cases([])
+        let parallel = try await cases(["--jobs", "3"])
         #expect(parallel.result.status == 0, "\(parallel.result.stdout)\(parallel.result.stderr)")
         #expect(parallel.testcases == serial.testcases)
         #expect(parallel.testcases.count >= 26)
         #expect(parallel.result.stdout.hasSuffix("\(serial.testcases.count) passed, 0 failed\n"))
 
-        let failing = try cases(["--jobs", "2", "Scenarios/examples-failing", "Scenarios/store.yml"])
+        let failing = try await cases(["--jobs", "2", "Scenarios/examples-failing", "Scenarios/store.yml"])
         #expect(failing.result.status == 1)
         #expect(failing.result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"))
         #expect(failing.result.stdout.contains("at Scenarios/examples-failing/failing.yml:10"))
@@ -246,13 +246,13 @@ struct RunCommandTests {
         #expect(failing.testcases.count == 7)
     }
 
-    @Test func jobsWithAMalformedFileReportsItOnceAndRunsNothing() throws {
+    @Test func jobsWithAMalformedFileReportsItOnceAndRunsNothing() async throws {
         let project = try CLI.project(["Scenarios/bad.yml": "scenarios:\n  - scenario: A\n    steps: [succed]\n"])
-        let result = try CLI.run(["--ci", "--jobs", "2"], directory: project)
+        let result = try await CLI.run(["--ci", "--jobs", "2"], directory: project)
         #expect(result.status == 2)
         #expect(result.stderr.components(separatedBy: "error:").count == 2, "one error, not one per worker: \(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(try CLI.run(["--ci", "--jobs", "0"]).status == 2)
+        #expect(try await CLI.run(["--ci", "--jobs", "0"]).status == 2)
     }
 
     @Test func jobsCtrlCCancelsEveryWorkerAndTheReportIsComplete() async throws {
@@ -273,7 +273,7 @@ struct RunCommandTests {
         let workers = CLI.children(of: running.process.processIdentifier)
         #expect(workers.count == 2, "with --jobs 2 two worker processes run scenarios")
         running.process.interrupt()
-        let result = running.wait()
+        let result = await running.wait()
         #expect(result.status == 1)
         #expect(result.stderr.contains("Cancelling"))
         #expect(result.stdout.contains("Run cancelled."))
@@ -284,9 +284,9 @@ struct RunCommandTests {
         #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
     }
 
-    @Test func benchTimingFileHasThePhaseMarksTheHarnessReads() throws {
+    @Test func benchTimingFileHasThePhaseMarksTheHarnessReads() async throws {
         let marks = FileManager.default.temporaryDirectory.appendingPathComponent("timing-\(UUID().uuidString).json")
-        let result = try CLI.run(["--ci", "Scenarios/store.yml"], environment: ["BENCH_TIMING_FILE": marks.path])
+        let result = try await CLI.run(["--ci", "Scenarios/store.yml"], environment: ["BENCH_TIMING_FILE": marks.path])
         #expect(result.status == 0)
         let json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: marks)) as? [String: Any])
         #expect(json["scenarios"] as? Int == 4)
@@ -296,14 +296,14 @@ struct RunCommandTests {
         #expect(abs(Date().timeIntervalSince1970 - last) < 600)
     }
 
-    @Test func usageErrorsExitTwoAndHelpExitsZero() throws {
-        let unknown = try CLI.run(["--no-such-flag"])
+    @Test func usageErrorsExitTwoAndHelpExitsZero() async throws {
+        let unknown = try await CLI.run(["--no-such-flag"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("Unknown option '--no-such-flag'"))
-        let help = try CLI.run(["--help"])
+        let help = try await CLI.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE: scenario-run"))
-        let badTimeout = try CLI.run(["--timeout", "0"])
+        let badTimeout = try await CLI.run(["--timeout", "0"])
         #expect(badTimeout.status == 2)
     }
 }

@@ -19,25 +19,25 @@ struct StateFileTests {
         return try JSONDecoder().decode([String: [String]].self, from: data)["failed"] ?? []
     }
 
-    @Test func aFilteredRunKeepsTheFailuresOfScenariosItDidNotRun() throws {
+    @Test func aFilteredRunKeepsTheFailuresOfScenariosItDidNotRun() async throws {
         let project = try CLI.project(["Scenarios/mixed.yml": Self.mixed])
-        _ = try CLI.run(["--ci"], directory: project)
+        _ = try await CLI.run(["--ci"], directory: project)
         #expect(try failedNames(in: project) == ["Also fails", "Fails"])
         // Only "Passes" runs: the two failures it did not run are still there to re-run.
-        let filtered = try CLI.run(["--ci", "--filter", "^Passes$"], directory: project)
+        let filtered = try await CLI.run(["--ci", "--filter", "^Passes$"], directory: project)
         #expect(filtered.status == 0)
         #expect(try failedNames(in: project) == ["Also fails", "Fails"])
-        let rerun = try CLI.run(["--ci", "--rerun-failed"], directory: project)
+        let rerun = try await CLI.run(["--ci", "--rerun-failed"], directory: project)
         #expect(rerun.stdout.hasSuffix("0 passed, 2 failed\n"), "\(rerun.stdout)")
     }
 
-    @Test func aCorruptStateFileIsNamedAndOnlyRerunFailedStops() throws {
+    @Test func aCorruptStateFileIsNamedAndOnlyRerunFailedStops() async throws {
         let project = try CLI.project(["Scenarios/mixed.yml": Self.mixed])
         let state = project.appendingPathComponent(".scenario-run/last-failed.json")
         try FileManager.default.createDirectory(at: state.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("{\"failed\": [1, 2".utf8).write(to: state)
 
-        let rerun = try CLI.run(["--ci", "--rerun-failed"], directory: project)
+        let rerun = try await CLI.run(["--ci", "--rerun-failed"], directory: project)
         #expect(rerun.status == 2)
         #expect(
             rerun.stderr.contains(
@@ -47,24 +47,24 @@ struct StateFileTests {
         )
         #expect(rerun.stdout.isEmpty)
 
-        let run = try CLI.run(["--ci"], directory: project)
+        let run = try await CLI.run(["--ci"], directory: project)
         #expect(run.status == 1)
         #expect(run.stderr.contains("warning: Cannot read '\(state.path)'"))
         #expect(try failedNames(in: project) == ["Also fails", "Fails"], "the run writes a good file again")
     }
 
-    @Test func theKeptStoreReplacesItsOwnFileButNeverSomeoneElses() throws {
+    @Test func theKeptStoreReplacesItsOwnFileButNeverSomeoneElses() async throws {
         let project = try CLI.project(["Scenarios/one.yml": "scenarios:\n  - scenario: One\n    steps: [succeed]\n"])
         let kept = project.appendingPathComponent(".scenario-run/last-store.sqlite")
-        let first = try CLI.run(["--ci"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
+        let first = try await CLI.run(["--ci"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
         #expect(first.status == 0)
         #expect(first.stdout.contains("the last scenario's store is kept at \(kept.path)"))
-        let second = try CLI.run(["--ci"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
+        let second = try await CLI.run(["--ci"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
         #expect(second.status == 0 && second.stderr.isEmpty, "its own file is replaced: \(second.stderr)")
 
         let notes = Data("my notes, not a store".utf8)
         try notes.write(to: kept)
-        let third = try CLI.run(["--ci"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
+        let third = try await CLI.run(["--ci"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
         #expect(
             third.stderr.contains(
                 "error: Could not keep the store: Cannot write '\(kept.path)': a file scenario-run did not keep is there; move it away or delete it to keep the store."

@@ -28,6 +28,7 @@ extension FullStack {
             ("a suspended queue with a request", """
             - suspend queue: true
             - get objects: { path: /restaurants }
+            - expect pending requests: 1
             """, "queue still suspended; 1 request still queued; 1 background task of steps still running"),
             ("stubbed reachability", """
             - stub reachability: not reachable

@@ -201,7 +201,9 @@ struct RunnerTests {
         let runner = try harness.runner { $0.stepTimeout = .seconds(3600) }
         let events = Recorder<RunEvent>()
         let task = Task { await runner.run([scenario]) { events.append($0) } }
-        // Wait until the runner sleeps between retries, then cancel the caller's task.
+        // Wait until the step has answered *wait* and the runner sleeps between retries (the step's
+        // timeout is a sleeper of the same clock from the start), then cancel the caller's task.
+        #expect(await eventually { started.all.count >= 1 })
         await harness.clock.waitForSleepers()
         task.cancel()
         let summary = await task.value

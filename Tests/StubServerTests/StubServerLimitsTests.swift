@@ -274,8 +274,13 @@ struct StubServerLimitsTests {
     }
 
     @Test func aClientThatAskedToCloseButKeepsItsEndOpenIsLetGoAfterTheLinger() async throws {
+        // A linger long enough that the connection is surely still open when the test looks, even with
+        // the whole suite running beside it on two cores.
+        var limits = Self.quick
+        limits.lingerTimeout = .seconds(3)
         let (running, connection, reply) = try await Self.exchange(
-            "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+            limits: limits
         )
         #expect(reply.status == 200)
         #expect(running.server.openConnections == 1)
