@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+/// `scenario-run merge-junit OUT FILE...` — one JUnit report from the reports of a run's shards.
+struct MergeJUnitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-junit",
+        abstract: "Merge the JUnit reports of a run's shards into one.",
+        discussion: """
+            Testsuites of the same name become one with all their testcases; counts and times are summed; \
+            properties are kept. OUT is written whole or not at all.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The merged report to write.", valueName: "OUT"))
+    var output: String
+
+    @Argument(help: ArgumentHelp("The shards' JUnit reports.", valueName: "FILE"))
+    var files: [String] = []
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("merge-junit takes the merged report's path, then the JUnit files to merge.") }
+        if let problem = FileWriteError.problem(writing: output) { throw ValidationError("\(problem)") }
+    }
+
+    func run() throws {
+        do {
+            var reports: [(path: String, data: Data)] = []
+            for path in files {
+                do {
+                    reports.append((path, try Data(contentsOf: URL(fileURLWithPath: path))))
+                } catch {
+                    throw JUnitMergeError.unreadable(path: path, reason: Self.reason(error, path: path))
+                }
+            }
+            let xml = try JUnitMerge.merge(reports)
+            try FileWriteError.replace(URL(fileURLWithPath: output)) { try Data(xml.utf8).write(to: $0) }
+        } catch {
+            Terminal.printError("error: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Why `path` could not be read, in words.
+    private static func reason(_ error: any Error, path: String) -> String {
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) { return "there is no such file" }
+        if isFolder.boolValue { return "it is a folder" }
+        return error.localizedDescription
+    }
+}
