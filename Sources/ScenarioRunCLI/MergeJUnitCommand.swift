@@ -36,6 +36,10 @@ struct MergeJUnitCommand: ParsableCommand {
             }
             let xml = try JUnitMerge.merge(reports)
             try FileWriteError.replace(URL(fileURLWithPath: output)) { try Data(xml.utf8).write(to: $0) }
+        } catch JUnitMergeError.malformed(let diagnostic) {
+            // Compiler-style already: `FILE:LINE:COL: error: …`.
+            Terminal.printError(diagnostic.description)
+            throw ExitCode(2)
         } catch {
             Terminal.printError("error: \(error)")
             throw ExitCode(2)

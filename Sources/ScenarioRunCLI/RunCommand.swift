@@ -193,8 +193,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         let scenarios = selection.select(loaded)
         let output = StandardOutput()
-        // The first line, so that a failing order can be run again.
-        if let shuffle, !live { output.write(ScenarioListing.shuffleLine(shuffle)) }
+        // The first line, so that a failing order can be run again (the live runner's output starts when
+        // it gives the terminal back).
+        if let shuffle, list || !live { output.write(ScenarioListing.shuffleLine(shuffle)) }
 
         if list {
             let runner = try suite.makeRunner(server: server)

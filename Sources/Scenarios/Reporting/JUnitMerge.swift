@@ -44,7 +44,12 @@ package enum JUnitMerge {
             case "testsuites":
                 fileSuites = root.elements.filter { $0.name == "testsuite" }
                 rootName = rootName ?? root.attributes["name"]
-                rootTime += try number(root, "time", path: report.path, suite: root.attributes["name"] ?? "testsuites") ?? 0
+                // The run's own time when it says; else its suites' times.
+                var suiteTimes = 0.0
+                for suite in fileSuites {
+                    suiteTimes += try number(suite, "time", path: report.path, suite: suite.attributes["name"] ?? "") ?? 0
+                }
+                rootTime += try number(root, "time", path: report.path, suite: root.attributes["name"] ?? "testsuites") ?? suiteTimes
             case "testsuite":
                 fileSuites = [root]
             default:
