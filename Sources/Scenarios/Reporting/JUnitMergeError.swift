@@ -1,4 +1,4 @@
-import Diagnostics
+package import Diagnostics
 
 /// Why `merge-junit` could not read one of its files; each names the file.
 package enum JUnitMergeError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -43,30 +43,31 @@ package enum XMLTree {
         let builder = Builder()
         parser.delegate = builder
         let parsed = parser.parse()
-        if !parsed || builder.root == nil {
-            let code = (parser.parserError as NSError?)?.code
-            throw ParseError(
-                line: max(1, parser.lineNumber),
-                column: max(1, parser.columnNumber),
-                reason: builder.root == nil && parsed ? "it has no root element" : Self.reason(code)
-            )
+        // swift-corelibs' parse() can return true after an error it recovered from; the first error the
+        // delegate saw is the one to show (later ones follow from it).
+        if let error = builder.firstError {
+            throw ParseError(line: max(1, error.line), column: max(1, error.column), reason: Self.reason(error.code))
         }
-        guard let root = builder.root else { preconditionFailure("checked above") }
+        if !parsed {
+            let code = (parser.parserError as NSError?)?.code
+            throw ParseError(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber), reason: Self.reason(code))
+        }
+        guard let root = builder.root else { throw ParseError(line: 1, column: 1, reason: "it is empty") }
         return root
     }
 
-    /// `XMLParser`'s error codes in words, for the common ones.
+    /// `XMLParser`'s error codes (libxml2's `xmlParserErrors`, which Foundation passes on) in words, for
+    /// the common ones.
     private static func reason(_ code: Int?) -> String {
-        switch code.flatMap(XMLParser.ErrorCode.init(rawValue:)) {
-        case .prematureDocumentEndError?, .documentStartError?, .emptyDocumentError?: "the document ends too early"
-        case .tagNameMismatchError?: "an end tag does not match its start tag"
-        case .ltRequiredError?, .gtRequiredError?: "a tag is not closed"
-        case .attributeNotStartedError?, .attributeNotFinishedError?, .attributeWithoutValueError?:
-            "an attribute is not written name=\"value\""
-        case .entityRefAtEOFError?, .entityReferenceMissingSemiError?, .undeclaredEntityError?: "an '&' does not start an entity"
-        case .invalidCharacterError?, .invalidCharacterRefError?, .characterRefInPrologError?: "it holds a character XML does not allow"
-        case .extraContentError?: "there is text after the root element"
-        case let other?: "XMLParser error \(other.rawValue)"
+        switch code {
+        case 4?: "it is empty"
+        case 3?, 5?: "the document does not end with its root element's end tag"
+        case 6?, 7?, 8?, 9?, 10?: "it holds a character XML does not allow"
+        case 23?, 24?, 26?, 27?: "an '&' does not start a known entity"
+        case 38?, 39?, 40?, 41?, 42?: "an attribute is not written name=\"value\""
+        case 65?, 73?, 74?, 77?: "a tag is not closed"
+        case 76?: "an end tag does not match its start tag"
+        case let code?: "XMLParser error \(code)"
         case nil: "XMLParser could not read it"
         }
     }
@@ -100,6 +101,12 @@ package enum XMLTree {
     private final class Builder: NSObject, XMLParserDelegate {
         var root: Element?
         private var open: [Element] = []
+        /// The parser's first error and where it was.
+        var firstError: (code: Int, line: Int, column: Int)?
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            if firstError == nil { firstError = ((parseError as NSError).code, parser.lineNumber, parser.columnNumber) }
+        }
 
         func parser(
             _ parser: XMLParser,
