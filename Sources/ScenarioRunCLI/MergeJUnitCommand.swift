@@ -20,7 +20,9 @@ struct MergeJUnitCommand: ParsableCommand {
     var files: [String] = []
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("merge-junit takes the merged report's path, then the JUnit files to merge.") }
+        if files.isEmpty {
+            throw ValidationError("merge-junit takes the merged report's path, then the JUnit files to merge.")
+        }
         if let problem = FileWriteError.problem(writing: output) { throw ValidationError("\(problem)") }
     }
 

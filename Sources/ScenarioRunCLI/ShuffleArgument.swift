@@ -39,7 +39,9 @@ enum ShuffleArgument {
 
     /// The seed `text` names: ASCII digits only (no sign, no spaces), within 64 bits.
     static func seed(_ text: String) -> UInt64? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
         return UInt64(text)
     }
 

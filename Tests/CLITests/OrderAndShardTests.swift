@@ -98,7 +98,10 @@ struct OrderAndShardTests {
         let serialReport = project.appendingPathComponent("serial.xml").path
         let parallelReport = project.appendingPathComponent("parallel.xml").path
         let serial = try CLI.run(["--ci", "--shuffle", "42", "--junit", serialReport], directory: project)
-        let parallel = try CLI.run(["--ci", "--shuffle", "42", "--jobs", "2", "--junit", parallelReport], directory: project)
+        let parallel = try CLI.run(
+            ["--ci", "--shuffle", "42", "--jobs", "2", "--junit", parallelReport],
+            directory: project
+        )
         #expect(parallel.status == 0, "\(parallel.stdout)\(parallel.stderr)")
         #expect(parallel.stdout.hasPrefix("Shuffled with seed 42\n"))
         #expect(Set(Self.ran(parallel.stdout)) == Set(Self.allNames))
@@ -141,7 +144,10 @@ struct OrderAndShardTests {
         #expect(smokeNames == whole.filter { $0.hasSuffix(" 1") || $0.hasSuffix(" 2") })
         #expect(smoke.stdout.hasPrefix("Shard 2/3: \(smokeNames.count) of 6 scenarios\n"), "\(smoke.stdout)")
         let shuffled = try CLI.run(["--list", "--shard", "2/3", "--shuffle", "42"], directory: project)
-        #expect(shuffled.stdout.hasPrefix("Shuffled with seed 42\nShard 2/3: 5 of 15 scenarios\n"), "\(shuffled.stdout)")
+        #expect(
+            shuffled.stdout.hasPrefix("Shuffled with seed 42\nShard 2/3: 5 of 15 scenarios\n"),
+            "\(shuffled.stdout)"
+        )
         #expect(Self.listed(shuffled.stdout).sorted() == whole.sorted())
     }
 
@@ -158,7 +164,11 @@ struct OrderAndShardTests {
             #expect(Self.listed(list.stdout) == expected)
         }
         // --shard wins over the variables; GitLab's CI_NODE_TOTAL=1 of an unsharded job shards nothing.
-        let flag = try CLI.run(["--list", "--shard", "1/1"], directory: project, environment: ["CI_NODE_INDEX": "9", "CI_NODE_TOTAL": "3"])
+        let flag = try CLI.run(
+            ["--list", "--shard", "1/1"],
+            directory: project,
+            environment: ["CI_NODE_INDEX": "9", "CI_NODE_TOTAL": "3"]
+        )
         #expect(flag.stdout.hasPrefix("Shard 1/1: 15 of 15 scenarios\n"))
         let unsharded = try CLI.run(["--list"], directory: project, environment: ["CI_NODE_TOTAL": "1"])
         #expect(unsharded.stdout.hasPrefix("Alpha (Scenarios/alpha.yml)\n"), "\(unsharded.stdout)")
@@ -166,9 +176,16 @@ struct OrderAndShardTests {
 
     @Test func invalidShardsAreUsageErrors() throws {
         let project = try Self.project()
-        let variable = try CLI.run(["--ci"], directory: project, environment: ["CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "3"])
+        let variable = try CLI.run(
+            ["--ci"],
+            directory: project,
+            environment: ["CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "3"]
+        )
         #expect(variable.status == 2)
-        #expect(variable.stderr == "error: Invalid CI_NODE_INDEX '0': expected 1 to 3 (CI_NODE_INDEX counts from 1; CI_NODE_TOTAL is 3).\n")
+        #expect(
+            variable.stderr
+                == "error: Invalid CI_NODE_INDEX '0': expected 1 to 3 (CI_NODE_INDEX counts from 1; CI_NODE_TOTAL is 3).\n"
+        )
         #expect(variable.stdout.isEmpty)
         let flag = try CLI.run(["--ci", "--shard", "4/3"], directory: project)
         #expect(flag.status == 2)
@@ -203,7 +220,11 @@ struct OrderAndShardTests {
 
     @Test func malformedOrMissingMergeInputIsAnErrorNamingTheFile() throws {
         let project = try Self.project()
-        try "<testsuites>\n  <testsuite name=\"A\">\n".write(to: project.appendingPathComponent("cut.xml"), atomically: true, encoding: .utf8)
+        try "<testsuites>\n  <testsuite name=\"A\">\n".write(
+            to: project.appendingPathComponent("cut.xml"),
+            atomically: true,
+            encoding: .utf8
+        )
         let malformed = try CLI.run(["merge-junit", "merged.xml", "cut.xml"], directory: project)
         #expect(malformed.status == 2)
         #expect(
@@ -221,6 +242,10 @@ struct OrderAndShardTests {
         #expect(missing.stderr == "error: Cannot read 'nowhere.xml': there is no such file.\n")
         let nothing = try CLI.run(["merge-junit", "merged.xml"], directory: project)
         #expect(nothing.status == 2)
-        #expect(nothing.stderr.hasPrefix("Error: merge-junit takes the merged report's path, then the JUnit files to merge.\n"))
+        #expect(
+            nothing.stderr.hasPrefix(
+                "Error: merge-junit takes the merged report's path, then the JUnit files to merge.\n"
+            )
+        )
     }
 }

@@ -33,7 +33,10 @@ struct JUnitMergeTests {
     }
 
     @Test func aFeatureSplitOverShardsBecomesOneTestsuite() throws {
-        let first = Self.report([ReporterTests.posting, ReporterTests.listing], properties: [JUnitProperty(name: "shard", value: "1/2")])
+        let first = Self.report(
+            [ReporterTests.posting, ReporterTests.listing],
+            properties: [JUnitProperty(name: "shard", value: "1/2")]
+        )
         let second = Self.report([ReporterTests.rejected], properties: [JUnitProperty(name: "shard", value: "2/2")])
         var expected = Self.report(Self.all)
         // Each shard's run took 0.045 s: the merged report sums them.
@@ -130,7 +133,10 @@ struct JUnitMergeTests {
     }
 
     @Test func propertiesAreWrittenInEveryTestsuite() {
-        let xml = Self.report(Self.all, properties: [JUnitProperty(name: "shuffle seed", value: "42"), JUnitProperty(name: "shard", value: "2/3")])
+        let xml = Self.report(
+            Self.all,
+            properties: [JUnitProperty(name: "shuffle seed", value: "42"), JUnitProperty(name: "shard", value: "2/3")]
+        )
         let block = """
                 <properties>
                   <property name="shuffle seed" value="42"/>

@@ -6,7 +6,11 @@ struct ScenarioShuffleTests {
     @Test func splitMix64MatchesTheReferenceSequence() {
         // The first outputs of the reference implementation (Vigna's splitmix64.c) for seed 0.
         var generator = SplitMix64(seed: 0)
-        #expect([generator.next(), generator.next(), generator.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        #expect(
+            [generator.next(), generator.next(), generator.next()] == [
+                0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F,
+            ]
+        )
     }
 
     @Test func boundedNumbersStayBelowTheBound() {

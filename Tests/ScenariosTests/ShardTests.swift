@@ -19,7 +19,10 @@ struct ShardTests {
         for text in ["2-3", "2/", "/3", "a/b", " 1/3", "+1/3", "1/3/5", "", "1/9999999999"] {
             #expect(throws: ShardError.malformed(text)) { try Shard(parsing: text) }
         }
-        #expect(ShardError.malformed("2-3").description == "Invalid shard '2-3': expected K/N, part K of N parts, e.g. --shard 2/3.")
+        #expect(
+            ShardError.malformed("2-3").description
+                == "Invalid shard '2-3': expected K/N, part K of N parts, e.g. --shard 2/3."
+        )
         #expect(throws: ShardError.outOfRange("0/3", total: 3)) { try Shard(parsing: "0/3") }
         #expect(throws: ShardError.outOfRange("4/3", total: 3)) { try Shard(parsing: "4/3") }
         #expect(ShardError.outOfRange("4/3", total: 3).description == "Invalid shard '4/3': K must be from 1 to 3.")
@@ -32,17 +35,23 @@ struct ShardTests {
     @Test func ciVariablesSelectThePart() throws {
         #expect(try Shard(environment: [:]) == nil)
         #expect(try Shard(environment: ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"]) == Shard(index: 2, total: 3))
-        #expect(try Shard(environment: ["CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "3"]) == Shard(index: 1, total: 3))
         #expect(
-            try Shard(environment: ["BUILDKITE_PARALLEL_JOB": "3", "BUILDKITE_PARALLEL_JOB_COUNT": "4"]) == Shard(index: 4, total: 4)
+            try Shard(environment: ["CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "3"]) == Shard(index: 1, total: 3)
+        )
+        #expect(
+            try Shard(environment: ["BUILDKITE_PARALLEL_JOB": "3", "BUILDKITE_PARALLEL_JOB_COUNT": "4"])
+                == Shard(index: 4, total: 4)
         )
         // GitLab sets CI_NODE_TOTAL=1 on every job without `parallel:`; CircleCI sets 0 of 1.
         #expect(try Shard(environment: ["CI_NODE_TOTAL": "1"]) == nil)
-        #expect(try Shard(environment: ["CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "1"]) == Shard(index: 1, total: 1))
+        #expect(
+            try Shard(environment: ["CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "1"]) == Shard(index: 1, total: 1)
+        )
         #expect(try Shard(environment: ["CI_NODE_INDEX": "", "CI_NODE_TOTAL": ""]) == nil)
         // GitLab's pair comes first; a total of 1 without an index lets the next pair decide.
         #expect(
-            try Shard(environment: ["CI_NODE_TOTAL": "1", "CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "2"]) == Shard(index: 2, total: 2)
+            try Shard(environment: ["CI_NODE_TOTAL": "1", "CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "2"])
+                == Shard(index: 2, total: 2)
         )
     }
 
@@ -68,7 +77,8 @@ struct ShardTests {
                 == "Invalid BUILDKITE_PARALLEL_JOB_COUNT 'many': expected the number of parallel jobs, 1 or more."
         )
         #expect(
-            message(["CI_NODE_TOTAL": "0"]) == "Invalid CI_NODE_TOTAL '0': expected the number of parallel jobs, 1 or more."
+            message(["CI_NODE_TOTAL": "0"])
+                == "Invalid CI_NODE_TOTAL '0': expected the number of parallel jobs, 1 or more."
         )
         #expect(
             message(["CI_NODE_TOTAL": "3"])
@@ -84,7 +94,10 @@ struct ShardTests {
 
     @Test func theHashIsPinned() {
         // FNV-1a of "file\0name", then SplitMix64's finaliser: the same on every platform and run.
-        #expect(Shard.stableHash(ScenarioID(file: "Scenarios/reviews.yml", name: "Posting a review")) == 0x2A6C_E289_3DCA_C2CA)
+        #expect(
+            Shard.stableHash(ScenarioID(file: "Scenarios/reviews.yml", name: "Posting a review"))
+                == 0x2A6C_E289_3DCA_C2CA
+        )
     }
 
     @Test func everyScenarioIsInExactlyOnePartAndPartsDifferByAtMostOne() {
@@ -161,7 +174,11 @@ struct ShardTests {
 
     @Test func selectionReportsItsOrderAndShard() throws {
         let selection = try ScenarioSelection(shard: Shard(index: 2, total: 3), shuffle: ScenarioShuffle(seed: 42))
-        #expect(selection.reportProperties == [JUnitProperty(name: "shuffle seed", value: "42"), JUnitProperty(name: "shard", value: "2/3")])
+        #expect(
+            selection.reportProperties == [
+                JUnitProperty(name: "shuffle seed", value: "42"), JUnitProperty(name: "shard", value: "2/3"),
+            ]
+        )
         #expect(selection.orderNote == "seed 42  shard 2/3")
         #expect(try ScenarioSelection().reportProperties.isEmpty)
         #expect(try ScenarioSelection().orderNote == nil)

@@ -13,7 +13,9 @@ package enum JUnitMerge {
     /// The counts a testsuite or the whole report carries.
     private static let counts = ["tests", "failures", "errors", "skipped"]
     /// How attributes are ordered when written: as ``JUnitReporter`` writes them, the rest by name.
-    private static let attributeOrder = ["classname", "name", "file", "tests", "failures", "errors", "skipped", "time", "value", "message"]
+    private static let attributeOrder = [
+        "classname", "name", "file", "tests", "failures", "errors", "skipped", "time", "value", "message",
+    ]
 
     /// One merged testsuite, built up across the files.
     private struct Suite {
@@ -47,9 +49,12 @@ package enum JUnitMerge {
                 // The run's own time when it says; else its suites' times.
                 var suiteTimes = 0.0
                 for suite in fileSuites {
-                    suiteTimes += try number(suite, "time", path: report.path, suite: suite.attributes["name"] ?? "") ?? 0
+                    suiteTimes +=
+                        try number(suite, "time", path: report.path, suite: suite.attributes["name"] ?? "") ?? 0
                 }
-                rootTime += try number(root, "time", path: report.path, suite: root.attributes["name"] ?? "testsuites") ?? suiteTimes
+                rootTime +=
+                    try number(root, "time", path: report.path, suite: root.attributes["name"] ?? "testsuites")
+                    ?? suiteTimes
             case "testsuite":
                 fileSuites = [root]
             default:
@@ -57,7 +62,9 @@ package enum JUnitMerge {
             }
             for element in fileSuites {
                 let name = element.attributes["name"] ?? ""
-                if root.name == "testsuite" { rootTime += try number(element, "time", path: report.path, suite: name) ?? 0 }
+                if root.name == "testsuite" {
+                    rootTime += try number(element, "time", path: report.path, suite: name) ?? 0
+                }
                 var suite = suites[name] ?? Suite(attributes: element.attributes)
                 if suites[name] == nil { order.append(name) }
                 for attribute in counts + ["time"] {
@@ -90,20 +97,27 @@ package enum JUnitMerge {
             suite.attributes["time"] = seconds(suite.totals["time"] ?? 0)
             var children = suite.children
             if !suite.properties.isEmpty {
-                children.insert(.element(XMLTree.Element(name: "properties", children: suite.properties.map { .element($0) })), at: 0)
+                children.insert(
+                    .element(XMLTree.Element(name: "properties", children: suite.properties.map { .element($0) })),
+                    at: 0
+                )
             }
-            merged.append(.element(XMLTree.Element(name: "testsuite", attributes: suite.attributes, children: children)))
+            merged.append(
+                .element(XMLTree.Element(name: "testsuite", attributes: suite.attributes, children: children))
+            )
         }
         var rootAttributes = ["name": rootName ?? "merged", "time": seconds(rootTime)]
         for attribute in counts where attribute != "errors" || sawErrors {
             rootAttributes[attribute] = String(Int(total[attribute] ?? 0))
         }
         let root = XMLTree.Element(name: "testsuites", attributes: rootAttributes, children: merged)
-        return #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n" + XMLTree.render(root, depth: 0, attributeOrder: attributeOrder)
+        return #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+            + XMLTree.render(root, depth: 0, attributeOrder: attributeOrder)
     }
 
     /// An attribute read as a number; `nil` when absent.
-    private static func number(_ element: XMLTree.Element, _ attribute: String, path: String, suite: String) throws(JUnitMergeError)
+    private static func number(_ element: XMLTree.Element, _ attribute: String, path: String, suite: String)
+        throws(JUnitMergeError)
         -> Double?
     {
         guard let text = element.attributes[attribute] else { return nil }

@@ -41,7 +41,11 @@ extension Shard {
             return nil
         }
         guard let total = number(Substring(totalText)), total >= 1 else {
-            throw .invalidVariable(name: variables.total, value: totalText, expected: "the number of parallel jobs, 1 or more")
+            throw .invalidVariable(
+                name: variables.total,
+                value: totalText,
+                expected: "the number of parallel jobs, 1 or more"
+            )
         }
         guard let indexText else {
             if total == 1 { return nil }
@@ -52,7 +56,8 @@ extension Shard {
             throw .invalidVariable(
                 name: variables.index,
                 value: indexText,
-                expected: "\(first) to \(first + total - 1) (\(variables.index) counts from \(first); \(variables.total) is \(total))"
+                expected:
+                    "\(first) to \(first + total - 1) (\(variables.index) counts from \(first); \(variables.total) is \(total))"
             )
         }
         return Shard(index: index - first + 1, total: total)

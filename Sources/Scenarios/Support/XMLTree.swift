@@ -50,7 +50,11 @@ package enum XMLTree {
         }
         if !parsed {
             let code = (parser.parserError as NSError?)?.code
-            throw ParseError(line: max(1, parser.lineNumber), column: max(1, parser.columnNumber), reason: Self.reason(code))
+            throw ParseError(
+                line: max(1, parser.lineNumber),
+                column: max(1, parser.columnNumber),
+                reason: Self.reason(code)
+            )
         }
         guard let root = builder.root else { throw ParseError(line: 1, column: 1, reason: "it is empty") }
         return root
@@ -78,7 +82,9 @@ package enum XMLTree {
         let indent = String(repeating: "  ", count: depth)
         let known = order.filter { element.attributes[$0] != nil }
         let rest = element.attributes.keys.filter { !order.contains($0) }.sorted()
-        let attributes = (known + rest).map { #" \#($0)="\#(JUnitReporter.escape(element.attributes[$0] ?? "", attribute: true))""# }
+        let attributes = (known + rest).map {
+            #" \#($0)="\#(JUnitReporter.escape(element.attributes[$0] ?? "", attribute: true))""#
+        }
         let open = "<\(element.name)\(attributes.joined())"
         if element.children.isEmpty { return indent + open + "/>\n" }
         guard element.children.contains(where: { if case .element = $0 { true } else { false } }) else {
@@ -118,7 +124,12 @@ package enum XMLTree {
             open.append(Element(name: elementName, attributes: attributes))
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        func parser(
+            _ parser: XMLParser,
+            didEndElement elementName: String,
+            namespaceURI: String?,
+            qualifiedName: String?
+        ) {
             guard let element = open.popLast() else { return }
             if open.isEmpty {
                 root = element
@@ -131,8 +142,8 @@ package enum XMLTree {
             append(string)
         }
 
-        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-            append(String(decoding: CDATABlock, as: UTF8.self))
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            append(String(decoding: block, as: UTF8.self))
         }
 
         private func append(_ text: String) {
