@@ -3,6 +3,9 @@ import TestSupport
 import Testing
 
 /// `--shuffle`, `--shard`, the CI's parallel-job variables and `merge-junit`, end to end on the built binary.
+/// Serialized: each test starts several runs with their workers, and side by side they starved the timed
+/// tests of other suites on a two-core machine.
+@Suite(.serialized)
 struct OrderAndShardTests {
     /// Three features of five scenarios each, all passing; two of each file tagged `smoke`.
     static func project() throws -> URL {

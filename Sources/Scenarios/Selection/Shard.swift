@@ -61,10 +61,13 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// names that differ only at the end still spread over the whole ring.
     package static func stableHash(_ id: ScenarioID) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in id.file.utf8 + [0] + id.name.utf8 {
+        func add(_ byte: UInt8) {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
+        id.file.utf8.forEach(add)
+        add(0)
+        id.name.utf8.forEach(add)
         return SplitMix64.mix(hash)
     }
 
