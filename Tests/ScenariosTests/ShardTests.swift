@@ -101,7 +101,7 @@ struct ShardTests {
     }
 
     @Test func everyScenarioIsInExactlyOnePartAndPartsDifferByAtMostOne() {
-        for count in 0...60 {
+        for count in 0...40 {
             let ids = Self.ids(count)
             for total in 1...7 {
                 let parts = Shard.parts(of: ids, count: total)
@@ -123,13 +123,13 @@ struct ShardTests {
     }
 
     /// Adding one scenario moves each of the N − 1 cuts by at most one place: at most N − 1 others
-    /// change part, whatever the suite's size. Measured: the mean over 30 suite sizes from 10 to 967 per N.
+    /// change part, whatever the suite's size. Measured: the mean over 12 suite sizes from 10 to 300 per N.
     @Test func addingOrRemovingAScenarioMovesAtMostNMinusOneOthers() {
         var meanMoved: [Int: Double] = [:]
         for total in 2...8 {
             var moved = 0
             var trials = 0
-            for count in stride(from: 10, through: 1_000, by: 33) {
+            for count in [10, 11, 17, 32, 50, 64, 99, 100, 101, 128, 255, 300] {
                 let ids = Self.ids(count)
                 let before = Dictionary(uniqueKeysWithValues: zip(ids, Shard.parts(of: ids, count: total)))
                 let added = ids + [ScenarioID(file: "Scenarios/new.yml", name: "Added \(count)")]
