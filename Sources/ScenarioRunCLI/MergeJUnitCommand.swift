@@ -33,26 +33,31 @@ struct MergeJUnitCommand: ParsableCommand {
                 do {
                     reports.append((path, try Data(contentsOf: URL(fileURLWithPath: path))))
                 } catch {
-                    throw JUnitMergeError.unreadable(path: path, reason: Self.reason(error, path: path))
+                    throw Self.unreadable(path, error)
                 }
             }
             let xml = try JUnitMerge.merge(reports)
             try FileWriteError.replace(URL(fileURLWithPath: output)) { try Data(xml.utf8).write(to: $0) }
-        } catch JUnitMergeError.malformed(let diagnostic) {
-            // Compiler-style already: `FILE:LINE:COL: error: …`.
-            Terminal.printError(diagnostic.description)
-            throw ExitCode(2)
         } catch {
-            Terminal.printError("error: \(error)")
+            Terminal.printError(Self.text(error))
             throw ExitCode(2)
         }
     }
 
-    /// Why `path` could not be read, in words.
-    private static func reason(_ error: any Error, path: String) -> String {
+    /// An error as printed: a malformed file compiler-style already (`FILE:LINE:COL: error: …`), the
+    /// rest after `error: `.
+    static func text(_ error: any Error) -> String {
+        if case JUnitMergeError.malformed(let diagnostic)? = error as? JUnitMergeError { return diagnostic.description }
+        return "error: \(error)"
+    }
+
+    /// A JUnit file that could not be read (`error`), said in words; also `--shard-timings`'.
+    static func unreadable(_ path: String, _ error: any Error) -> JUnitMergeError {
         var isFolder: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) { return "there is no such file" }
-        if isFolder.boolValue { return "it is a folder" }
-        return error.localizedDescription
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            return .unreadable(path: path, reason: "there is no such file")
+        }
+        if isFolder.boolValue { return .unreadable(path: path, reason: "it is a folder") }
+        return .unreadable(path: path, reason: error.localizedDescription)
     }
 }

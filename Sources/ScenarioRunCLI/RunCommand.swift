@@ -42,6 +42,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run only part K of N (1-based); without it, the CI's parallel-job variables pick the part.", valueName: "K/N"))
     var shard: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With a shard: balance the parts by the testcase times of an earlier JUnit report (longest first; unknown scenarios count as the median).",
+            valueName: "FILE"
+        )
+    )
+    var shardTimings: String?
+
     @Option(help: ArgumentHelp("Also write a JUnit XML report.", valueName: "FILE"))
     var junit: String?
 
@@ -120,7 +128,7 @@ struct RunCommand: AsyncParsableCommand {
         if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) { settings.scenarioTimeout = duration }
         if let filter { settings.filter = filter }
         // Which part of the suite this job runs: --shard, else the CI's parallel-job variables.
-        let part: Shard?
+        var part: Shard?
         do {
             if let shard {
                 part = try Shard(parsing: shard)
@@ -130,6 +138,22 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             Terminal.printError("error: \(error)")
             throw ExitCode(2)
+        }
+        // --shard-timings balances the part by time; without a part there is nothing to balance.
+        if var shard = part, let shardTimings {
+            do {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: shardTimings))
+                } catch {
+                    throw MergeJUnitCommand.unreadable(shardTimings, error)
+                }
+                shard.timings = try ShardTimings(junit: data, path: shardTimings)
+                part = shard
+            } catch {
+                Terminal.printError(MergeJUnitCommand.text(error))
+                throw ExitCode(2)
+            }
         }
         let shuffle = shuffleValue.flatMap(ShuffleArgument.shuffle)
 

@@ -25,7 +25,9 @@ struct OrderAndShardTests {
 
     /// `CLI.run`, waiting for the process on a Dispatch thread: blocking one of the two threads of the
     /// cooperative pool for each run starved the timed tests of other suites.
-    static func run(_ arguments: [String], directory: URL, environment: [String: String] = [:]) async throws -> CLI.Result {
+    static func run(_ arguments: [String], directory: URL, environment: [String: String] = [:]) async throws
+        -> CLI.Result
+    {
         let running = try CLI.Running(arguments, directory: directory, environment: environment)
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: running.wait()) }
@@ -181,6 +183,45 @@ struct OrderAndShardTests {
             "\(shuffled.stdout)"
         )
         #expect(Self.listed(shuffled.stdout).sorted() == whole.sorted())
+    }
+
+    /// `--shard-timings`: the parts are balanced by an earlier report's times, longest first.
+    @Test func shardTimingsBalanceThePartsByTime() async throws {
+        let project = try Self.project()
+        var xml = #"<testsuites name="scenario-run">"# + "\n"
+        for feature in ["Alpha", "Beta", "Gamma"] {
+            xml += #"<testsuite name="\#(feature)" file="Scenarios/\#(feature.lowercased()).yml">"# + "\n"
+            // Alpha 1 takes 60 s; every other scenario 1 s (Gamma 5 is not in the report: the median, 1 s).
+            for number in 1...5 where !(feature == "Gamma" && number == 5) {
+                let time = feature == "Alpha" && number == 1 ? "60.000" : "1.000"
+                xml += #"<testcase classname="\#(feature)" name="\#(feature) \#(number)" time="\#(time)"/>"# + "\n"
+            }
+            xml += "</testsuite>\n"
+        }
+        xml += "</testsuites>\n"
+        try xml.write(to: project.appendingPathComponent("previous.xml"), atomically: true, encoding: .utf8)
+        var union: [String] = []
+        for index in 1...3 {
+            let list = try await Self.run(
+                ["--list", "--shard", "\(index)/3", "--shard-timings", "previous.xml"],
+                directory: project
+            )
+            #expect(list.status == 0, "\(list.stderr)")
+            let names = Self.listed(list.stdout)
+            if names.contains("Alpha 1") {
+                #expect(names == ["Alpha 1"], "the 60 s scenario has a part of its own")
+            } else {
+                #expect(names.count == 7)
+            }
+            union += names
+        }
+        #expect(union.sorted() == Self.allNames.sorted())
+        let missing = try await Self.run(
+            ["--list", "--shard", "1/3", "--shard-timings", "nowhere.xml"],
+            directory: project
+        )
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "error: Cannot read 'nowhere.xml': there is no such file.\n")
     }
 
     @Test func ciVariablesSelectThePart() async throws {

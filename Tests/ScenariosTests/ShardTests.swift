@@ -1,4 +1,5 @@
 import Diagnostics
+import Foundation
 import Scenarios
 import Testing
 
@@ -170,6 +171,72 @@ struct ShardTests {
         }
         #expect(union.sorted() == (try ScenarioSelection(tags: ["smoke"]).select(scenarios)).map(\.name).sorted())
         #expect(Set(union).count == union.count)
+    }
+
+    // MARK: --shard-timings
+
+    @Test func timingsBalanceByTimeLongestFirst() {
+        let ids = (1...6).map { ScenarioID(file: "f.yml", name: "S\($0)") }
+        // 8 s, then 7, 6, 5 alternate to the lighter part, then the two 1 s ones.
+        let parts = Shard.parts(of: ids, count: 2, weights: [8, 7, 6, 5, 1, 1])
+        var time = [0.0, 0.0]
+        for (part, weight) in zip(parts, [8.0, 7, 6, 5, 1, 1]) { time[part - 1] += weight }
+        #expect(time == [14, 14])
+        #expect(parts[0] == 1 && parts[1] == 2)
+        for count in [0, 1, 5, 30] {
+            let ids = Self.ids(count)
+            let weights = ids.indices.map { Double($0 % 4) + 0.5 }
+            for total in 1...4 {
+                let parts = Shard.parts(of: ids, count: total, weights: weights)
+                #expect(parts.allSatisfy { (1...total).contains($0) })
+                #expect(parts == Shard.parts(of: ids, count: total, weights: weights), "deterministic")
+            }
+        }
+    }
+
+    @Test func timingsAreReadFromAJUnitReportWithTheMedianForUnknownScenarios() throws {
+        let xml = """
+            <testsuites>
+              <testsuite name="Reviews" file="Scenarios/reviews.yml" tests="3">
+                <testcase classname="Reviews" name="Posting" time="1.000"/>
+                <testcase classname="Reviews" name="Rejected" time="3.000"/>
+                <testcase classname="Reviews" name="Offline" time="10.000"/>
+              </testsuite>
+              <testsuite name="No file" tests="1"><testcase name="Ignored" time="99"/></testsuite>
+            </testsuites>
+            """
+        let timings = try ShardTimings(junit: Data(xml.utf8), path: "previous.xml")
+        #expect(timings.seconds.count == 3)
+        #expect(timings.seconds[ScenarioID(file: "Scenarios/reviews.yml", name: "Rejected")] == 3)
+        let known = ScenarioID(file: "Scenarios/reviews.yml", name: "Offline")
+        let unknown = ScenarioID(file: "Scenarios/new.yml", name: "New")
+        let selected = [
+            ScenarioID(file: "Scenarios/reviews.yml", name: "Posting"), known, unknown,
+            ScenarioID(file: "Scenarios/reviews.yml", name: "Rejected"),
+        ]
+        // The median of the selected known times (1, 3, 10) is 3.
+        let shard = Shard(index: 1, total: 2, timings: timings)
+        #expect(shard.timings?.seconds[unknown] == nil)
+        let scenarios = selected.map {
+            Scenario(
+                name: $0.name,
+                tags: [],
+                location: SourceLocation(file: $0.file, line: 1, column: 1),
+                feature: "F",
+                file: $0.file,
+                steps: []
+            )
+        }
+        let first = shard.select(scenarios).map(\.name)
+        let second = Shard(index: 2, total: 2, timings: timings).select(scenarios).map(\.name)
+        #expect(first == ["Offline"])
+        #expect(second == ["Posting", "New", "Rejected"])
+        #expect(throws: JUnitMergeError.notANumber(path: "t.xml", suite: "A", attribute: "time", value: "soon")) {
+            try ShardTimings(
+                junit: Data(#"<testsuite name="A" file="a.yml"><testcase name="x" time="soon"/></testsuite>"#.utf8),
+                path: "t.xml"
+            )
+        }
     }
 
     @Test func selectionReportsItsOrderAndShard() throws {

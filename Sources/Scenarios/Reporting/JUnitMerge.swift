@@ -33,14 +33,7 @@ package enum JUnitMerge {
         var rootTime = 0.0
         var sawErrors = false
         for report in reports {
-            let root: XMLTree.Element
-            do {
-                root = try XMLTree.parse(report.data)
-            } catch {
-                let text = String(decoding: report.data, as: UTF8.self)
-                let location = SourceLocation(file: report.path, line: error.line, column: error.column)
-                throw .malformed(Diagnostic("Malformed JUnit XML: \(error.reason).", at: location, in: text))
-            }
+            let root = try parse(report.data, path: report.path)
             let fileSuites: [XMLTree.Element]
             switch root.name {
             case "testsuites":
@@ -55,10 +48,8 @@ package enum JUnitMerge {
                 rootTime +=
                     try number(root, "time", path: report.path, suite: root.attributes["name"] ?? "testsuites")
                     ?? suiteTimes
-            case "testsuite":
-                fileSuites = [root]
             default:
-                throw .notJUnit(path: report.path, root: root.name)
+                fileSuites = [root]
             }
             for element in fileSuites {
                 let name = element.attributes["name"] ?? ""
@@ -113,6 +104,22 @@ package enum JUnitMerge {
         let root = XMLTree.Element(name: "testsuites", attributes: rootAttributes, children: merged)
         return #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
             + XMLTree.render(root, depth: 0, attributeOrder: attributeOrder)
+    }
+
+    /// The root element of a JUnit report: `<testsuites>` or a lone `<testsuite>`.
+    static func parse(_ data: Data, path: String) throws(JUnitMergeError) -> XMLTree.Element {
+        let root: XMLTree.Element
+        do {
+            root = try XMLTree.parse(data)
+        } catch {
+            let text = String(decoding: data, as: UTF8.self)
+            let location = SourceLocation(file: path, line: error.line, column: error.column)
+            throw .malformed(Diagnostic("Malformed JUnit XML: \(error.reason).", at: location, in: text))
+        }
+        guard root.name == "testsuites" || root.name == "testsuite" else {
+            throw .notJUnit(path: path, root: root.name)
+        }
+        return root
     }
 
     /// An attribute read as a number; `nil` when absent.

@@ -15,11 +15,14 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     package var index: Int
     /// N, 1 or more.
     package var total: Int
+    /// When set (`--shard-timings`), the parts are balanced by these times instead of by count.
+    package var timings: ShardTimings?
 
-    package init(index: Int, total: Int) {
+    package init(index: Int, total: Int, timings: ShardTimings? = nil) {
         precondition(total >= 1 && (1...total).contains(index), "a shard is K/N with 1 ≤ K ≤ N")
         self.index = index
         self.total = total
+        self.timings = timings
     }
 
     /// Reads `K/N` as given to `--shard`.
@@ -37,7 +40,10 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// The scenarios of this part, in their given order.
     package func select(_ scenarios: [Scenario]) -> [Scenario] {
-        let parts = Self.parts(of: scenarios.map(\.id), count: total)
+        let ids = scenarios.map(\.id)
+        let parts =
+            timings.map { Self.parts(of: ids, count: total, weights: $0.weights(ids)) }
+            ?? Self.parts(of: ids, count: total)
         return zip(scenarios, parts).filter { $0.1 == index }.map(\.0)
     }
 
@@ -52,6 +58,29 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
         for (rank, entry) in sorted.enumerated() {
             // Run k (0-based) holds ranks ⌊k·M/N⌋ ..< ⌊(k+1)·M/N⌋: rank r is in run ⌊((r+1)·N − 1)/M⌋.
             parts[entry.position] = ((rank + 1) * count - 1) / ids.count + 1
+        }
+        return parts
+    }
+
+    /// The part (1-based) of each id when balancing by time: longest first (ties by hash, file, name and
+    /// position), each to the part with the least time so far (then the fewest scenarios, then the first).
+    /// Balanced by time, not by count, and not stable: one changed time can move many scenarios.
+    package static func parts(of ids: [ScenarioID], count: Int, weights: [Double]) -> [Int] {
+        precondition(count >= 1 && weights.count == ids.count, "one weight per id, one part or more")
+        let hashes = ids.map(stableHash)
+        let order = ids.indices.sorted {
+            (-weights[$0], hashes[$0], ids[$0].file, ids[$0].name, $0) < (
+                -weights[$1], hashes[$1], ids[$1].file, ids[$1].name, $1
+            )
+        }
+        var time = Array(repeating: 0.0, count: count)
+        var sizes = Array(repeating: 0, count: count)
+        var parts = Array(repeating: 0, count: ids.count)
+        for position in order {
+            let part = time.indices.min { (time[$0], sizes[$0], $0) < (time[$1], sizes[$1], $1) } ?? 0
+            parts[position] = part + 1
+            time[part] += weights[position]
+            sizes[part] += 1
         }
         return parts
     }
