@@ -20,7 +20,7 @@ struct RootCommand: AsyncParsableCommand {
             abstract: "Run functional scenarios against a local stub server.",
             usage: """
                 \(name) [PATH ...] [--ci] [--filter REGEX] [--tag TAG ...] [--fail-fast] [--rerun-failed]
-                    [--junit FILE] [--timeout SECONDS] [--jobs N] [--shuffle [SEED]] [--shard K/N]
+                    [--junit FILE] [--timeout SECONDS] [--jobs N] [--shuffle [SEED]] [--shard K/N [--shard-timings FILE]]
                     [--fixtures DIR] [--list] [--verbose] [--exit]
                 \(name) check [PATH ...]
                 \(name) serve [--port N]

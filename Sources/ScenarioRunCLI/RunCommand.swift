@@ -30,24 +30,13 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Only the scenarios that failed in the previous run.")
     var rerunFailed = false
 
-    @Option(
-        name: .customLong("shuffle"),
-        help: ArgumentHelp(
-            "Random order, the same for the same SEED (an unsigned integer, optional: without it one is picked); the first line says 'Shuffled with seed SEED'.",
-            valueName: "SEED"
-        )
-    )
+    @Option(name: .customLong("shuffle"), help: ArgumentHelp("Random order, the same for the same SEED (optional).", valueName: "SEED"))
     var shuffleValue: String?
 
     @Option(help: ArgumentHelp("Run only part K of N (1-based); without it, the CI's parallel-job variables pick the part.", valueName: "K/N"))
     var shard: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "With a shard: balance the parts by the testcase times of an earlier JUnit report (longest first; unknown scenarios count as the median).",
-            valueName: "FILE"
-        )
-    )
+    @Option(help: ArgumentHelp("Balance the shard by the testcase times of an earlier JUnit report.", valueName: "FILE"))
     var shardTimings: String?
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report.", valueName: "FILE"))
