@@ -20,9 +20,11 @@ struct RootCommand: AsyncParsableCommand {
             abstract: "Run functional scenarios against a local stub server.",
             usage: """
                 \(name) [PATH ...] [--ci] [--filter REGEX] [--tag TAG ...] [--fail-fast] [--rerun-failed]
-                    [--junit FILE] [--timeout SECONDS] [--jobs N] [--fixtures DIR] [--list] [--verbose] [--exit]
+                    [--junit FILE] [--timeout SECONDS] [--jobs N] [--shuffle [SEED]] [--shard K/N [--shard-timings FILE]]
+                    [--fixtures DIR] [--list] [--verbose] [--exit]
                 \(name) check [PATH ...]
                 \(name) serve [--port N]
+                \(name) merge-junit OUT FILE...
                 """,
             discussion: """
                 Scenario files (*.yml) under Scenarios/ drive the app's shared object manager between default \
@@ -31,9 +33,11 @@ struct RootCommand: AsyncParsableCommand {
 
                 Exit codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error.
 
-                Environment: KIF_SKIP_TEAR_DOWN, KIF_SCENARIO_FILTER, KIF_EXIT_ON_FAILURE, NO_COLOR.
+                Environment: KIF_SKIP_TEAR_DOWN, KIF_SCENARIO_FILTER, KIF_EXIT_ON_FAILURE, NO_COLOR; without --shard, \
+                CI_NODE_INDEX/CI_NODE_TOTAL (1-based), CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and \
+                BUILDKITE_PARALLEL_JOB/BUILDKITE_PARALLEL_JOB_COUNT (0-based) pick the shard.
                 """,
-            subcommands: [RunCommand.self, CheckCommand.self, ServeCommand.self, WorkerCommand.self],
+            subcommands: [RunCommand.self, CheckCommand.self, ServeCommand.self, MergeJUnitCommand.self, WorkerCommand.self],
             defaultSubcommand: RunCommand.self
         )
     }
@@ -44,11 +48,17 @@ struct RootCommand: AsyncParsableCommand {
         return app
     }
 
+    /// The subcommands' names other than `run`, and `help`: arguments starting with one are not `run`'s.
+    static var otherSubcommands: Set<String> {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }.filter { $0 != "run" }
+        return Set(names + ["help"])
+    }
+
     /// Parses and runs `arguments`, mapping every outcome to SPEC.md's exit codes (usage errors are 2,
     /// not 64).
     static func execute(_ arguments: [String]) async -> Int32 {
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(ShuffleArgument.normalized(arguments, otherSubcommands: otherSubcommands))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

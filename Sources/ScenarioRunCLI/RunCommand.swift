@@ -30,6 +30,15 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Only the scenarios that failed in the previous run.")
     var rerunFailed = false
 
+    @Option(name: .customLong("shuffle"), help: ArgumentHelp("Random order, the same for the same SEED (optional).", valueName: "SEED"))
+    var shuffleValue: String?
+
+    @Option(help: ArgumentHelp("Run only part K of N (1-based); without it, the CI's parallel-job variables pick the part.", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Balance the shard by the testcase times of an earlier JUnit report.", valueName: "FILE"))
+    var shardTimings: String?
+
     @Option(help: ArgumentHelp("Also write a JUnit XML report.", valueName: "FILE"))
     var junit: String?
 
@@ -79,6 +88,16 @@ struct RunCommand: AsyncParsableCommand {
         if !Self.retryCounts.contains(retries) {
             throw ValidationError("--retries takes how many more times a failing scenario runs, from 0 to \(Self.retryCounts.upperBound).")
         }
+        if let shuffleValue, ShuffleArgument.shuffle(shuffleValue) == nil {
+            throw ValidationError("Invalid seed '\(shuffleValue)' for --shuffle: expected an unsigned integer such as 42, or nothing for a random seed.")
+        }
+        if let shard {
+            do {
+                _ = try Shard(parsing: shard)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
     }
 
     func run() async throws {
@@ -114,6 +133,35 @@ struct RunCommand: AsyncParsableCommand {
         if let filter { settings.filter = filter }
         settings.repetitions = `repeat`
         settings.retries = retries
+        // Which part of the suite this job runs: --shard, else the CI's parallel-job variables.
+        var part: Shard?
+        do {
+            if let shard {
+                part = try Shard(parsing: shard)
+            } else {
+                part = try Shard(environment: environment)
+            }
+        } catch {
+            Terminal.printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        // --shard-timings balances the part by time; without a part there is nothing to balance.
+        if var shard = part, let shardTimings {
+            do {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: shardTimings))
+                } catch {
+                    throw MergeJUnitCommand.unreadable(shardTimings, error)
+                }
+                shard.timings = try ShardTimings(junit: data, path: shardTimings)
+                part = shard
+            } catch {
+                Terminal.printError(MergeJUnitCommand.text(error))
+                throw ExitCode(2)
+            }
+        }
+        let shuffle = shuffleValue.flatMap(ShuffleArgument.shuffle)
 
         if jobs > 1, settings.skipTearDown {
             Terminal.printError("note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept.")
@@ -164,7 +212,9 @@ struct RunCommand: AsyncParsableCommand {
             selection = try ScenarioSelection(
                 filter: settings.filter,
                 tags: Set(tag),
-                rerunFailed: rerunFailed ? previousFailures : nil
+                rerunFailed: rerunFailed ? previousFailures : nil,
+                shard: part,
+                shuffle: shuffle
             )
         } catch {
             pool?.abandon()
@@ -173,19 +223,23 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let scenarios = selection.select(loaded)
+        let output = StandardOutput()
+        // The first line, so that a failing order can be run again (the live runner's output starts when
+        // it gives the terminal back).
+        if let shuffle, list || !live { output.write(ScenarioListing.shuffleLine(shuffle)) }
 
         if list {
             let runner = try suite.makeRunner(server: server)
-            print(ScenarioListing.text(runner.plan(scenarios)), terminator: "")
+            let header = part.map { ScenarioListing.shardLine($0, selected: scenarios.count, of: selection.matching(loaded).count) }
+            print((header ?? "") + ScenarioListing.text(runner.plan(scenarios)), terminator: "")
             return
         }
         if scenarios.isEmpty {
             Terminal.printError("No scenario matches the selection (\(loaded.count) loaded).")
         }
 
-        let output = StandardOutput()
         let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) { output.write($0) }
-        let junitReporter = junit.map { _ in JUnitReporter() }
+        let junitReporter = junit.map { _ in JUnitReporter(properties: selection.reportProperties) }
         let failures = FailureCollector()
         let consume: @Sendable (RunEvent) -> Void = { event in
             reporter.handle(event)
@@ -248,8 +302,10 @@ struct RunCommand: AsyncParsableCommand {
                 cancel: cancelRun,
                 exitWhenFinished: exitWhenFinished,
                 skipTearDown: settings.skipTearDown,
+                statusNote: selection.orderNote,
                 environment: environment
             )
+            if let shuffle { output.write(ScenarioListing.shuffleLine(shuffle)) }
             outcome.events.forEach(consume)
             summary = outcome.summary
         } else {

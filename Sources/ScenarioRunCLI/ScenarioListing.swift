@@ -21,6 +21,17 @@ enum ScenarioListing {
         return out
     }
 
+    /// The first line of a shuffled run or listing.
+    static func shuffleLine(_ shuffle: ScenarioShuffle) -> String {
+        "Shuffled with seed \(shuffle.seed)\n"
+    }
+
+    /// The header of `--list` for a shard: `Shard 2/3: 7 of 20 scenarios` — this part's scenarios of
+    /// those the other criteria select in the whole suite.
+    static func shardLine(_ shard: Shard, selected: Int, of total: Int) -> String {
+        "Shard \(shard): \(selected) of \(total) scenario\(total == 1 ? "" : "s")\n"
+    }
+
     static func label(_ phase: StepPhase) -> String {
         switch phase {
         case .setUp: "set up"

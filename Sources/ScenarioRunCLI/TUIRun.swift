@@ -14,11 +14,13 @@ enum TUIRun {
         cancel: @escaping @Sendable () -> Void,
         exitWhenFinished: Bool,
         skipTearDown: Bool,
+        statusNote: String?,
         environment: [String: String]
     ) async -> TUIOutcome {
         var configuration = TUIConfiguration(
             exitWhenFinished: exitWhenFinished,
-            colours: environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+            colours: environment["NO_COLOR"] == nil && environment["TERM"] != "dumb",
+            statusNote: statusNote
         )
         if skipTearDown {
             configuration.inspector = { @Sendable in inspectorSnapshot() }

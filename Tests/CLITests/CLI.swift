@@ -18,6 +18,12 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }
 
+    /// The CI's parallel-job variables: a test run inside a sharded CI job must not shard the runs it starts.
+    static let shardVariables = [
+        "CI_NODE_INDEX", "CI_NODE_TOTAL", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", "BUILDKITE_PARALLEL_JOB",
+        "BUILDKITE_PARALLEL_JOB_COUNT",
+    ]
+
     struct Result {
         var status: Int32
         var stdout: String
@@ -44,7 +50,7 @@ enum CLI {
             process.arguments = arguments
             process.currentDirectoryURL = directory
             var merged = ProcessInfo.processInfo.environment
-            for name in ["KIF_SKIP_TEAR_DOWN", "KIF_SCENARIO_FILTER", "KIF_EXIT_ON_FAILURE", "NO_COLOR"] { merged[name] = nil }
+            for name in ["KIF_SKIP_TEAR_DOWN", "KIF_SCENARIO_FILTER", "KIF_EXIT_ON_FAILURE", "NO_COLOR"] + CLI.shardVariables { merged[name] = nil }
             merged.merge(environment) { _, new in new }
             process.environment = merged
             process.standardOutput = try FileHandle(forWritingTo: stdoutURL)

@@ -31,6 +31,15 @@ struct SnapshotTests {
         #expect(frame.text.contains("waiting 50 ms"))
     }
 
+    @Test func statusLineShowsTheSeedAndTheShard() throws {
+        var state = TUIState(statusNote: "seed 42  shard 2/3")
+        for event in Fixtures.finishedRun() { state.apply(event) }
+        let frame = renderer.render(state, width: 100, height: 30)
+        try assertSnapshot(frame, named: "status-seed-and-shard")
+        let statusLine = frame.text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(statusLine.contains("finished  seed 42  shard 2/3 ["), "\(statusLine)")
+    }
+
     @Test func finishedRunWithAFailureSelected() throws {
         var state = Fixtures.state(Fixtures.finishedRun())
         _ = state.handle(.home)

@@ -14,8 +14,13 @@ package final class JUnitReporter: Sendable {
     /// Finished scenarios: their `testcase` element, rendered as they finish so that their steps and
     /// logs need not be kept for the whole run, with what the suite counts need.
     private let finished = Locked([ScenarioID: (xml: String, outcome: ScenarioOutcome, duration: Duration)]())
+    /// Written in every testsuite's `<properties>` (where JUnit's schema and its readers — Jenkins,
+    /// GitLab — look for them); none, no `<properties>` element.
+    private let properties: [JUnitProperty]
 
-    package init() {}
+    package init(properties: [JUnitProperty] = []) {
+        self.properties = properties
+    }
 
     /// Consumes one event.
     package func handle(_ event: RunEvent) {
@@ -71,6 +76,9 @@ package final class JUnitReporter: Sendable {
             xml +=
                 #"  <testsuite name="\#(escape(feature))" file="\#(escape(file))" tests="\#(scenarios.count)" failures="\#(suite.failures)" skipped="\#(suite.skipped)" time="\#(suite.time.fixedSeconds)">"#
                 + "\n"
+            if !properties.isEmpty {
+                xml += "    <properties>\n" + properties.map(\.xml).joined() + "    </properties>\n"
+            }
             for scenario in scenarios {
                 xml += finished[scenario.id]?.xml ?? testcase(scenario, record: record)
             }

@@ -1,7 +1,8 @@
-/// Which loaded scenarios run: a name filter, tags, and the failures of the previous run.
+/// Which loaded scenarios run, and in which order: a shard, a name filter, tags, the failures of the
+/// previous run, and a shuffle.
 ///
 /// ```swift
-/// let selection = try ScenarioSelection(filter: "review", tags: ["errors"])
+/// let selection = try ScenarioSelection(filter: "review", tags: ["errors"], shard: Shard(index: 2, total: 3))
 /// let selected = selection.select(scenarios)
 /// ```
 package struct ScenarioSelection: Sendable {
@@ -11,11 +12,19 @@ package struct ScenarioSelection: Sendable {
     package var tags: Set<String>
     /// When set, only scenarios with these names (`--rerun-failed`).
     package var rerunFailed: Set<String>?
+    /// When set, only this part of the loaded scenarios (`--shard`), cut before any other criterion.
+    package var shard: Shard?
+    /// When set, the selected scenarios run in this order (`--shuffle`).
+    package var shuffle: ScenarioShuffle?
 
     /// Checks that `filter` is a valid regular expression.
-    package init(filter: String? = nil, tags: Set<String> = [], rerunFailed: Set<String>? = nil)
-        throws(ScenarioSelectionError)
-    {
+    package init(
+        filter: String? = nil,
+        tags: Set<String> = [],
+        rerunFailed: Set<String>? = nil,
+        shard: Shard? = nil,
+        shuffle: ScenarioShuffle? = nil
+    ) throws(ScenarioSelectionError) {
         if let filter {
             do {
                 _ = try Regex(filter)
@@ -26,10 +35,21 @@ package struct ScenarioSelection: Sendable {
         self.filter = filter
         self.tags = tags
         self.rerunFailed = rerunFailed
+        self.shard = shard
+        self.shuffle = shuffle
     }
 
-    /// The scenarios that pass every criterion, in their original order.
+    /// The scenarios that run: the shard's part of all of `scenarios` (so that a scenario's part does
+    /// not depend on the other criteria), those of it that pass every criterion, in their original
+    /// order or shuffled.
     package func select(_ scenarios: [Scenario]) -> [Scenario] {
+        let part = shard?.select(scenarios) ?? scenarios
+        let chosen = matching(part)
+        return shuffle?.apply(chosen) ?? chosen
+    }
+
+    /// The scenarios that pass every criterion but the shard, in their original order.
+    package func matching(_ scenarios: [Scenario]) -> [Scenario] {
         let regex = filter.flatMap { try? Regex($0) }
         return scenarios.filter { scenario in
             if let regex, scenario.name.firstMatch(of: regex) == nil { return false }

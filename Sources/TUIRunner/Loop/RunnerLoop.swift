@@ -49,7 +49,7 @@ final class RunnerLoop: Sendable {
     func run() async -> TUIOutcome {
         let clock = ContinuousClock()
         let start = clock.now
-        var state = TUIState(inspectorAvailable: configuration.inspector != nil)
+        var state = TUIState(inspectorAvailable: configuration.inspector != nil, statusNote: configuration.statusNote)
         var log = EventLog()
         var runTask: Task<Void, Never>?
         var ticker: Task<Void, Never>?

@@ -6,14 +6,18 @@ package struct TUIConfiguration: Sendable {
     package var colours: Bool
     /// The state a scenario left, taken when it finishes (`KIF_SKIP_TEAR_DOWN`); nil disables the inspector.
     package var inspector: (@Sendable () -> InspectorSnapshot?)?
+    /// How the run was ordered or cut, shown in the status line (`seed 42  shard 2/3`).
+    package var statusNote: String?
 
     package init(
         exitWhenFinished: Bool = false,
         colours: Bool = true,
-        inspector: (@Sendable () -> InspectorSnapshot?)? = nil
+        inspector: (@Sendable () -> InspectorSnapshot?)? = nil,
+        statusNote: String? = nil
     ) {
         self.exitWhenFinished = exitWhenFinished
         self.colours = colours
         self.inspector = inspector
+        self.statusNote = statusNote
     }
 }

@@ -134,9 +134,12 @@ struct TUIState: Sendable {
     private(set) var message: String?
     /// Whether the inspector can be opened (`KIF_SKIP_TEAR_DOWN`).
     var inspectorAvailable: Bool
+    /// How the run was ordered or cut (`seed 42  shard 2/3`), shown in the status line.
+    var statusNote: String?
 
-    init(inspectorAvailable: Bool = false) {
+    init(inspectorAvailable: Bool = false, statusNote: String? = nil) {
         self.inspectorAvailable = inspectorAvailable
+        self.statusNote = statusNote
     }
 
     // MARK: Events

@@ -49,7 +49,8 @@ struct Renderer: Sendable {
             case .cancelled: "cancelled"
             }
         let run = state.runCount > 1 ? "  run \(state.runCount)" : ""
-        var text = " \(counts.done)/\(counts.total)  \(counts.failed) failed  \(Format.clock(state.elapsed))  \(stateText)\(run) "
+        let note = state.statusNote.map { "  \($0)" } ?? ""
+        var text = " \(counts.done)/\(counts.total)  \(counts.failed) failed  \(Format.clock(state.elapsed))  \(stateText)\(run)\(note) "
         let barWidth = rect.width - text.count - 16
         if barWidth >= 5 {
             let filled = counts.total == 0 ? 0 : barWidth * counts.done / counts.total
