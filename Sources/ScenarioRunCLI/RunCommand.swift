@@ -51,6 +51,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("End a scenario still running after this long, with its process (default 120).", valueName: "SECONDS"))
     var scenarioTimeout: Double?
 
+    @Flag(help: "Run scenarios in this process, not in a worker: faster, but a crash or a hang in a scenario ends the run.")
+    var inProcess = false
+
     @Option(help: ArgumentHelp("Run each selected scenario N times in a row; any failing repetition fails it.", valueName: "N"))
     var `repeat`: Int = 1
 
@@ -82,6 +85,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--junit: \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }
+        if inProcess, jobs > 1 { throw ValidationError("--in-process runs one scenario at a time; leave out --jobs.") }
         if !Self.repetitions.contains(`repeat`) {
             throw ValidationError("--repeat takes how many times each scenario runs, from 1 to \(Self.repetitions.upperBound.groupedDigits).")
         }
@@ -168,9 +172,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         // Scenarios run in worker processes, so that a crash or a hang ends a scenario, not the run; they
         // start now, to load the scenario files while this process does. KIF_SKIP_TEAR_DOWN runs them
-        // here instead: what the last one left is this process's to keep and inspect.
+        // here instead (what the last one left is this process's to keep and inspect), and so does
+        // --in-process (no isolation, for speed).
         let pool =
-            !list && !settings.skipTearDown
+            !list && !settings.skipTearDown && !inProcess
             ? WorkerPool(
                 WorkerPool.Options(
                     // The live runner shows one running scenario at a time.

@@ -118,6 +118,25 @@ struct FaultContainmentTests {
         #expect(cases.failures["Before"] == .some(nil) && cases.failures["After"] == .some(nil))
     }
 
+    @Test func inProcessRunsWithoutWorkersAndGivesUpContainment() async throws {
+        let project = try CLI.project(["Scenarios/faults.yml": Self.faults])
+        let running = try CLI.Running(
+            ["--ci", "--in-process", "--filter", "^Before$"],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
+        let result = await running.wait()
+        #expect(result.status == 0)
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
+        // In this process, a crash ends the run: that is what workers are for.
+        let crashed = try await CLI.run(["--ci", "--in-process", "--filter", "^Crashes$"], directory: project, executable: CLI.faultsBinary)
+        #expect(crashed.status != 0 && crashed.status != 1, "the process itself crashed: \(crashed.status)")
+        let both = try await CLI.run(["--ci", "--in-process", "--jobs", "2"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("--in-process runs one scenario at a time; leave out --jobs."))
+    }
+
     @Test func anHTTPRequestIsBoundedByTheStepTimeout() async throws {
         let project = try CLI.project([
             "Scenarios/stalled.yml": """
