@@ -9,7 +9,6 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "scenario-run",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "scenario-run", targets: ["scenario-run"]),
         .library(name: "ObjectManager", targets: ["ObjectManager"]),
@@ -47,7 +46,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

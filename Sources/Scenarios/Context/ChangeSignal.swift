@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Wakes waiting steps when something they may be waiting for happened, without polling.
 ///
 /// Each signal bumps a generation; a waiter waits for the generation to move past the one it saw
@@ -15,7 +17,7 @@ final class ChangeSignal: Sendable {
         var waiters: [Int: Waiter] = [:]
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// The current generation; read it before an attempt, pass it to ``wait(after:timeout:timer:)``.
     var generation: UInt64 { state.withLock { $0.generation } }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Runs actions at deadlines on a clock from one sleeping task, so that a wait a change ends early
 /// leaves no timer of its own behind.
 ///
@@ -31,7 +33,7 @@ final class DeadlineTimer: Sendable {
 
     private let clock: any Clock<Duration>
     private let stopwatch: Stopwatch
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     init(clock: any Clock<Duration>) {
         self.clock = clock

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The state of one scenario run, shared by its steps: bound names, typed storage for step modules,
 /// the clock, the environment, logging, and a signal that wakes waiting steps.
 ///
@@ -23,7 +25,7 @@ public final class ScenarioContext: Sendable {
     /// The run's step timeout (`--timeout`): how long a step, or an HTTP request a step makes, may take.
     public let stepTimeout: Duration
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
     private let logSink: @Sendable (String) -> Void
     let changes = ChangeSignal()
     /// Ends waits at their retry deadlines; the runner shares one across the scenarios of a run.

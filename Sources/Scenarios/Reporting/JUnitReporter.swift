@@ -1,3 +1,4 @@
+import Synchronization
 import Diagnostics
 package import Foundation
 
@@ -10,10 +11,10 @@ package import Foundation
 /// try junit.write(to: URL(fileURLWithPath: "report.xml"))
 /// ```
 package final class JUnitReporter: Sendable {
-    private let record = Locked(RunRecord())
+    private let record = Mutex(RunRecord())
     /// Finished scenarios: their `testcase` element, rendered as they finish so that their steps and
     /// logs need not be kept for the whole run, with what the suite counts need.
-    private let finished = Locked([ScenarioID: (xml: String, outcome: ScenarioOutcome, duration: Duration)]())
+    private let finished = Mutex([ScenarioID: (xml: String, outcome: ScenarioOutcome, duration: Duration)]())
     /// Written in every testsuite's `<properties>` (where JUnit's schema and its readers — Jenkins,
     /// GitLab — look for them); none, no `<properties>` element.
     private let properties: [JUnitProperty]

@@ -1,3 +1,4 @@
+import Synchronization
 import Diagnostics
 
 /// Headless progress: one line per scenario, the steps of failing scenarios (of every scenario when
@@ -20,7 +21,7 @@ package final class PlainReporter: Sendable {
     private let verbose: Bool
     private let colors: Bool
     private let write: @Sendable (String) -> Void
-    private let record = Locked(RunRecord())
+    private let record = Mutex(RunRecord())
 
     /// `colors` turns on ANSI colours (the caller decides from isatty and `NO_COLOR`);
     /// `write` receives text in pieces that end with a newline.

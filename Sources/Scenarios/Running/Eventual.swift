@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A value that arrives once, awaited with a time limit on a ``DeadlineTimer``: how the runner bounds a
 /// step's action without having to trust it to return.
 ///
@@ -23,7 +25,7 @@ final class Eventual<Value: Sendable>: Sendable {
         var nextID = 0
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Sets the value, once, and hands it to every waiter.
     func resolve(_ value: Value) {

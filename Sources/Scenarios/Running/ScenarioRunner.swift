@@ -1,3 +1,4 @@
+import Synchronization
 package import Diagnostics
 package import Foundation
 
@@ -34,7 +35,7 @@ package final class ScenarioRunner: Sendable {
     private let defaultTearDown: [Step]
     /// `check for leaks`, run after the tear-down steps; `nil` without a check or with `leaks: off`.
     private let leakCheck: Step?
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// Makes a runner; `prepare` is called with every scenario's fresh context before its first step,
     /// so that step modules can hang their world on it.

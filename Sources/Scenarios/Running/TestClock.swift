@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A clock that only moves when told to, so that tests of waits and timeouts never sleep.
 ///
 /// ```swift
@@ -53,7 +55,7 @@ package final class TestClock: Clock, Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     package init() {}
 
