@@ -61,19 +61,18 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Scenarios",
-            dependencies: ["ObjectManager", "Diagnostics", "YAMLSource"],
+            dependencies: ["Diagnostics", "YAMLSource"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "Steps",
-            dependencies: ["ObjectManager", "StubServer", "Scenarios"],
+            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Diagnostics"],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(
@@ -93,7 +92,7 @@ let package = Package(
         ),
         .target(
             name: "ScenarioTesting",
-            dependencies: ["Scenarios", "Steps", "StubServer", "ObjectManager"],
+            dependencies: ["Scenarios", "Steps", "Diagnostics"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -122,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "scenario-bench",
             dependencies: [
-                "ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp", "TUIRunner",
+                "ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp", "TUIRunner", "Diagnostics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -131,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "ObjectManagerTests",
             dependencies: [
-                "ObjectManager", "StubServer", "TestSupport",
+                "ObjectManager", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
