@@ -293,19 +293,3 @@ struct EventLogTests {
         #expect(text.contains("✗ Posting a review that the server rejects"))
     }
 }
-
-struct FrameBenchmarkTests {
-    @Test func measuresAFrameOfALargeRun() {
-        let perFrame = FrameBenchmark.measureFrame(scenarios: 1_000, frames: 8)
-        #expect(perFrame > .zero)
-    }
-}
-
-extension FrameBenchmarkTests {
-    /// Not a timed test: prints the cost of a frame of a 10,000-scenario run (for the README).
-    @Test func tenThousandScenarioFrame() {
-        let perFrame = FrameBenchmark.measureFrame(scenarios: 10_000, frames: 30)
-        print("FrameBenchmark: 10,000 scenarios, 200x60: \(perFrame) per frame")
-        #expect(perFrame > .zero)
-    }
-}

@@ -1,5 +1,5 @@
 import Diagnostics
-import Scenarios
+package import Scenarios
 
 /// Everything the runner shows, reduced from run events and keys; keys return the action the loop performs.
 ///
@@ -8,7 +8,7 @@ import Scenarios
 /// state.apply(.runStarted(plan))
 /// if let action = state.handle(.character("r")) { perform(action) }
 /// ```
-struct TUIState: Sendable {
+package struct TUIState: Sendable {
     enum Pane: Sendable, Hashable {
         case tree
         case steps
@@ -103,7 +103,7 @@ struct TUIState: Sendable {
     /// Totals of each feature file.
     private(set) var countsByFile: [String: Counts] = [:]
     /// The clock of the loop: set before applying events so elapsed time can be shown.
-    var now: Duration = .zero
+    package var now: Duration = .zero
     private var runStartedAt: Duration?
     private var lastElapsed: Duration = .zero
 
@@ -137,7 +137,7 @@ struct TUIState: Sendable {
     /// How the run was ordered or cut (`seed 42  shard 2/3`), shown in the status line.
     var statusNote: String?
 
-    init(inspectorAvailable: Bool = false, statusNote: String? = nil) {
+    package init(inspectorAvailable: Bool = false, statusNote: String? = nil) {
         self.inspectorAvailable = inspectorAvailable
         self.statusNote = statusNote
     }
@@ -145,7 +145,7 @@ struct TUIState: Sendable {
     // MARK: Events
 
     /// Reduces one run event into the state.
-    mutating func apply(_ event: RunEvent) {
+    package mutating func apply(_ event: RunEvent) {
         switch event {
         case .runStarted(let plan):
             for planned in plan.scenarios {

@@ -1,9 +1,9 @@
 /// An in-memory grid of cells that a frame is rendered into, and diffed against the previous frame.
 ///
 /// Every `Character` takes one column (wide characters in scenario names are not measured).
-struct CellBuffer: Sendable, Hashable {
+package struct CellBuffer: Sendable, Hashable {
     /// A run of changed cells on one row that share a style.
-    struct Change: Sendable, Hashable {
+    package struct Change: Sendable, Hashable {
         var x: Int
         var y: Int
         var text: String
@@ -61,7 +61,7 @@ struct CellBuffer: Sendable, Hashable {
     }
 
     /// The cells that differ from `previous`, grouped in runs; every cell when `previous` has another size.
-    func changes(since previous: CellBuffer?) -> [Change] {
+    package func changes(since previous: CellBuffer?) -> [Change] {
         let full = previous.map { $0.width != width || $0.height != height } ?? true
         var changes: [Change] = []
         for y in 0..<height {

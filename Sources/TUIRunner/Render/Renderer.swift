@@ -1,9 +1,14 @@
 import Scenarios
 
 /// Draws a ``TUIState`` into a ``CellBuffer`` laid out by ``Layout``.
-struct Renderer: Sendable {
+package struct Renderer: Sendable {
     var glyphs: Glyphs
     var theme: Theme
+
+    /// A renderer with Unicode boxes and colours (what the frame benchmark measures).
+    package init() {
+        self.init(glyphs: .unicode, theme: .colour)
+    }
 
     init(glyphs: Glyphs = .unicode, theme: Theme = .colour) {
         self.glyphs = glyphs
@@ -11,7 +16,7 @@ struct Renderer: Sendable {
     }
 
     /// A new frame of `width` × `height` showing `state`.
-    func render(_ state: TUIState, width: Int, height: Int) -> CellBuffer {
+    package func render(_ state: TUIState, width: Int, height: Int) -> CellBuffer {
         var buffer = CellBuffer(width: width, height: height)
         switch Layout.make(width: width, height: height) {
         case .tooSmall(let width, let height):

@@ -1,5 +1,6 @@
 import Diagnostics
 import Scenarios
+import TUIRunner
 
 /// Measures what one frame of the TUI costs on a large run: reduce an event, render the whole
 /// screen into a cell buffer, and diff it against the previous frame (what the backend would write).
@@ -8,10 +9,10 @@ import Scenarios
 /// let perFrame = FrameBenchmark.measureFrame(scenarios: 10_000, frames: 200)
 /// print("\(perFrame) per frame")
 /// ```
-package enum FrameBenchmark {
+enum FrameBenchmark {
     /// The mean time per frame over `frames` frames of a `scenarios`-scenario run at 200×60,
     /// while the run progresses (one step event per frame).
-    package static func measureFrame(scenarios: Int, frames: Int, width: Int = 200, height: Int = 60) -> Duration {
+    static func measureFrame(scenarios: Int, frames: Int, width: Int = 200, height: Int = 60) -> Duration {
         var state = TUIState()
         let plan = Self.plan(scenarios: scenarios)
         state.apply(.runStarted(plan))
