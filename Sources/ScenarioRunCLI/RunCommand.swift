@@ -346,7 +346,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         // Scenarios that did not run this time (filtered out, skipped) keep what the last run said.
-        let failedNow = previousFailures.subtracting(failures.ranNames).union(failures.names)
+        let failedNow = FailureState.merged(previous: previousFailures, ran: failures.ranNames, failed: failures.names)
         do {
             try failureState.save(failedNow)
         } catch {

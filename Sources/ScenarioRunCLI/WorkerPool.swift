@@ -45,7 +45,6 @@ final class WorkerPool: Sendable {
     /// where events go, and who waits for the end.
     private struct Run {
         var schedule: ParallelSchedule
-        var scenarios: [Scenario]
         var loaded: [ScenarioID]
         var workerIndexes: [Int]
         var emit: @Sendable (RunEvent) -> Void
@@ -62,6 +61,8 @@ final class WorkerPool: Sendable {
         /// Why workers ended without it being any scenario's failure (the run fails with exit status 1).
         var failures: [String] = []
         var abandoned = false
+        /// Runs started so far: a later run starts new workers (the live runner's re-runs).
+        var runs = 0
     }
 
     /// How a worker process ended, and the last of what it wrote to its standard error.
@@ -159,7 +160,8 @@ final class WorkerPool: Sendable {
         let position = Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
         var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
             state.withLock { state in
-                if state.alive == 0, !state.abandoned {
+                state.runs += 1
+                if state.runs > 1, !state.abandoned {
                     // A re-run: the previous run's workers have all ended.
                     state.exitedEarly = []
                     for slot in state.workers.indices {
@@ -177,7 +179,6 @@ final class WorkerPool: Sendable {
                         prefetch: options.jobs == 1 ? Self.singleWorkerPrefetch : 2,
                         failFast: failFast
                     ),
-                    scenarios: scenarios,
                     loaded: loaded.map(\.id),
                     workerIndexes: scenarios.map { position[$0.id] ?? -1 },
                     emit: emit,
@@ -356,6 +357,9 @@ final class WorkerPool: Sendable {
             return .init(scenario: loaded[progress.scenario], step: progress.step ?? 0, earlierStepsPassed: progress.earlierPassed)
         }
         let failure = state.workers[worker].killReason ?? Self.describe(exit, runningAScenario: true)
+        // The process is gone: its pid may be another process's soon, and its slot of the board is stale.
+        state.workers[worker].process = nil
+        board?.clear(worker)
         guard let (events, resend) = state.run?.schedule.workerExited(worker, running: running, failure: failure),
             let emit = state.run?.emit
         else { return }
@@ -372,7 +376,6 @@ final class WorkerPool: Sendable {
         // one that never got going (it could not load, say) would only fail again.
         let replace = running != nil || state.workers[worker].finishedAny || exit.status == Self.abandonedStepStatus
         if replace, !state.abandoned, state.run?.schedule.hasWork == true {
-            board?.clear(worker)
             state.workers[worker] = Worker()
             launch(worker, in: &state)
             if state.workers[worker].process != nil {

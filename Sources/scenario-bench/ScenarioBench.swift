@@ -480,6 +480,25 @@ struct ScenarioBench {
                 guard scenarios.count == 10_000 else { throw BenchError.failed("loaded \(scenarios.count)") }
             }
         )
+        // A file of 8,000 unknown steps: every error located and suggested, the first 100 rendered.
+        let errors = workload.directory.appendingPathComponent("errors.yml")
+        let steps = (0..<8000).map { "      - nope \($0)" }.joined(separator: "\n")
+        try Data(("scenarios:\n  - scenario: A\n    steps:\n" + steps + "\n").utf8).write(to: errors)
+        report(
+            try await Measurement.run(
+                "load a file of 8,000 unknown steps and render its diagnostics",
+                runs: runs(5),
+                unit: "8,000 errors"
+            ) {
+                do {
+                    _ = try suite.loadScenarios(paths: [errors.path])
+                    throw BenchError.failed("the file loaded")
+                } catch let list as DiagnosticList {
+                    guard list.diagnostics.count == 8000 else { throw BenchError.failed("\(list.diagnostics.count) errors") }
+                    blackHole(list.description)
+                }
+            }
+        )
     }
 
     /// The standard workload run in-process against one stub server: per-scenario time without process start.

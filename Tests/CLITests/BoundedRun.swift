@@ -17,7 +17,6 @@ enum BoundedRun {
         var signalled: Bool
         var timedOut: Bool
         var stderr: String
-        var seconds: Double
 
         /// The first `FILE:LINE:COL: error: …` line of standard error.
         var firstError: String? {
@@ -31,38 +30,23 @@ enum BoundedRun {
         }
     }
 
-    /// Runs `scenario-run ARGUMENTS` in `directory` under the limits.
-    /// Waits without holding a thread (the test runner's threads are shared with every other test).
+    /// Runs `scenario-run ARGUMENTS` in `directory` under the limits (through ``CLI/Running``, which waits
+    /// without holding a test thread).
     static func run(_ arguments: [String], directory: URL) async throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-        process.arguments = ["--as=\(addressSpaceBytes)", "--", CLI.binary.path] + arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-run-hostile-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: stderrURL) }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        process.standardInput = FileHandle.nullDevice
-        let (exits, exited) = AsyncStream.makeStream(of: Void.self)
-        process.terminationHandler = { _ in
-            exited.yield()
-            exited.finish()
-        }
-        let start = Date()
-        try process.run()
-        let timedOut = !(await eventually(timeout: .seconds(timeLimit)) { !process.isRunning })
-        if timedOut { process.terminate() }
-        for await _ in exits { break }
+        let running = try CLI.Running(
+            ["--as=\(addressSpaceBytes)", "--", CLI.binary.path] + arguments,
+            directory: directory,
+            environment: ["NO_COLOR": "1"],
+            executable: URL(fileURLWithPath: "/usr/bin/prlimit")
+        )
+        let timedOut = !(await eventually(timeout: .seconds(timeLimit)) { !running.process.isRunning })
+        if timedOut { running.process.terminate() }
+        let result = await running.wait()
         return Result(
-            status: process.terminationStatus,
-            signalled: process.terminationReason == .uncaughtSignal,
+            status: result.status,
+            signalled: running.process.terminationReason == .uncaughtSignal,
             timedOut: timedOut,
-            stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "<standard error is not UTF-8>",
-            seconds: Date().timeIntervalSince(start)
+            stderr: result.stderr
         )
     }
 

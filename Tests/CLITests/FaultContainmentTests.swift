@@ -11,11 +11,6 @@ extension CLI {
     /// never return, sleep and touch files (Tests/FaultApp).
     static var faultsBinary: URL { binary.deletingLastPathComponent().appendingPathComponent("scenario-run-faults") }
 
-    /// The pids of `parent`'s child processes.
-    static func children(of parent: pid_t) -> [pid_t] {
-        ProcessList.children(of: parent)
-    }
-
     /// The progress-board files a runner with this pid left in /dev/shm (there should be none).
     static func boardFiles(of pid: pid_t) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
@@ -170,7 +165,7 @@ struct FaultContainmentTests {
         let marker = project.appendingPathComponent("started")
         let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:], executable: CLI.faultsBinary)
         #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
-        let workers = CLI.children(of: running.process.processIdentifier)
+        let workers = ProcessList.children(of: running.process.processIdentifier)
         #expect(workers.count == 1)
         for worker in workers { kill(worker, SIGKILL) }
         let result = await running.wait()
@@ -216,7 +211,7 @@ struct SignalTests {
             executable: CLI.faultsBinary
         )
         #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
-        let workers = CLI.children(of: running.process.processIdentifier)
+        let workers = ProcessList.children(of: running.process.processIdentifier)
         // With two, the other worker may have run the rest and ended already.
         #expect((1...2).contains(workers.count))
         kill(running.process.processIdentifier, signal)
@@ -250,7 +245,7 @@ struct SignalTests {
         let marker = project.appendingPathComponent("started")
         let running = try CLI.Running(["--ci", "--timeout", "60"], directory: project, environment: [:], executable: CLI.faultsBinary)
         #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
-        let workers = CLI.children(of: running.process.processIdentifier)
+        let workers = ProcessList.children(of: running.process.processIdentifier)
         #expect(workers.count == 1)
         kill(running.process.processIdentifier, SIGTERM)
         #expect(await eventually { running.stderr.contains("Cancelling") })
@@ -269,7 +264,7 @@ struct SignalTests {
         let project = try CLI.project(["Scenarios/many.yml": "scenarios:\n" + body])
         let report = project.appendingPathComponent("report.xml")
         let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:])
-        #expect(await eventually { !CLI.children(of: running.process.processIdentifier).isEmpty })
+        #expect(await eventually { !ProcessList.children(of: running.process.processIdentifier).isEmpty })
         kill(running.process.processIdentifier, SIGTERM)
         let result = await running.wait()
         #expect(result.status == 1)

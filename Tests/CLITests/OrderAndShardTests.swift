@@ -22,13 +22,6 @@ struct OrderAndShardTests {
         return try CLI.project(files)
     }
 
-    /// `CLI.run` (which waits without holding a test thread).
-    static func run(_ arguments: [String], directory: URL, environment: [String: String] = [:]) async throws
-        -> CLI.Result
-    {
-        try await CLI.run(arguments, directory: directory, environment: environment)
-    }
-
     static let allNames = ["Alpha", "Beta", "Gamma"].flatMap { feature in (1...5).map { "\(feature) \($0)" } }
 
     /// The scenarios of a headless run's lines, in the order they were printed.
@@ -59,7 +52,7 @@ struct OrderAndShardTests {
 
     @Test func shuffleSaysItsSeedFirstAndRepeatsTheOrderForTheSameSeed() async throws {
         let project = try Self.project()
-        let first = try await Self.run(["--ci", "--shuffle", "42"], directory: project)
+        let first = try await CLI.run(["--ci", "--shuffle", "42"], directory: project)
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         #expect(first.stdout.hasPrefix("Shuffled with seed 42\n"), "\(first.stdout)")
         #expect(first.stdout.hasSuffix("15 passed, 0 failed\n"))
@@ -67,9 +60,9 @@ struct OrderAndShardTests {
         #expect(order.sorted() == Self.allNames.sorted())
         #expect(order != Self.allNames, "shuffled across files")
 
-        let again = try await Self.run(["--ci", "--shuffle=42"], directory: project)
+        let again = try await CLI.run(["--ci", "--shuffle=42"], directory: project)
         #expect(Self.ran(again.stdout) == order)
-        let other = try await Self.run(["--ci", "--shuffle", "7"], directory: project)
+        let other = try await CLI.run(["--ci", "--shuffle", "7"], directory: project)
         #expect(other.stdout.hasPrefix("Shuffled with seed 7\n"))
         #expect(Self.ran(other.stdout) != order)
         #expect(Self.ran(other.stdout).sorted() == Self.allNames.sorted())
@@ -78,18 +71,18 @@ struct OrderAndShardTests {
     @Test func shuffleWithoutASeedPicksOneThatRepeatsTheRun() async throws {
         let project = try Self.project()
         // The next argument is a path, not a seed: only an unsigned integer is taken as the seed.
-        let picked = try await Self.run(["--ci", "--shuffle", "Scenarios"], directory: project)
+        let picked = try await CLI.run(["--ci", "--shuffle", "Scenarios"], directory: project)
         #expect(picked.status == 0, "\(picked.stderr)")
         let firstLine = picked.stdout.split(separator: "\n").first.map(String.init) ?? ""
         let seed = try #require(firstLine.firstMatch(of: /^Shuffled with seed (\d{1,8})$/)).1
-        let repeated = try await Self.run(["--ci", "--shuffle", String(seed)], directory: project)
+        let repeated = try await CLI.run(["--ci", "--shuffle", String(seed)], directory: project)
         #expect(Self.ran(repeated.stdout) == Self.ran(picked.stdout))
         #expect(Self.ran(picked.stdout).count == 15)
     }
 
     @Test func anInvalidSeedIsAUsageError() async throws {
         let project = try Self.project()
-        let result = try await Self.run(["--ci", "--shuffle=-3"], directory: project)
+        let result = try await CLI.run(["--ci", "--shuffle=-3"], directory: project)
         #expect(result.status == 2)
         #expect(
             result.stderr.hasPrefix(
@@ -107,8 +100,8 @@ struct OrderAndShardTests {
         let project = try Self.project()
         let serialReport = project.appendingPathComponent("serial.xml").path
         let parallelReport = project.appendingPathComponent("parallel.xml").path
-        let serial = try await Self.run(["--ci", "--shuffle", "42", "--junit", serialReport], directory: project)
-        let parallel = try await Self.run(
+        let serial = try await CLI.run(["--ci", "--shuffle", "42", "--junit", serialReport], directory: project)
+        let parallel = try await CLI.run(
             ["--ci", "--shuffle", "42", "--jobs", "2", "--junit", parallelReport],
             directory: project
         )
@@ -119,7 +112,7 @@ struct OrderAndShardTests {
         #expect(serialCases.count == 15)
         #expect(Self.testcases(try String(contentsOfFile: parallelReport, encoding: .utf8)) == serialCases)
 
-        let list = try await Self.run(["--list", "--shuffle", "42"], directory: project)
+        let list = try await CLI.run(["--list", "--shuffle", "42"], directory: project)
         #expect(list.stdout.hasPrefix("Shuffled with seed 42\n"))
         #expect(Self.listed(list.stdout) == Self.ran(serial.stdout))
         let report = try String(contentsOfFile: serialReport, encoding: .utf8)
@@ -134,13 +127,13 @@ struct OrderAndShardTests {
         var union: [String] = []
         var shardFiles: [String] = []
         for index in 1...3 {
-            let list = try await Self.run(["--list", "--shard", "\(index)/3"], directory: project)
+            let list = try await CLI.run(["--list", "--shard", "\(index)/3"], directory: project)
             #expect(list.status == 0, "\(list.stderr)")
             let names = Self.listed(list.stdout)
             #expect(list.stdout.hasPrefix("Shard \(index)/3: 5 of 15 scenarios\n"), "\(list.stdout)")
             #expect(names.count == 5)
             let path = project.appendingPathComponent("shard-\(index).xml").path
-            let run = try await Self.run(["--ci", "--shard", "\(index)/3", "--junit", path], directory: project)
+            let run = try await CLI.run(["--ci", "--shard", "\(index)/3", "--junit", path], directory: project)
             #expect(run.status == 0)
             #expect(Self.ran(run.stdout) == names, "a shard runs what it lists, in load order")
             union += names
@@ -150,9 +143,9 @@ struct OrderAndShardTests {
         #expect(Set(union).count == union.count, "no scenario in two shards")
 
         let full = project.appendingPathComponent("full.xml").path
-        #expect(try await Self.run(["--ci", "--junit", full], directory: project).status == 0)
+        #expect(try await CLI.run(["--ci", "--junit", full], directory: project).status == 0)
         let merged = project.appendingPathComponent("merged.xml").path
-        let merge = try await Self.run(["merge-junit", merged] + shardFiles, directory: project)
+        let merge = try await CLI.run(["merge-junit", merged] + shardFiles, directory: project)
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(merge.stdout.isEmpty && merge.stderr.isEmpty)
         let mergedXML = try String(contentsOfFile: merged, encoding: .utf8)
@@ -167,12 +160,12 @@ struct OrderAndShardTests {
 
     @Test func theShardIsCutBeforeFilteringAndShuffledWithin() async throws {
         let project = try Self.project()
-        let whole = Self.listed(try await Self.run(["--list", "--shard", "2/3"], directory: project).stdout)
-        let smoke = try await Self.run(["--list", "--shard", "2/3", "--tag", "smoke"], directory: project)
+        let whole = Self.listed(try await CLI.run(["--list", "--shard", "2/3"], directory: project).stdout)
+        let smoke = try await CLI.run(["--list", "--shard", "2/3", "--tag", "smoke"], directory: project)
         let smokeNames = Self.listed(smoke.stdout)
         #expect(smokeNames == whole.filter { $0.hasSuffix(" 1") || $0.hasSuffix(" 2") })
         #expect(smoke.stdout.hasPrefix("Shard 2/3: \(smokeNames.count) of 6 scenarios\n"), "\(smoke.stdout)")
-        let shuffled = try await Self.run(["--list", "--shard", "2/3", "--shuffle", "42"], directory: project)
+        let shuffled = try await CLI.run(["--list", "--shard", "2/3", "--shuffle", "42"], directory: project)
         #expect(
             shuffled.stdout.hasPrefix("Shuffled with seed 42\nShard 2/3: 5 of 15 scenarios\n"),
             "\(shuffled.stdout)"
@@ -197,7 +190,7 @@ struct OrderAndShardTests {
         try xml.write(to: project.appendingPathComponent("previous.xml"), atomically: true, encoding: .utf8)
         var union: [String] = []
         for index in 1...3 {
-            let list = try await Self.run(
+            let list = try await CLI.run(
                 ["--list", "--shard", "\(index)/3", "--shard-timings", "previous.xml"],
                 directory: project
             )
@@ -211,7 +204,7 @@ struct OrderAndShardTests {
             union += names
         }
         #expect(union.sorted() == Self.allNames.sorted())
-        let missing = try await Self.run(
+        let missing = try await CLI.run(
             ["--list", "--shard", "1/3", "--shard-timings", "nowhere.xml"],
             directory: project
         )
@@ -221,30 +214,30 @@ struct OrderAndShardTests {
 
     @Test func ciVariablesSelectThePart() async throws {
         let project = try Self.project()
-        let expected = Self.listed(try await Self.run(["--list", "--shard", "2/3"], directory: project).stdout)
+        let expected = Self.listed(try await CLI.run(["--list", "--shard", "2/3"], directory: project).stdout)
         for environment in [
             ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"],
             ["CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "3"],
             ["BUILDKITE_PARALLEL_JOB": "1", "BUILDKITE_PARALLEL_JOB_COUNT": "3"],
         ] {
-            let list = try await Self.run(["--list"], directory: project, environment: environment)
+            let list = try await CLI.run(["--list"], directory: project, environment: environment)
             #expect(list.stdout.hasPrefix("Shard 2/3: 5 of 15 scenarios\n"), "\(environment): \(list.stdout)")
             #expect(Self.listed(list.stdout) == expected)
         }
         // --shard wins over the variables; GitLab's CI_NODE_TOTAL=1 of an unsharded job shards nothing.
-        let flag = try await Self.run(
+        let flag = try await CLI.run(
             ["--list", "--shard", "1/1"],
             directory: project,
             environment: ["CI_NODE_INDEX": "9", "CI_NODE_TOTAL": "3"]
         )
         #expect(flag.stdout.hasPrefix("Shard 1/1: 15 of 15 scenarios\n"))
-        let unsharded = try await Self.run(["--list"], directory: project, environment: ["CI_NODE_TOTAL": "1"])
+        let unsharded = try await CLI.run(["--list"], directory: project, environment: ["CI_NODE_TOTAL": "1"])
         #expect(unsharded.stdout.hasPrefix("Alpha (Scenarios/alpha.yml)\n"), "\(unsharded.stdout)")
     }
 
     @Test func invalidShardsAreUsageErrors() async throws {
         let project = try Self.project()
-        let variable = try await Self.run(
+        let variable = try await CLI.run(
             ["--ci"],
             directory: project,
             environment: ["CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "3"]
@@ -255,7 +248,7 @@ struct OrderAndShardTests {
                 == "error: Invalid CI_NODE_INDEX '0': expected 1 to 3 (CI_NODE_INDEX counts from 1; CI_NODE_TOTAL is 3).\n"
         )
         #expect(variable.stdout.isEmpty)
-        let flag = try await Self.run(["--ci", "--shard", "4/3"], directory: project)
+        let flag = try await CLI.run(["--ci", "--shard", "4/3"], directory: project)
         #expect(flag.status == 2)
         #expect(flag.stderr.hasPrefix("Error: Invalid shard '4/3': K must be from 1 to 3.\n"), "\(flag.stderr)")
     }
@@ -269,7 +262,7 @@ struct OrderAndShardTests {
             atomically: true,
             encoding: .utf8
         )
-        let malformed = try await Self.run(["merge-junit", "merged.xml", "cut.xml"], directory: project)
+        let malformed = try await CLI.run(["merge-junit", "merged.xml", "cut.xml"], directory: project)
         #expect(malformed.status == 2)
         #expect(
             malformed.stderr == """
@@ -281,10 +274,10 @@ struct OrderAndShardTests {
         )
         #expect(!FileManager.default.fileExists(atPath: project.appendingPathComponent("merged.xml").path))
 
-        let missing = try await Self.run(["merge-junit", "merged.xml", "nowhere.xml"], directory: project)
+        let missing = try await CLI.run(["merge-junit", "merged.xml", "nowhere.xml"], directory: project)
         #expect(missing.status == 2)
         #expect(missing.stderr == "error: Cannot read 'nowhere.xml': there is no such file.\n")
-        let nothing = try await Self.run(["merge-junit", "merged.xml"], directory: project)
+        let nothing = try await CLI.run(["merge-junit", "merged.xml"], directory: project)
         #expect(nothing.status == 2)
         #expect(
             nothing.stderr.hasPrefix(

@@ -270,7 +270,7 @@ struct RunCommandTests {
         let report = project.appendingPathComponent("report.xml")
         let running = try CLI.Running(["--ci", "--jobs", "2", "--junit", report.path], directory: project, environment: [:])
         #expect(await eventually { running.stdout.contains("✓ Quick A") && running.stdout.contains("✓ Quick B") })
-        let workers = CLI.children(of: running.process.processIdentifier)
+        let workers = ProcessList.children(of: running.process.processIdentifier)
         #expect(workers.count == 2, "with --jobs 2 two worker processes run scenarios")
         running.process.interrupt()
         let result = await running.wait()

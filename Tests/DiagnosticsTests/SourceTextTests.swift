@@ -20,20 +20,18 @@ struct SourceTextTests {
         #expect(diagnostic.description == "a.yml:2:4: error: Oops.\nab✓d\n   ^")
     }
 
-    /// 8,000 errors of one file: the line index is built once, so rendering them all is quick.
-    @Test func eightThousandErrorsOfOneFileAreQuick() {
+    /// 8,000 errors of one file share one line index; each gets its own line (the speed is measured by
+    /// scenario-bench's `load`, not here).
+    @Test func eightThousandErrorsOfOneFileShareOneIndex() {
         let text = (1...8000).map { "      - unknown step \($0)" }.joined(separator: "\n")
-        let clock = ContinuousClock()
-        let elapsed = clock.measure {
-            let source = SourceText(text)
-            let diagnostics = (1...8000).map {
-                Diagnostic("Unknown step.", at: SourceLocation(file: "a.yml", line: $0, column: 9), in: source)
-            }
-            let list = DiagnosticList(diagnostics)
-            #expect(list.diagnostics.count == 8000)
-            #expect(list.description.hasSuffix("… and 7,900 more errors"))
+        let source = SourceText(text)
+        let diagnostics = (1...8000).map {
+            Diagnostic("Unknown step.", at: SourceLocation(file: "a.yml", line: $0, column: 9), in: source)
         }
-        #expect(elapsed < .seconds(1), "\(elapsed)")
+        #expect(diagnostics[7999].sourceLine == "      - unknown step 8000")
+        let list = DiagnosticList(diagnostics)
+        #expect(list.diagnostics.count == 8000)
+        #expect(list.description.hasSuffix("… and 7,900 more errors"))
     }
 }
 

@@ -45,11 +45,7 @@ struct HostileInputTests {
             lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]")
         }
         let text = lines.joined(separator: "\n") + "\nscenarios: [*a29]\n"
-        let clock = ContinuousClock()
-        var errors: [String] = []
-        let elapsed = clock.measure { errors = Self.errors(text) }
-        #expect(errors == ["s.yml:5:45: Aliases expand to more than 100,000 nodes."])
-        #expect(elapsed < .seconds(1), "\(elapsed)")
+        #expect(Self.errors(text) == ["s.yml:5:45: Aliases expand to more than 100,000 nodes."])
     }
 
     /// A file in the plain layout is composed in chunks; they share one budget, so a bomb spread over many
@@ -118,16 +114,13 @@ struct HostileInputTests {
         }
     }
 
-    /// 8,000 unknown steps in one file: every error located, well within a second.
-    @Test func eightThousandErrorsLoadQuickly() {
+    /// 8,000 unknown steps in one file: every error located (how long it takes is scenario-bench's `load`).
+    @Test func eightThousandErrorsAreAllLocated() {
         let steps = (0..<8000).map { "      - nope \($0)" }.joined(separator: "\n")
         let text = "scenarios:\n  - scenario: A\n    steps:\n" + steps + "\n"
-        let clock = ContinuousClock()
-        var errors: [String] = []
-        let elapsed = clock.measure { errors = Self.errors(text) }
+        let errors = Self.errors(text)
         #expect(errors.count == 8000)
         #expect(errors.last?.hasPrefix("s.yml:8003:9: Unknown step 'nope 7999'.") == true)
-        #expect(elapsed < .seconds(2), "\(elapsed)")
     }
 
     /// A pipe named like a scenario file would block the read forever; a device would never end it.

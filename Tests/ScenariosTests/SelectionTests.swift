@@ -65,13 +65,9 @@ struct SelectionTests {
         #expect(try state.load().isEmpty)
     }
 
-    @Test func failedNamesComeFromEvents() {
-        let a = ScenarioID(file: "a.yml", name: "A")
-        let b = ScenarioID(file: "a.yml", name: "B")
-        let events: [RunEvent] = [
-            .scenarioFinished(a, outcome: .failed(step: 1, reason: "x"), duration: .zero),
-            .scenarioFinished(b, outcome: .passed, duration: .zero),
-        ]
-        #expect(FailureState.failedNames(in: events) == ["A"])
+    @Test func aRunKeepsThePreviousFailuresItDidNotRunAgain() {
+        // "B" passed this time, "C" was filtered out, "D" failed now.
+        let kept = FailureState.merged(previous: ["B", "C"], ran: ["A", "B", "D"], failed: ["D"])
+        #expect(kept == ["C", "D"])
     }
 }

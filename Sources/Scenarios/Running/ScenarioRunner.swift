@@ -366,6 +366,7 @@ package final class ScenarioRunner: Sendable {
         let stopwatch = Stopwatch(clock)
         let timeout = step.timeout ?? settings.stepTimeout
         var outcome: StepOutcome
+        var abandoned = false
         attempts: while true {
             let generation = context.changes.generation
             let result: StepResult
@@ -382,9 +383,9 @@ package final class ScenarioRunner: Sendable {
                     reason = "Did not finish within \(timeout.shortSeconds) s and ignored cancellation."
                     if onAbandonedStep != nil { reason += " Its process was ended." }
                 }
-                outcome = reported(.failed(reason: reason, location: step.location), phase: phase)
-                emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
-                return (outcome, abandoned: ignoredCancellation)
+                outcome = .failed(reason: reason, location: step.location)
+                abandoned = ignoredCancellation
+                break attempts
             }
             switch result {
             case .success:
@@ -413,7 +414,7 @@ package final class ScenarioRunner: Sendable {
         }
         outcome = reported(outcome, phase: phase)
         emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
-        return (outcome, abandoned: false)
+        return (outcome, abandoned)
     }
 
     /// Under `leaks: warn`, whatever fails the leak check (leaks, or the check itself) is a warning.

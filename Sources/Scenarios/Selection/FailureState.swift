@@ -37,6 +37,12 @@ package struct FailureState: Sendable {
         }
     }
 
+    /// The failures to keep after a run: the previous ones it did not run again (filtered out, skipped,
+    /// cancelled), and its own.
+    package static func merged(previous: Set<String>, ran: Set<String>, failed: Set<String>) -> Set<String> {
+        previous.subtracting(ran).union(failed)
+    }
+
     /// Replaces the file with `names` (sorted), atomically.
     package func save(_ names: Set<String>) throws {
         try FileManager.default.createDirectory(
@@ -46,12 +52,5 @@ package struct FailureState: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(File(failed: names.sorted())).write(to: url, options: .atomic)
-    }
-
-    /// The names of the failed scenarios in a run's events.
-    package static func failedNames(in events: [RunEvent]) -> Set<String> {
-        var names: Set<String> = []
-        for case .scenarioFinished(let id, .failed, _) in events { names.insert(id.name) }
-        return names
     }
 }
