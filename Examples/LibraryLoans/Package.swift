@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "LibraryLoans", targets: ["LibraryLoans"]),
     ],
     dependencies: [
-        .package(name: "scenario-run", path: "../.."),
+        .package(name: "scenario-run", path: "../..")
     ],
     targets: [
         .target(

@@ -32,7 +32,8 @@ public enum Suggestions {
         case 1: return " Did you mean '\(near[0])'?"
         default:
             let quoted = near.map { "'\($0)'" }
-            return " Did you mean " + quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1] + "?"
+            return " Did you mean " + quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1]
+                + "?"
         }
     }
 

@@ -1,5 +1,5 @@
-public import Foundation
 import Diagnostics
+public import Foundation
 
 /// Why an object request failed. Rendered to text in one place, `description`.
 public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {

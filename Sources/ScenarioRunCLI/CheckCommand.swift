@@ -21,7 +21,9 @@ struct CheckCommand: AsyncParsableCommand {
             let suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             let files = try suite.scenarioFiles(paths: paths)
             let scenarios = try suite.loadScenarios(paths: paths)
-            print("OK: \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s"), \(suite.serverRoutes.routes.count) server routes.")
+            print(
+                "OK: \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s"), \(suite.serverRoutes.routes.count) server routes."
+            )
         } catch {
             throw Terminal.failLoading(error)
         }

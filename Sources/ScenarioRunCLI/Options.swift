@@ -10,7 +10,9 @@ struct ProjectOptions: ParsableArguments {
 
     func validate() throws {
         var isFolder: ObjCBool = false
-        if let fixtures, !FileManager.default.fileExists(atPath: fixtures, isDirectory: &isFolder) || !isFolder.boolValue {
+        if let fixtures,
+            !FileManager.default.fileExists(atPath: fixtures, isDirectory: &isFolder) || !isFolder.boolValue
+        {
             throw ValidationError("--fixtures: there is no folder '\(fixtures)'.")
         }
     }
@@ -18,7 +20,10 @@ struct ProjectOptions: ParsableArguments {
     /// Settings from `scenario-run.yml` (if present), then the environment, then these options.
     func settings(environment: [String: String]) throws(DiagnosticList) -> RunSettings {
         var settings = RunSettings()
-        let file = URL(fileURLWithPath: "scenario-run.yml", relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let file = URL(
+            fileURLWithPath: "scenario-run.yml",
+            relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        )
         if FileManager.default.fileExists(atPath: file.path) {
             settings = try RunSettings.load(contentsOf: file)
         }

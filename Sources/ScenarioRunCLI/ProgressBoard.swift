@@ -68,7 +68,8 @@ final class ProgressBoard: @unchecked Sendable {  // the mapping is written by o
         guard descriptor >= 0 else { throw BoardError.system("open", errno) }
         defer { close(descriptor) }
         if create, ftruncate(descriptor, off_t(size)) != 0 { throw BoardError.system("ftruncate", errno) }
-        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else {
+        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED
+        else {
             throw BoardError.system("mmap", errno)
         }
         base = mapped

@@ -37,7 +37,9 @@ struct RootCommand: AsyncParsableCommand {
                 CI_NODE_INDEX/CI_NODE_TOTAL (1-based), CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and \
                 BUILDKITE_PARALLEL_JOB/BUILDKITE_PARALLEL_JOB_COUNT (0-based) pick the shard.
                 """,
-            subcommands: [RunCommand.self, CheckCommand.self, ServeCommand.self, MergeJUnitCommand.self, WorkerCommand.self],
+            subcommands: [
+                RunCommand.self, CheckCommand.self, ServeCommand.self, MergeJUnitCommand.self, WorkerCommand.self,
+            ],
             defaultSubcommand: RunCommand.self
         )
     }

@@ -10,7 +10,10 @@ import Synchronization
 
 /// `scenario-run [PATH ...]` — run scenario files or folders (default: Scenarios/).
 struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run scenario files or folders (the default).")
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenario files or folders (the default)."
+    )
 
     @Argument(help: ArgumentHelp("Scenario files or folders (default: Scenarios/).", valueName: "PATH"))
     var paths: [String] = []
@@ -30,13 +33,23 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Only the scenarios that failed in the previous run.")
     var rerunFailed = false
 
-    @Option(name: .customLong("shuffle"), help: ArgumentHelp("Random order, the same for the same SEED (optional).", valueName: "SEED"))
+    @Option(
+        name: .customLong("shuffle"),
+        help: ArgumentHelp("Random order, the same for the same SEED (optional).", valueName: "SEED")
+    )
     var shuffleValue: String?
 
-    @Option(help: ArgumentHelp("Run only part K of N (1-based); without it, the CI's parallel-job variables pick the part.", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Run only part K of N (1-based); without it, the CI's parallel-job variables pick the part.",
+            valueName: "K/N"
+        )
+    )
     var shard: String?
 
-    @Option(help: ArgumentHelp("Balance the shard by the testcase times of an earlier JUnit report.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp("Balance the shard by the testcase times of an earlier JUnit report.", valueName: "FILE")
+    )
     var shardTimings: String?
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report.", valueName: "FILE"))
@@ -48,16 +61,34 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Run N scenarios at once, each in a worker process (default 1).", valueName: "N"))
     var jobs: Int = 1
 
-    @Option(help: ArgumentHelp("End a scenario still running after this long, with its process (default 120).", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp(
+            "End a scenario still running after this long, with its process (default 120).",
+            valueName: "SECONDS"
+        )
+    )
     var scenarioTimeout: Double?
 
-    @Flag(help: "Run scenarios in this process, not in a worker: faster, but a crash or a hang in a scenario ends the run.")
+    @Flag(
+        help:
+            "Run scenarios in this process, not in a worker: faster, but a crash or a hang in a scenario ends the run."
+    )
     var inProcess = false
 
-    @Option(help: ArgumentHelp("Run each selected scenario N times in a row; any failing repetition fails it.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Run each selected scenario N times in a row; any failing repetition fails it.",
+            valueName: "N"
+        )
+    )
     var `repeat`: Int = 1
 
-    @Option(help: ArgumentHelp("Re-run a failing scenario up to N more times; one that then passes is flaky.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Re-run a failing scenario up to N more times; one that then passes is flaky.",
+            valueName: "N"
+        )
+    )
     var retries: Int = 0
 
     @OptionGroup var project: ProjectOptions
@@ -79,7 +110,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--timeout takes a number of seconds greater than 0 and at most 86400 (a day).")
         }
         if let scenarioTimeout, !(scenarioTimeout > 0) || Duration(checkedSeconds: scenarioTimeout) == nil {
-            throw ValidationError("--scenario-timeout takes a number of seconds greater than 0 and at most 86400 (a day).")
+            throw ValidationError(
+                "--scenario-timeout takes a number of seconds greater than 0 and at most 86400 (a day)."
+            )
         }
         if let junit, let problem = FileWriteError.problem(writing: junit) {
             throw ValidationError("--junit: \(problem)")
@@ -87,13 +120,19 @@ struct RunCommand: AsyncParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }
         if inProcess, jobs > 1 { throw ValidationError("--in-process runs one scenario at a time; leave out --jobs.") }
         if !Self.repetitions.contains(`repeat`) {
-            throw ValidationError("--repeat takes how many times each scenario runs, from 1 to \(Self.repetitions.upperBound.groupedDigits).")
+            throw ValidationError(
+                "--repeat takes how many times each scenario runs, from 1 to \(Self.repetitions.upperBound.groupedDigits)."
+            )
         }
         if !Self.retryCounts.contains(retries) {
-            throw ValidationError("--retries takes how many more times a failing scenario runs, from 0 to \(Self.retryCounts.upperBound).")
+            throw ValidationError(
+                "--retries takes how many more times a failing scenario runs, from 0 to \(Self.retryCounts.upperBound)."
+            )
         }
         if let shuffleValue, ShuffleArgument.shuffle(shuffleValue) == nil {
-            throw ValidationError("Invalid seed '\(shuffleValue)' for --shuffle: expected an unsigned integer such as 42, or nothing for a random seed.")
+            throw ValidationError(
+                "Invalid seed '\(shuffleValue)' for --shuffle: expected an unsigned integer such as 42, or nothing for a random seed."
+            )
         }
         if let shard {
             do {
@@ -133,7 +172,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         if failFast { settings.failFast = true }
         if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
-        if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) { settings.scenarioTimeout = duration }
+        if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) {
+            settings.scenarioTimeout = duration
+        }
         if let filter { settings.filter = filter }
         settings.repetitions = `repeat`
         settings.retries = retries
@@ -168,7 +209,9 @@ struct RunCommand: AsyncParsableCommand {
         let shuffle = shuffleValue.flatMap(ShuffleArgument.shuffle)
 
         if jobs > 1, settings.skipTearDown {
-            Terminal.printError("note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept.")
+            Terminal.printError(
+                "note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept."
+            )
         }
         // Scenarios run in worker processes, so that a crash or a hang ends a scenario, not the run; they
         // start now, to load the scenario files while this process does. KIF_SKIP_TEAR_DOWN runs them
@@ -197,7 +240,11 @@ struct RunCommand: AsyncParsableCommand {
             suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer()
             // This process runs scenarios itself only when no worker does.
-            (loaded, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: list || pool != nil ? nil : server)
+            (loaded, serverStart) = try await Startup.load(
+                suite,
+                paths: paths,
+                startingMeanwhile: list || pool != nil ? nil : server
+            )
         } catch {
             pool?.abandon()
             throw Terminal.failLoading(error)
@@ -235,7 +282,9 @@ struct RunCommand: AsyncParsableCommand {
 
         if list {
             let runner = try suite.makeRunner(server: server)
-            let header = part.map { ScenarioListing.shardLine($0, selected: scenarios.count, of: selection.matching(loaded).count) }
+            let header = part.map {
+                ScenarioListing.shardLine($0, selected: scenarios.count, of: selection.matching(loaded).count)
+            }
             print((header ?? "") + ScenarioListing.text(runner.plan(scenarios)), terminator: "")
             return
         }
@@ -243,7 +292,9 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.printError("No scenario matches the selection (\(loaded.count) loaded).")
         }
 
-        let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) { output.write($0) }
+        let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) {
+            output.write($0)
+        }
         let junitReporter = junit.map { _ in JUnitReporter(properties: selection.reportProperties) }
         let failures = FailureCollector()
         let consume: @Sendable (RunEvent) -> Void = { event in
@@ -287,9 +338,17 @@ struct RunCommand: AsyncParsableCommand {
 
         /// Runs a selection of `scenarios` where they run: in the workers, or in this process.
         let failFast = settings.failFast
-        let execute: @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary = { selected, emit in
+        let execute: @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary = {
+            selected,
+            emit in
             if let pool {
-                return await pool.run(selected, loaded: loaded, plan: runner.plan(selected), failFast: failFast, emit: emit)
+                return await pool.run(
+                    selected,
+                    loaded: loaded,
+                    plan: runner.plan(selected),
+                    failFast: failFast,
+                    emit: emit
+                )
             }
             return await runner.run(selected, onEvent: emit)
         }

@@ -14,7 +14,8 @@ enum ScenarioListing {
             out += "  \(scenario.id.name)" + (tags.isEmpty ? "" : "  \(tags)") + "\n"
             for step in scenario.steps {
                 let location = step.location.map { "  \($0.fileAndLine)" } ?? ""
-                out += "    \(label(step.phase).padding(toLength: 9, withPad: " ", startingAt: 0)) \(step.description)\(location)\n"
+                out +=
+                    "    \(label(step.phase).padding(toLength: 9, withPad: " ", startingAt: 0)) \(step.description)\(location)\n"
             }
         }
         out += "\(plan.scenarios.count) scenario\(plan.scenarios.count == 1 ? "" : "s")\n"

@@ -38,7 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.printError("error: The stub server could not start: \(error)")
             throw ExitCode(2)
         }
-        StandardOutput().write("Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)\nPress Ctrl-C to stop.\n")
+        StandardOutput().write(
+            "Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)\nPress Ctrl-C to stop.\n"
+        )
         let stopped = AsyncStream<Void>.makeStream()
         let interrupts = InterruptHandler(onFirst: { stopped.continuation.finish() })
         for await _ in stopped.stream {}

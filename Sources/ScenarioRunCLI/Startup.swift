@@ -17,9 +17,12 @@ enum Startup {
         startingMeanwhile server: StubServer?
     ) async throws(DiagnosticList) -> (scenarios: [Scenario], serverStart: Result<Void, any Error>?) {
         let start = server.map { server in Task { _ = try await server.start() } }
-        let loaded = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Scenario], DiagnosticList>, Never>) in
+        let loaded = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<[Scenario], DiagnosticList>, Never>) in
             DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(DiagnosticList) in try suite.loadScenarios(paths: paths) })
+                continuation.resume(
+                    returning: Result { () throws(DiagnosticList) in try suite.loadScenarios(paths: paths) }
+                )
             }
         }
         let started = await start?.result

@@ -1,5 +1,5 @@
-import Diagnostics
 import ArgumentParser
+import Diagnostics
 import Foundation
 import Scenarios
 import Steps
@@ -145,7 +145,8 @@ final class ScenarioInput: Sendable {
                 if line.hasPrefix("#") {
                     guard Int(line.dropFirst()) == loaded.count else {
                         self.mismatch.withLock {
-                            $0 = "The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(loaded.count))."
+                            $0 =
+                                "The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(loaded.count))."
                         }
                         break
                     }

@@ -328,7 +328,8 @@ final class WorkerPool: Sendable {
                     if options.forwardOutput { Terminal.write(text, to: .standardOutput) }
                 case .event(let event):
                     // In place: a copy of the run would copy the schedule's arrays at every event.
-                    guard let (forward, next) = state.run?.schedule.handle(event, from: worker), let emit = state.run?.emit
+                    guard let (forward, next) = state.run?.schedule.handle(event, from: worker),
+                        let emit = state.run?.emit
                     else { continue }
                     if case .scenarioFinished = event { state.workers[worker].finishedAny = true }
                     for event in forward { emit(event) }
@@ -354,7 +355,11 @@ final class WorkerPool: Sendable {
         }
         let running = board?.running(in: worker).flatMap { progress -> ParallelSchedule.Interrupted? in
             guard let loaded = state.run?.loaded, loaded.indices.contains(progress.scenario) else { return nil }
-            return .init(scenario: loaded[progress.scenario], step: progress.step ?? 0, earlierStepsPassed: progress.earlierPassed)
+            return .init(
+                scenario: loaded[progress.scenario],
+                step: progress.step ?? 0,
+                earlierStepsPassed: progress.earlierPassed
+            )
         }
         let failure = state.workers[worker].killReason ?? Self.describe(exit, runningAScenario: true)
         // The process is gone: its pid may be another process's soon, and its slot of the board is stale.
@@ -387,7 +392,9 @@ final class WorkerPool: Sendable {
 
     /// Once every worker has exited: the skipped scenarios, and the end of ``run``.
     private func finishIfDone(_ state: inout State) {
-        guard state.alive == 0, let (skipped, summary) = state.run?.schedule.finish(), let run = state.run else { return }
+        guard state.alive == 0, let (skipped, summary) = state.run?.schedule.finish(), let run = state.run else {
+            return
+        }
         for event in skipped { run.emit(event) }
         state.run = nil
         run.finished.resume(returning: summary)
@@ -395,7 +402,8 @@ final class WorkerPool: Sendable {
 
     /// Sends scenario indexes to a worker; closes its input once it will get nothing more.
     private func send(_ scheduled: [Int], to worker: Int, in state: inout State) {
-        guard let run = state.run, state.workers.indices.contains(worker), let input = state.workers[worker].input else {
+        guard let run = state.run, state.workers.indices.contains(worker), let input = state.workers[worker].input
+        else {
             return
         }
         if !scheduled.isEmpty {
@@ -420,7 +428,8 @@ final class WorkerPool: Sendable {
         let timer = DispatchSource.makeTimerSource(queue: .global())
         let limit = options.scenarioTimeout
         let interval = max(.milliseconds(10), min(.seconds(1), limit / 4))
-        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+        let nanoseconds =
+            Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
         timer.setEventHandler { [self] in
             guard let board else { return }
@@ -454,14 +463,16 @@ final class WorkerPool: Sendable {
             return "\(subject) was ended by signal \(signal) (\(name))."
         }
         if let message { return "\(subject) exited with status \(exit.status): \(message)" }
-        return "\(subject) exited with status \(exit.status)" + (runningAScenario ? " before the scenario finished." : ".")
+        return "\(subject) exited with status \(exit.status)"
+            + (runningAScenario ? " before the scenario finished." : ".")
     }
 
     /// The runtime's last report of a fatal error in `text` (`Fatal error: …`, `Precondition failed: …`).
     static func crashMessage(in text: String) -> String? {
         let markers = ["Fatal error", "Precondition failed", "Assertion failed", "Unexpectedly found nil"]
         for line in text.split(separator: "\n").reversed() {
-            guard let marker = markers.compactMap({ line.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound }) else {
+            guard let marker = markers.compactMap({ line.range(of: $0) }).min(by: { $0.lowerBound < $1.lowerBound })
+            else {
                 continue
             }
             return String(line[marker.lowerBound...]).trimmingCharacters(in: .whitespaces)

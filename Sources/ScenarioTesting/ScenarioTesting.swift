@@ -1,6 +1,8 @@
+import Diagnostics
 public import Foundation
 public import Scenarios
 public import Steps
+import Synchronization
 import Testing
 
 /// Runs a project's scenario files inside its own `swift test`, one call in one test; every failing
@@ -58,7 +60,9 @@ public enum ScenarioTesting {
             do {
                 if let lines = try KeptStore.keep(in: directory) { print(lines.joined(separator: "\n")) }
             } catch {
-                Issue.record(Comment(rawValue: "KIF_SKIP_TEAR_DOWN: could not keep the last scenario's store: \(error)"))
+                Issue.record(
+                    Comment(rawValue: "KIF_SKIP_TEAR_DOWN: could not keep the last scenario's store: \(error)")
+                )
             }
         }
         for warning in failures.warnings { print("warning: \(warning)") }
@@ -89,9 +93,6 @@ public enum ScenarioTesting {
     }
 }
 
-import Diagnostics
-import Synchronization
-
 /// The failing steps of a run, collected from its events.
 final class FailureLog: Sendable {
     struct Failure: Sendable {
@@ -115,8 +116,12 @@ final class FailureLog: Sendable {
                 switch outcome {
                 case .failed(let reason, let location):
                     state.failures.append(
-                        Failure(scenario: id.name, step: description, reason: reason,
-                                location: location ?? step?.location ?? scenario?.location)
+                        Failure(
+                            scenario: id.name,
+                            step: description,
+                            reason: reason,
+                            location: location ?? step?.location ?? scenario?.location
+                        )
                     )
                 case .warned(let reason):
                     state.warnings.append("Scenario '\(id.name)', step '\(description)': \(reason)")

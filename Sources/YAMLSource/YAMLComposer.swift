@@ -42,23 +42,25 @@ package struct YAMLComposer {
         var budget = aliasBudget
         defer { aliasBudget = budget }
         // `withUTF8` rethrows untyped: the typed error travels in a `Result`.
-        return try text.withUTF8 { bytes in Result { () throws(YAMLError) -> YAMLNode? in
-            var reader = EventReader(aliasBudget: budget)
-            defer {
-                budget = reader.aliasBudget
-                reader.close()
+        return try text.withUTF8 { bytes in
+            Result { () throws(YAMLError) -> YAMLNode? in
+                var reader = EventReader(aliasBudget: budget)
+                defer {
+                    budget = reader.aliasBudget
+                    reader.close()
+                }
+                yaml_parser_set_input_string(&reader.parser, bytes.baseAddress, bytes.count)
+                try reader.expect(YAML_STREAM_START_EVENT)
+                guard try reader.next() == YAML_DOCUMENT_START_EVENT else { return nil }  // the stream's end
+                try reader.next()
+                let root = try reader.node(depth: 1)
+                try reader.expect(YAML_DOCUMENT_END_EVENT)
+                if try reader.next() != YAML_STREAM_END_EVENT {
+                    throw YAMLError(.severalDocuments, line: reader.line, column: reader.column)
+                }
+                return root
             }
-            yaml_parser_set_input_string(&reader.parser, bytes.baseAddress, bytes.count)
-            try reader.expect(YAML_STREAM_START_EVENT)
-            guard try reader.next() == YAML_DOCUMENT_START_EVENT else { return nil }  // the stream's end
-            try reader.next()
-            let root = try reader.node(depth: 1)
-            try reader.expect(YAML_DOCUMENT_END_EVENT)
-            if try reader.next() != YAML_STREAM_END_EVENT {
-                throw YAMLError(.severalDocuments, line: reader.line, column: reader.column)
-            }
-            return root
-        } }.get()
+        }.get()
     }
 
     /// libyaml's parser, its current event, and what composing has seen so far.
@@ -98,7 +100,13 @@ package struct YAMLComposer {
 
         /// Moves to the next event, which must be `type` (libyaml guarantees the order of events).
         mutating func expect(_ type: yaml_event_type_t) throws(YAMLError) {
-            guard try next() == type else { throw YAMLError(.syntax(problem: "unexpected event", context: nil, contextLine: nil), line: line, column: column) }
+            guard try next() == type else {
+                throw YAMLError(
+                    .syntax(problem: "unexpected event", context: nil, contextLine: nil),
+                    line: line,
+                    column: column
+                )
+            }
         }
 
         func syntaxError() -> YAMLError {
@@ -109,7 +117,11 @@ package struct YAMLComposer {
                 return YAMLError(.syntax(problem: problem, context: nil, contextLine: nil))
             }
             return YAMLError(
-                .syntax(problem: problem, context: context, contextLine: context == nil ? nil : parser.context_mark.line + 1),
+                .syntax(
+                    problem: problem,
+                    context: context,
+                    contextLine: context == nil ? nil : parser.context_mark.line + 1
+                ),
                 line: mark.line + 1,
                 column: mark.column + 1
             )
@@ -128,7 +140,10 @@ package struct YAMLComposer {
             case YAML_SCALAR_EVENT:
                 let scalar = event.data.scalar
                 anchor = scalar.anchor
-                let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length),
+                    as: UTF8.self
+                )
                 let isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE || scalar.style == YAML_ANY_SCALAR_STYLE
                 node = YAMLNode(content: .scalar(text, isPlain: isPlain), line: line, column: column)
             case YAML_SEQUENCE_START_EVENT:
@@ -166,7 +181,11 @@ package struct YAMLComposer {
                 composed += count - 1
                 return anchored
             default:
-                throw YAMLError(.syntax(problem: "unexpected event", context: nil, contextLine: nil), line: line, column: column)
+                throw YAMLError(
+                    .syntax(problem: "unexpected event", context: nil, contextLine: nil),
+                    line: line,
+                    column: column
+                )
             }
             return register(node, as: Self.name(anchor), since: start)
         }

@@ -53,7 +53,8 @@ package struct YAMLError: Error, Equatable, Sendable {
             return "File of \(bytes.groupedDigits) bytes is larger than the limit of 64 MB "
                 + "(\(YAMLLimits.maxFileBytes.groupedDigits) bytes)."
         case .invalidUTF8(let byte):
-            return "Invalid UTF-8: byte 0x\(Self.hex(UInt32(byte), digits: 2)) does not start a character; is this a text file?"
+            return
+                "Invalid UTF-8: byte 0x\(Self.hex(UInt32(byte), digits: 2)) does not start a character; is this a text file?"
         case .controlCharacter(let value):
             return "Control character U+\(Self.hex(value, digits: 4)) is not allowed in YAML; is this a text file?"
         case .unreadable:

@@ -26,7 +26,9 @@ package struct YAMLText: Sendable {
         defer { try? handle.close() }
         var info = stat()
         guard fstat(handle.fileDescriptor, &info) == 0 else { throw YAMLError(.unreadable) }
-        guard Int(info.st_size) <= YAMLLimits.maxFileBytes else { throw YAMLError(.fileTooLarge(bytes: Int(info.st_size))) }
+        guard Int(info.st_size) <= YAMLLimits.maxFileBytes else {
+            throw YAMLError(.fileTooLarge(bytes: Int(info.st_size)))
+        }
         // Never more than the limit and one byte, whatever the size said (a file still growing, a device).
         let data: Data
         do {

@@ -33,7 +33,8 @@ enum FrameBenchmark {
                 case 1: state.apply(.stepStarted(scenario.id, step: 0, phase: .setUp))
                 case 2:
                     state.apply(
-                        .stepFinished(scenario.id, step: 0, phase: .setUp, outcome: .passed, duration: .milliseconds(3)))
+                        .stepFinished(scenario.id, step: 0, phase: .setUp, outcome: .passed, duration: .milliseconds(3))
+                    )
                 default:
                     state.apply(.scenarioFinished(scenario.id, outcome: .passed, duration: .milliseconds(9)))
                 }

@@ -6,8 +6,8 @@ import NIOPosix
 import ObjectManager
 import Scenarios
 import Steps
-import TUIRunner
 import StubServer
+import TUIRunner
 
 /// `scenario-bench [--quick] [NAME ...]` — micro-benchmarks of scenario-run's moving parts, printed as
 /// a Markdown table of medians (plain `ContinuousClock` timing; build with `-c release`).
@@ -98,7 +98,13 @@ struct ScenarioBench {
             for _ in 0..<runs(15) {
                 samples.append(FrameBenchmark.measureFrame(scenarios: 10_000, frames: 50))
             }
-            report(Measurement(name: "TUI frame at 10,000 scenarios (200×60: event, render, diff)", samples: samples.sorted(), unit: "frame"))
+            report(
+                Measurement(
+                    name: "TUI frame at 10,000 scenarios (200×60: event, render, diff)",
+                    samples: samples.sorted(),
+                    unit: "frame"
+                )
+            )
         }
     }
 
@@ -157,23 +163,41 @@ struct ScenarioBench {
         let id = ScenarioID(file: "Scenarios/generated.yml", name: "S0000 create review stubbed to /review expects 201")
         var events: [RunEvent] = [.scenarioStarted(id)]
         for step in 0..<8 {
-            events.append(.stepFinished(id, step: step, phase: step == 0 ? .setUp : .steps, outcome: .passed, duration: .microseconds(120)))
+            events.append(
+                .stepFinished(
+                    id,
+                    step: step,
+                    phase: step == 0 ? .setUp : .steps,
+                    outcome: .passed,
+                    duration: .microseconds(120)
+                )
+            )
         }
         events.append(.log(id, "POST /review → 201 (1 object)"))
         events.append(.log(id, "GET /restaurants → 200 (20 objects)"))
         events.append(.scenarioFinished(id, outcome: .passed, duration: .microseconds(900)))
         let lines = events.compactMap(RunEventLines.encode)
         report(
-            await Measurement.run("--jobs wire: encode one scenario's 12 events as JSON lines", runs: runs(2000), unit: "scenario") {
+            await Measurement.run(
+                "--jobs wire: encode one scenario's 12 events as JSON lines",
+                runs: runs(2000),
+                unit: "scenario"
+            ) {
                 var bytes = 0
                 for event in events { bytes += RunEventLines.encode(event)?.count ?? 0 }
                 if bytes == 0 { fatalError("nothing encoded") }
             }
         )
         report(
-            try await Measurement.run("--jobs wire: decode one scenario's 12 event lines", runs: runs(2000), unit: "scenario") {
+            try await Measurement.run(
+                "--jobs wire: decode one scenario's 12 event lines",
+                runs: runs(2000),
+                unit: "scenario"
+            ) {
                 for line in lines {
-                    guard RunEventLines.decode(line.dropLast()) != nil else { throw BenchError.failed("wire: a line did not decode") }
+                    guard RunEventLines.decode(line.dropLast()) != nil else {
+                        throw BenchError.failed("wire: a line did not decode")
+                    }
                 }
             }
         )
@@ -494,7 +518,9 @@ struct ScenarioBench {
                     _ = try suite.loadScenarios(paths: [errors.path])
                     throw BenchError.failed("the file loaded")
                 } catch let list as DiagnosticList {
-                    guard list.diagnostics.count == 8000 else { throw BenchError.failed("\(list.diagnostics.count) errors") }
+                    guard list.diagnostics.count == 8000 else {
+                        throw BenchError.failed("\(list.diagnostics.count) errors")
+                    }
                     blackHole(list.description)
                 }
             }
@@ -520,9 +546,16 @@ struct ScenarioBench {
             ("N=200 (set-up, 7 steps, tear-down, check for leaks)", runner), ("N=200, leaks: off", uncheckedRunner),
         ] {
             report(
-                try await Measurement.run("standard workload in-process, \(label)", runs: runs(5), operations: count, unit: "scenario") {
+                try await Measurement.run(
+                    "standard workload in-process, \(label)",
+                    runs: runs(5),
+                    operations: count,
+                    unit: "scenario"
+                ) {
                     let summary = await runner.run(Array(scenarios)) { _ in }
-                    guard summary.passed == count else { throw BenchError.failed("workload, \(label): \(summary.line)") }
+                    guard summary.passed == count else {
+                        throw BenchError.failed("workload, \(label): \(summary.line)")
+                    }
                 }
             )
         }

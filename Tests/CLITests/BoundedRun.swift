@@ -58,10 +58,18 @@ enum BoundedRun {
     ) {
         #expect(!result.timedOut, "still running after \(timeLimit) s", sourceLocation: sourceLocation)
         #expect(!result.crashed, "crashed: \(result.stderr.prefix(2000))", sourceLocation: sourceLocation)
-        #expect(result.status == 2, "exit status \(result.status): \(result.stderr.prefix(2000))", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 2,
+            "exit status \(result.status): \(result.stderr.prefix(2000))",
+            sourceLocation: sourceLocation
+        )
         #expect(result.firstError == expected, sourceLocation: sourceLocation)
         // Includes this run's child, which has been waited for (and any other child of the test process).
-        #expect(peakChildResidentBytes < 1 << 30, "a child's peak resident set: \(peakChildResidentBytes) bytes", sourceLocation: sourceLocation)
+        #expect(
+            peakChildResidentBytes < 1 << 30,
+            "a child's peak resident set: \(peakChildResidentBytes) bytes",
+            sourceLocation: sourceLocation
+        )
     }
 
     /// The largest resident set of any child this process has waited for so far, in bytes (Linux counts

@@ -39,8 +39,11 @@ enum CLI {
         let stderrURL: URL
         private let exits: AsyncStream<Void>
 
-        init(_ arguments: [String], directory: URL, environment: [String: String], executable: URL = CLI.binary) throws {
-            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-run-cli-\(UUID().uuidString)")
+        init(_ arguments: [String], directory: URL, environment: [String: String], executable: URL = CLI.binary) throws
+        {
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "scenario-run-cli-\(UUID().uuidString)"
+            )
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             stdoutURL = temporary.appendingPathComponent("stdout")
             stderrURL = temporary.appendingPathComponent("stderr")
@@ -50,7 +53,9 @@ enum CLI {
             process.arguments = arguments
             process.currentDirectoryURL = directory
             var merged = ProcessInfo.processInfo.environment
-            for name in ["KIF_SKIP_TEAR_DOWN", "KIF_SCENARIO_FILTER", "KIF_EXIT_ON_FAILURE", "NO_COLOR"] + CLI.shardVariables { merged[name] = nil }
+            for name in ["KIF_SKIP_TEAR_DOWN", "KIF_SCENARIO_FILTER", "KIF_EXIT_ON_FAILURE", "NO_COLOR"]
+                + CLI.shardVariables
+            { merged[name] = nil }
             merged.merge(environment) { _, new in new }
             process.environment = merged
             process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
@@ -85,15 +90,25 @@ enum CLI {
 
     /// A scratch project folder with the repository's fixtures and the given scenario files.
     static func project(_ files: [String: String]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-run-project-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("Fixtures"), to: folder.appendingPathComponent("Fixtures"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scenario-run-project-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Scenarios"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.copyItem(
+            at: repositoryRoot.appendingPathComponent("Fixtures"),
+            to: folder.appendingPathComponent("Fixtures")
+        )
         for (name, text) in files {
             let url = folder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         return folder
     }
 }
-

@@ -13,14 +13,23 @@ struct CheckAndServeTests {
 
     @Test func checkReportsABadServerFileAndBadScenarioFilesTogether() async throws {
         let project = try CLI.project([
-            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps:\n      - cache response: { path: /x, fixture: missing.json }\n"
+            "Scenarios/a.yml":
+                "scenarios:\n  - scenario: A\n    steps:\n      - cache response: { path: /x, fixture: missing.json }\n"
         ])
         let server = project.appendingPathComponent("Fixtures/server.yml")
         try "routes:\n  - { path: /x, stauts: 200 }\n".write(to: server, atomically: true, encoding: .utf8)
         let result = try await CLI.run(["check"], directory: project)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("Fixtures/server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'status'?"), "\(result.stderr)")
-        #expect(result.stderr.contains("Scenarios/a.yml:4:46: error: Fixture 'missing.json' not found in 'Fixtures'."), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "Fixtures/server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'status'?"
+            ),
+            "\(result.stderr)"
+        )
+        #expect(
+            result.stderr.contains("Scenarios/a.yml:4:46: error: Fixture 'missing.json' not found in 'Fixtures'."),
+            "\(result.stderr)"
+        )
         #expect(result.stderr.hasSuffix("2 errors; nothing was run.\n"))
     }
 
@@ -49,17 +58,17 @@ struct CheckAndServeTests {
     @Test func attributeNamesAndBoundNamesAreCheckedAtLoad() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": """
-                scenarios:
-                  - scenario: A
-                    steps:
-                      - insert entity: { entity: Review, attributes: { titel: Nice } }
-                      - create from factory: { factory: restaurant, properties: { nmae: Bistro } }
-                      - post object: { class: Review, attributes: { ratng: 5 } }
-                      - expect entities: { entity: Review, where: { restaurantId: 1 } }
-                      - get objects: { relationship: reviews, of: place }
-                      - delete object: { object: "${review}" }
+            scenarios:
+              - scenario: A
+                steps:
+                  - insert entity: { entity: Review, attributes: { titel: Nice } }
+                  - create from factory: { factory: restaurant, properties: { nmae: Bistro } }
+                  - post object: { class: Review, attributes: { ratng: 5 } }
+                  - expect entities: { entity: Review, where: { restaurantId: 1 } }
+                  - get objects: { relationship: reviews, of: place }
+                  - delete object: { object: "${review}" }
 
-                """
+            """
         ])
         let result = try await CLI.run(["check"], directory: project)
         #expect(result.status == 2)
@@ -91,7 +100,11 @@ struct CheckAndServeTests {
         for arguments in [["check"], ["--ci"]] {
             let result = try await CLI.run(arguments, directory: project)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains("scenario-run.yml:1:15: error: 'step timeout' must be a positive number of seconds, at most 86400 (a day)."))
+            #expect(
+                result.stderr.contains(
+                    "scenario-run.yml:1:15: error: 'step timeout' must be a positive number of seconds, at most 86400 (a day)."
+                )
+            )
         }
         try "".write(to: project.appendingPathComponent("scenario-run.yml"), atomically: true, encoding: .utf8)
         let result = try await CLI.run(["check"], directory: project)
@@ -107,22 +120,24 @@ struct CheckAndServeTests {
         )
         let timeout = try await CLI.run(["--ci", "--timeout", "1e17"], directory: project)
         #expect(timeout.status == 2)
-        #expect(timeout.stderr.contains("--timeout takes a number of seconds greater than 0 and at most 86400 (a day)."))
+        #expect(
+            timeout.stderr.contains("--timeout takes a number of seconds greater than 0 and at most 86400 (a day).")
+        )
     }
 
     @Test func negativeCountsStatusesOutOfRangeAndAnEmptyToAreLoadErrors() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": """
-                scenarios:
-                  - scenario: A
-                    steps:
-                      - expect entities: { entity: Review, count: -1 }
-                      - expect pending requests: -1
-                      - expect response: { status: 1000 }
-                      - expect request: { count: 99999999999 }
-                      - stub route: { class: Review, method: POST, to: "" }
+            scenarios:
+              - scenario: A
+                steps:
+                  - expect entities: { entity: Review, count: -1 }
+                  - expect pending requests: -1
+                  - expect response: { status: 1000 }
+                  - expect request: { count: 99999999999 }
+                  - stub route: { class: Review, method: POST, to: "" }
 
-                """
+            """
         ])
         let result = try await CLI.run(["check"], directory: project)
         #expect(result.status == 2)
@@ -143,7 +158,10 @@ struct CheckAndServeTests {
         for subcommand in [["check"], ["--ci"], ["serve"]] {
             let result = try await CLI.run(subcommand + ["--fixtures", "NoSuchFolder"])
             #expect(result.status == 2, "\(subcommand)")
-            #expect(result.stderr.contains("--fixtures: there is no folder 'NoSuchFolder'."), "\(subcommand): \(result.stderr)")
+            #expect(
+                result.stderr.contains("--fixtures: there is no folder 'NoSuchFolder'."),
+                "\(subcommand): \(result.stderr)"
+            )
         }
         let file = try await CLI.run(["check", "--fixtures", "Package.swift"])
         #expect(file.status == 2, "a file is not a fixture folder")
@@ -153,7 +171,9 @@ struct CheckAndServeTests {
         for seconds in ["0", "-3", "1e17", "inf", "nan"] {
             let result = try await CLI.run(["--ci", "--scenario-timeout=\(seconds)"])
             #expect(result.status == 2, "--scenario-timeout \(seconds)")
-            #expect(result.stderr.contains("--scenario-timeout takes a number of seconds greater than 0 and at most 86400"))
+            #expect(
+                result.stderr.contains("--scenario-timeout takes a number of seconds greater than 0 and at most 86400")
+            )
         }
     }
 

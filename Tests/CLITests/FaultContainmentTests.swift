@@ -125,7 +125,11 @@ struct FaultContainmentTests {
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
         // In this process, a crash ends the run: that is what workers are for.
-        let crashed = try await CLI.run(["--ci", "--in-process", "--filter", "^Crashes$"], directory: project, executable: CLI.faultsBinary)
+        let crashed = try await CLI.run(
+            ["--ci", "--in-process", "--filter", "^Crashes$"],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
         #expect(crashed.status != 0 && crashed.status != 1, "the process itself crashed: \(crashed.status)")
         let both = try await CLI.run(["--ci", "--in-process", "--jobs", "2"])
         #expect(both.status == 2)
@@ -146,7 +150,10 @@ struct FaultContainmentTests {
         // `wait: 3` has its own timeout (4 s), so the request's 1.5 s timeout comes first, every time.
         let result = try await CLI.run(["--ci", "--timeout", "1.5"], directory: project)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("log: GET /stalled → failed: The request to /stalled timed out after 1.5 s."), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("log: GET /stalled → failed: The request to /stalled timed out after 1.5 s."),
+            "\(result.stdout)"
+        )
     }
 
     @Test func aWorkerKilledFromOutsideFailsItsScenarioAndAnotherTakesOver() async throws {
@@ -163,7 +170,12 @@ struct FaultContainmentTests {
         ])
         let report = project.appendingPathComponent("report.xml")
         let marker = project.appendingPathComponent("started")
-        let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:], executable: CLI.faultsBinary)
+        let running = try CLI.Running(
+            ["--ci", "--junit", report.path],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
         #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
         let workers = ProcessList.children(of: running.process.processIdentifier)
         #expect(workers.count == 1)
@@ -221,7 +233,10 @@ struct SignalTests {
         #expect(result.stdout.contains("Run cancelled."), "the long scenario is cancelled: \(result.stdout)")
         let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         let counts = last.split(separator: ",").compactMap { Int($0.split(separator: " ").first ?? "") }
-        #expect(counts.count >= 2 && counts.reduce(0, +) == 4 && counts[1] == 1, "every scenario accounted for: \(last)")
+        #expect(
+            counts.count >= 2 && counts.reduce(0, +) == 4 && counts[1] == 1,
+            "every scenario accounted for: \(last)"
+        )
         let cases = try #require(CLI.junitCases(report), "complete, well-formed JUnit")
         #expect(cases.failures.count == 4)
         #expect(cases.failures["Long"] != .some(nil))
@@ -243,7 +258,12 @@ struct SignalTests {
             """
         ])
         let marker = project.appendingPathComponent("started")
-        let running = try CLI.Running(["--ci", "--timeout", "60"], directory: project, environment: [:], executable: CLI.faultsBinary)
+        let running = try CLI.Running(
+            ["--ci", "--timeout", "60"],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
         #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
         let workers = ProcessList.children(of: running.process.processIdentifier)
         #expect(workers.count == 1)

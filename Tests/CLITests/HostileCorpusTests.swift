@@ -8,7 +8,8 @@ struct HostileCorpusTests {
     static let corpus = CLI.repositoryRoot.appendingPathComponent("Tests/CLITests/HostileCorpus")
 
     static func names(_ folder: String) -> [String] {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(folder).path)) ?? []
+        let files =
+            (try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(folder).path)) ?? []
         return files.filter { $0.hasSuffix(".yml") }.map { String($0.dropLast(4)) }.sorted()
     }
 
@@ -66,7 +67,8 @@ struct HostileCorpusTests {
         let result = try await BoundedRun.run(["check"], directory: project)
         BoundedRun.expectRejected(
             result,
-            firstError: "\(path):1:1: error: File of 67,108,865 bytes is larger than the limit of 64 MB (67,108,864 bytes)."
+            firstError:
+                "\(path):1:1: error: File of 67,108,865 bytes is larger than the limit of 64 MB (67,108,864 bytes)."
         )
     }
 
@@ -74,10 +76,18 @@ struct HostileCorpusTests {
     /// by pair, and the output stops after 100 errors with a count.
     @Test func aMappingWithAHundredThousandKeysIsQuick() async throws {
         let keys = (0..<100_000).map { "k\($0): x" }.joined(separator: "\n")
-        let project = try CLI.project(["Scenarios/keys.yml": "scenarios: [{ scenario: A, steps: [succeed] }]\n" + keys + "\n"])
+        let project = try CLI.project([
+            "Scenarios/keys.yml": "scenarios: [{ scenario: A, steps: [succeed] }]\n" + keys + "\n"
+        ])
         defer { try? FileManager.default.removeItem(at: project) }
         let result = try await BoundedRun.run(["check"], directory: project)
-        BoundedRun.expectRejected(result, firstError: "Scenarios/keys.yml:2:1: error: Unknown key 'k0' in scenario file.")
-        #expect(result.stderr.hasSuffix("… and 99,900 more errors\n100,000 errors; nothing was run.\n"), "\(result.stderr.suffix(300))")
+        BoundedRun.expectRejected(
+            result,
+            firstError: "Scenarios/keys.yml:2:1: error: Unknown key 'k0' in scenario file."
+        )
+        #expect(
+            result.stderr.hasSuffix("… and 99,900 more errors\n100,000 errors; nothing was run.\n"),
+            "\(result.stderr.suffix(300))"
+        )
     }
 }

@@ -29,18 +29,28 @@ struct LeakCheckTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         let scenarios = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("✗") || $0.hasPrefix("✓") }
         #expect(scenarios.count == 2 && scenarios.allSatisfy { $0.hasPrefix("✗") }, "\(result.stdout)")
-        #expect(result.stdout.contains("""
-                ✓ expect entities User count 1
-                ✓ wait for requests
-                ✗ check for leaks
-                  1 User row
+        #expect(
+            result.stdout.contains(
+                """
+                    ✓ expect entities User count 1
+                    ✓ wait for requests
+                    ✗ check for leaks
+                      1 User row
 
-            """), "\(result.stdout)")
-        #expect(result.stdout.contains("""
-                ✗ check for leaks
-                  1 User row; route Review POST still points to /422
+                """
+            ),
+            "\(result.stdout)"
+        )
+        #expect(
+            result.stdout.contains(
+                """
+                    ✗ check for leaks
+                      1 User row; route Review POST still points to /422
 
-            """), "\(result.stdout)")
+                """
+            ),
+            "\(result.stdout)"
+        )
         #expect(result.stdout.hasSuffix("0 passed, 2 failed\n"))
     }
 
@@ -50,7 +60,12 @@ struct LeakCheckTests {
         let result = try await CLI.run(["--ci", "--junit", report.path, "--filter", "Stubbing"], directory: project)
         #expect(result.status == 1)
         let xml = try String(contentsOf: report, encoding: .utf8)
-        #expect(xml.contains(#"<failure message="1 User row; route Review POST still points to /422">check for leaks</failure>"#), "\(xml)")
+        #expect(
+            xml.contains(
+                #"<failure message="1 User row; route Review POST still points to /422">check for leaks</failure>"#
+            ),
+            "\(xml)"
+        )
         #expect(xml.contains("✗ check for leaks: 1 User row; route Review POST still points to /422"))
     }
 
@@ -59,15 +74,25 @@ struct LeakCheckTests {
         let report = project.appendingPathComponent("report.xml")
         let result = try await CLI.run(["--ci", "--junit", report.path], directory: project)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("""
-            ✓ Stubbing a route (
-            """), "\(result.stdout)")
-        #expect(result.stdout.contains("""
-             s)
-                ⚠ check for leaks
-                  1 User row; route Review POST still points to /422
+        #expect(
+            result.stdout.contains(
+                """
+                ✓ Stubbing a route (
+                """
+            ),
+            "\(result.stdout)"
+        )
+        #expect(
+            result.stdout.contains(
+                """
+                 s)
+                    ⚠ check for leaks
+                      1 User row; route Review POST still points to /422
 
-            """), "\(result.stdout)")
+                """
+            ),
+            "\(result.stdout)"
+        )
         #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"))
         let xml = try String(contentsOf: report, encoding: .utf8)
         #expect(!xml.contains("<failure"))
@@ -86,12 +111,19 @@ struct LeakCheckTests {
 
     @Test func theStepIsListedAfterTearDown() async throws {
         let list = try await CLI.run(["--list", "Scenarios/store.yml"])
-        #expect(list.stdout.contains("    tear down tear down the test environment\n    tear down check for leaks\n"), "\(list.stdout)")
+        #expect(
+            list.stdout.contains("    tear down tear down the test environment\n    tear down check for leaks\n"),
+            "\(list.stdout)"
+        )
     }
 
     @Test func nothingIsCheckedWhileTearDownIsSkipped() async throws {
         let project = try Self.forgetfulProject()
-        let result = try await CLI.run(["--ci", "--verbose"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
+        let result = try await CLI.run(
+            ["--ci", "--verbose"],
+            directory: project,
+            environment: ["KIF_SKIP_TEAR_DOWN": "1"]
+        )
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("    - check for leaks (skipped)"))
         #expect(result.stdout.contains("2 passed, 0 failed\n"))
@@ -101,25 +133,39 @@ struct LeakCheckTests {
         let project = try Self.forgetfulProject(leaks: "never")
         let result = try await CLI.run(["--ci"], directory: project)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("""
-            scenario-run.yml:2:8: error: 'leaks' must be fail, warn or off, not 'never'.
-            leaks: never
-                   ^
-            """), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                """
+                scenario-run.yml:2:8: error: 'leaks' must be fail, warn or off, not 'never'.
+                leaks: never
+                       ^
+                """
+            ),
+            "\(result.stderr)"
+        )
     }
 
     @Test func theDemosLeakingExampleFailsWithTheAppsOwnCheck() async throws {
         let result = try await CLI.run(["--ci", "--jobs", "2", "Scenarios/examples-failing/leaking.yml"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("""
-            ✗ Leaving a draft behind (
-            """))
-        #expect(result.stdout.contains("""
-                ✓ tear down the test environment
-                ✗ check for leaks
-                  1 review draft still saved
+        #expect(
+            result.stdout.contains(
+                """
+                ✗ Leaving a draft behind (
+                """
+            )
+        )
+        #expect(
+            result.stdout.contains(
+                """
+                    ✓ tear down the test environment
+                    ✗ check for leaks
+                      1 review draft still saved
 
-            """), "\(result.stdout)")
+                """
+            ),
+            "\(result.stdout)"
+        )
         #expect(result.stdout.hasSuffix("0 passed, 1 failed\n"))
     }
 }

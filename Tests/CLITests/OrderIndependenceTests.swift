@@ -23,7 +23,9 @@ struct OrderIndependenceTests {
         let names = OrderAndShardTests.listed(listing.stdout)
         #expect(names.count >= 26, "\(listing.stdout)")
         for name in names {
-            let alone = try await CLI.run(["--ci", "--filter", "^" + NSRegularExpression.escapedPattern(for: name) + "$"])
+            let alone = try await CLI.run([
+                "--ci", "--filter", "^" + NSRegularExpression.escapedPattern(for: name) + "$",
+            ])
             #expect(alone.status == 0, "\(name) alone: \(alone.stdout)")
             #expect(alone.stdout.hasSuffix("1 passed, 0 failed\n"), "\(name) alone: \(alone.stdout)")
         }

@@ -54,7 +54,10 @@ struct RepeatAndRetryCLITests {
         #expect(result.stdout.contains("✗ Always fails (") && result.stdout.contains(", 3 tries)"))
         #expect(result.stdout.hasSuffix("\nFLAKY 1/2 Flaky once\n2 passed, 1 failed\n"), "\(result.stdout)")
 
-        let read = try #require(try Self.junitparser(report), "python3 with junitparser reads the report (pip install junitparser)")
+        let read = try #require(
+            try Self.junitparser(report),
+            "python3 with junitparser reads the report (pip install junitparser)"
+        )
         #expect(read.contains("Flaky once: passed=True flaky=1 reruns=0"), "\(read)")
         #expect(read.contains("Always fails: passed=False flaky=0 reruns=2"), "\(read)")
         #expect(read.contains("Steady: passed=True flaky=0 reruns=0"), "\(read)")
@@ -82,7 +85,11 @@ struct RepeatAndRetryCLITests {
         #expect(plain.stdout.hasSuffix("1 passed, 1 failed\n"))
 
         // With a retry, the failing first repetition is tried again and the three repetitions pass.
-        let retried = try await CLI.run(["--ci", "--repeat", "3", "--retries", "1"], directory: project, executable: CLI.faultsBinary)
+        let retried = try await CLI.run(
+            ["--ci", "--repeat", "3", "--retries", "1"],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
         #expect(retried.status == 0)
         #expect(retried.stdout.hasSuffix("\nFLAKY 1/4 Fails its first run\n2 passed, 0 failed\n"), "\(retried.stdout)")
     }

@@ -23,7 +23,9 @@ struct RunCommandTests {
         let result = try await CLI.run(["--ci", "Scenarios/examples-failing"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("✗ Expecting the wrong status"))
-        #expect(result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"))
+        #expect(
+            result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201")
+        )
         #expect(result.stdout.contains("at Scenarios/examples-failing/failing.yml:10"))
         #expect(result.stdout.contains("✓ tear down the test environment"))
         #expect(result.stdout.contains("✗ Leaving a draft behind"))
@@ -48,15 +50,19 @@ struct RunCommandTests {
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("Scenarios/also-bad.yml:4:1: error:"))
-        #expect(result.stderr.contains("""
-            Scenarios/bad.yml:4:9: error: Unknown step 'stub rout'. Did you mean 'stub route'?
-                  - stub rout: { class: Review, method: POST, to: /422 }
-                    ^
-            Scenarios/bad.yml:5:36: error: Unknown entity 'Reveiw'. Did you mean 'Review'?
-                  - expect entities: { entity: Reveiw, count: 0 }
-                                               ^
-            3 errors; nothing was run.
-            """))
+        #expect(
+            result.stderr.contains(
+                """
+                Scenarios/bad.yml:4:9: error: Unknown step 'stub rout'. Did you mean 'stub route'?
+                      - stub rout: { class: Review, method: POST, to: /422 }
+                        ^
+                Scenarios/bad.yml:5:36: error: Unknown entity 'Reveiw'. Did you mean 'Review'?
+                      - expect entities: { entity: Reveiw, count: 0 }
+                                                   ^
+                3 errors; nothing was run.
+                """
+            )
+        )
     }
 
     @Test func filterAndItsEnvironmentVariableSelectByName() async throws {
@@ -83,7 +89,10 @@ struct RunCommandTests {
         #expect(result.stdout.contains("- Failing on purpose (skipped)"))
         #expect(result.stdout.contains("- Leaving a draft behind (skipped)"))
         #expect(result.stdout.hasSuffix("0 passed, 1 failed, 2 skipped\n"), "\(result.stdout)")
-        let byEnvironment = try await CLI.run(["--ci", "Scenarios/examples-failing"], environment: ["KIF_EXIT_ON_FAILURE": "1"])
+        let byEnvironment = try await CLI.run(
+            ["--ci", "Scenarios/examples-failing"],
+            environment: ["KIF_EXIT_ON_FAILURE": "1"]
+        )
         #expect(byEnvironment.stdout.hasSuffix("0 passed, 1 failed, 2 skipped\n"))
     }
 
@@ -99,7 +108,10 @@ struct RunCommandTests {
         ])
         let first = try await CLI.run(["--ci"], directory: project)
         #expect(first.stdout.hasSuffix("1 passed, 1 failed\n"))
-        let state = try String(contentsOf: project.appendingPathComponent(".scenario-run/last-failed.json"), encoding: .utf8)
+        let state = try String(
+            contentsOf: project.appendingPathComponent(".scenario-run/last-failed.json"),
+            encoding: .utf8
+        )
         #expect(state.contains("Fails"))
         let rerun = try await CLI.run(["--ci", "--rerun-failed"], directory: project)
         #expect(rerun.status == 1)
@@ -121,7 +133,9 @@ struct RunCommandTests {
 
     @Test func junitReportParsesAndItsCountsMatch() async throws {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml")
-        let result = try await CLI.run(["--ci", "--junit", report.path, "Scenarios/examples-failing", "Scenarios/store.yml"])
+        let result = try await CLI.run([
+            "--ci", "--junit", report.path, "Scenarios/examples-failing", "Scenarios/store.yml",
+        ])
         #expect(result.status == 1)
         let data = try Data(contentsOf: report)
         let counter = JUnitCounter()
@@ -131,9 +145,21 @@ struct RunCommandTests {
         #expect(counter.suites == 3)
         #expect(counter.testcases == 7)
         #expect(counter.failures == 3)
-        #expect(counter.suiteAttributes.contains { $0["name"] == "Entity store" && $0["tests"] == "4" && $0["failures"] == "0" })
-        #expect(counter.suiteAttributes.contains { $0["name"] == "Failing examples" && $0["tests"] == "2" && $0["failures"] == "2" })
-        #expect(counter.suiteAttributes.contains { $0["name"] == "Leaking examples" && $0["tests"] == "1" && $0["failures"] == "1" })
+        #expect(
+            counter.suiteAttributes.contains {
+                $0["name"] == "Entity store" && $0["tests"] == "4" && $0["failures"] == "0"
+            }
+        )
+        #expect(
+            counter.suiteAttributes.contains {
+                $0["name"] == "Failing examples" && $0["tests"] == "2" && $0["failures"] == "2"
+            }
+        )
+        #expect(
+            counter.suiteAttributes.contains {
+                $0["name"] == "Leaking examples" && $0["tests"] == "1" && $0["failures"] == "1"
+            }
+        )
     }
 
     @Test func skipTearDownKeepsTheLastStoreAsASQLiteFile() async throws {
@@ -147,12 +173,19 @@ struct RunCommandTests {
                   - expect entities: { entity: Review, count: 1 }
             """
         ])
-        let result = try await CLI.run(["--ci", "--verbose"], directory: project, environment: ["KIF_SKIP_TEAR_DOWN": "1"])
+        let result = try await CLI.run(
+            ["--ci", "--verbose"],
+            directory: project,
+            environment: ["KIF_SKIP_TEAR_DOWN": "1"]
+        )
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("    - tear down the test environment (skipped)"))
         let path = project.appendingPathComponent(".scenario-run/last-store.sqlite").path
         #expect(result.stdout.contains("KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at \(path)"))
-        #expect(result.stdout.contains("  sqlite3 \(path) 'select * from \"Review\"'"), "the hint names the app's table with rows")
+        #expect(
+            result.stdout.contains("  sqlite3 \(path) 'select * from \"Review\"'"),
+            "the hint names the app's table with rows"
+        )
         #expect(!result.stdout.contains("from \"Restaurant\""), "tables without rows are not suggested")
         #expect(FileManager.default.fileExists(atPath: path))
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
@@ -173,7 +206,8 @@ struct RunCommandTests {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString).xml")
         for jobs in ["1", "2"] {
             try? FileManager.default.removeItem(at: report)
-            let script = "'\(CLI.binary.path)' --ci --jobs \(jobs) --junit '\(report.path)' | head -1 > /dev/null; echo \"${PIPESTATUS[0]}\""
+            let script =
+                "'\(CLI.binary.path)' --ci --jobs \(jobs) --junit '\(report.path)' | head -1 > /dev/null; echo \"${PIPESTATUS[0]}\""
             let result = try await CLI.run(["-c", script], executable: URL(fileURLWithPath: "/bin/bash"))
             #expect(result.stdout == "0\n", "--jobs \(jobs): exit status \(result.stdout) \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
@@ -192,7 +226,10 @@ struct RunCommandTests {
         #expect(missing.stdout.isEmpty, "nothing ran")
         let isFolder = try await CLI.run(["--ci", "--junit", folder.path])
         #expect(isFolder.status == 2)
-        #expect(isFolder.stderr.contains("Error: --junit: Cannot write '\(folder.path)': it is a folder."), "\(isFolder.stderr)")
+        #expect(
+            isFolder.stderr.contains("Error: --junit: Cannot write '\(folder.path)': it is a folder."),
+            "\(isFolder.stderr)"
+        )
         #expect(isFolder.stdout.isEmpty, "nothing ran")
     }
 
@@ -228,7 +265,9 @@ struct RunCommandTests {
             let report = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml")
             let result = try await CLI.run(["--ci", "--junit", report.path] + arguments)
             let xml = try String(contentsOf: report, encoding: .utf8)
-            let names = xml.split(separator: "\n").filter { $0.contains("<testcase ") }.map { String($0.split(separator: " time=")[0]) }
+            let names = xml.split(separator: "\n").filter { $0.contains("<testcase ") }.map {
+                String($0.split(separator: " time=")[0])
+            }
             return (result, names.sorted())
         }
         let serial = try await cases([])
@@ -240,7 +279,11 @@ struct RunCommandTests {
 
         let failing = try await cases(["--jobs", "2", "Scenarios/examples-failing", "Scenarios/store.yml"])
         #expect(failing.result.status == 1)
-        #expect(failing.result.stdout.contains("The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"))
+        #expect(
+            failing.result.stdout.contains(
+                "The last response (POST /422 → 422 (Invalid object.)) has status 422, expected 201"
+            )
+        )
         #expect(failing.result.stdout.contains("at Scenarios/examples-failing/failing.yml:10"))
         #expect(failing.result.stdout.hasSuffix("4 passed, 3 failed\n"))
         #expect(failing.testcases.count == 7)
@@ -250,7 +293,10 @@ struct RunCommandTests {
         let project = try CLI.project(["Scenarios/bad.yml": "scenarios:\n  - scenario: A\n    steps: [succed]\n"])
         let result = try await CLI.run(["--ci", "--jobs", "2"], directory: project)
         #expect(result.status == 2)
-        #expect(result.stderr.components(separatedBy: "error:").count == 2, "one error, not one per worker: \(result.stderr)")
+        #expect(
+            result.stderr.components(separatedBy: "error:").count == 2,
+            "one error, not one per worker: \(result.stderr)"
+        )
         #expect(result.stdout.isEmpty)
         #expect(try await CLI.run(["--ci", "--jobs", "0"]).status == 2)
     }
@@ -268,7 +314,11 @@ struct RunCommandTests {
             """
         ])
         let report = project.appendingPathComponent("report.xml")
-        let running = try CLI.Running(["--ci", "--jobs", "2", "--junit", report.path], directory: project, environment: [:])
+        let running = try CLI.Running(
+            ["--ci", "--jobs", "2", "--junit", report.path],
+            directory: project,
+            environment: [:]
+        )
         #expect(await eventually { running.stdout.contains("✓ Quick A") && running.stdout.contains("✓ Quick B") })
         let workers = ProcessList.children(of: running.process.processIdentifier)
         #expect(workers.count == 2, "with --jobs 2 two worker processes run scenarios")
@@ -279,7 +329,10 @@ struct RunCommandTests {
         #expect(result.stdout.contains("Run cancelled."))
         let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         let counts = last.split(separator: ",").compactMap { Int($0.split(separator: " ").first ?? "") }
-        #expect(counts.count == 3 && counts[0] == 2 && counts.reduce(0, +) == 6, "every scenario accounted for: \(last)")
+        #expect(
+            counts.count == 3 && counts[0] == 2 && counts.reduce(0, +) == 6,
+            "every scenario accounted for: \(last)"
+        )
         #expect(XMLParser(data: try Data(contentsOf: report)).parse())
         #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
     }
@@ -316,7 +369,10 @@ final class JUnitCounter: NSObject, XMLParserDelegate, @unchecked Sendable {
     var suiteAttributes: [[String: String]] = []
 
     func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        _ parser: XMLParser,
+        didStartElement elementName: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
         switch elementName {

@@ -34,7 +34,10 @@ struct StateFileTests {
     @Test func aCorruptStateFileIsNamedAndOnlyRerunFailedStops() async throws {
         let project = try CLI.project(["Scenarios/mixed.yml": Self.mixed])
         let state = project.appendingPathComponent(".scenario-run/last-failed.json")
-        try FileManager.default.createDirectory(at: state.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: state.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         try Data("{\"failed\": [1, 2".utf8).write(to: state)
 
         let rerun = try await CLI.run(["--ci", "--rerun-failed"], directory: project)

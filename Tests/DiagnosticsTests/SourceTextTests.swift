@@ -16,7 +16,11 @@ struct SourceTextTests {
 
     /// A diagnostic's source line of a CRLF file has no `\r`, and its caret counts characters.
     @Test func aCRLFFileRendersCleanly() {
-        let diagnostic = Diagnostic("Oops.", at: SourceLocation(file: "a.yml", line: 2, column: 4), in: SourceText("x\r\nab✓d\r\n"))
+        let diagnostic = Diagnostic(
+            "Oops.",
+            at: SourceLocation(file: "a.yml", line: 2, column: 4),
+            in: SourceText("x\r\nab✓d\r\n")
+        )
         #expect(diagnostic.description == "a.yml:2:4: error: Oops.\nab✓d\n   ^")
     }
 
@@ -37,7 +41,11 @@ struct SourceTextTests {
 
 struct DiagnosticListCapTests {
     static func list(_ count: Int) -> DiagnosticList {
-        DiagnosticList((1...count).map { Diagnostic(location: .init(file: "a.yml", line: $0, column: 1), message: "No.", sourceLine: nil) })
+        DiagnosticList(
+            (1...count).map {
+                Diagnostic(location: .init(file: "a.yml", line: $0, column: 1), message: "No.", sourceLine: nil)
+            }
+        )
     }
 
     @Test func showsTheFirstHundredThenACount() {

@@ -10,14 +10,16 @@ import Synchronization
 
 /// `crash: MESSAGE` — a `fatalError` in app code.
 let crash = StepDefinition(name: "crash", summary: "Crashes the process with fatalError(MESSAGE)", usage: ["MESSAGE"]) {
-    arguments, _ in
+    arguments,
+    _ in
     let message = try arguments.scalar()
     return Step("crash: \(message)") { _ in fatalError(message) }
 }
 
 /// `raise signal: NUMBER` — the process gets a signal (11 is a segmentation fault).
 let raiseSignal = StepDefinition(name: "raise signal", summary: "Sends the process a signal", usage: ["NUMBER"]) {
-    arguments, _ in
+    arguments,
+    _ in
     let number = try arguments.intValue(in: 1...31)
     return Step("raise signal \(number)") { _ in
         raise(Int32(number))
@@ -26,21 +28,26 @@ let raiseSignal = StepDefinition(name: "raise signal", summary: "Sends the proce
 }
 
 /// `exit process: STATUS` — app code calls `exit()`.
-let exitProcess = StepDefinition(name: "exit process", summary: "Calls exit(STATUS)", usage: ["STATUS"]) { arguments, _ in
+let exitProcess = StepDefinition(name: "exit process", summary: "Calls exit(STATUS)", usage: ["STATUS"]) {
+    arguments,
+    _ in
     let status = try arguments.intValue(in: 0...255)
     return Step("exit process \(status)") { _ in exit(Int32(status)) }
 }
 
 /// `ignore cancellation` — never returns, and goes on when cancelled.
 let ignoreCancellation = StepDefinition(name: "ignore cancellation", summary: "Never returns, even when cancelled") {
-    _, _ in
+    _,
+    _ in
     Step("ignore cancellation") { _ in
         while true { try? await Task.sleep(for: .milliseconds(20)) }
     }
 }
 
 /// `sleep: SECONDS` — takes that long on the wall clock, and stops when cancelled.
-let sleepStep = StepDefinition(name: "sleep", summary: "Sleeps, stopping when cancelled", usage: ["SECONDS"]) { arguments, _ in
+let sleepStep = StepDefinition(name: "sleep", summary: "Sleeps, stopping when cancelled", usage: ["SECONDS"]) {
+    arguments,
+    _ in
     let seconds = try arguments.doubleValue()
     return Step("sleep \(seconds) s", timeout: .seconds(seconds + 60)) { _ in
         try await Task.sleep(for: .seconds(seconds))
@@ -62,7 +69,9 @@ let runs = Mutex<[String: Int]>([:])
 
 /// `fail times: N` — fails the first N times it runs in a scenario (in this process), then passes: a
 /// flaky step, for `--retries`.
-let failTimes = StepDefinition(name: "fail times", summary: "Fails its first N runs, then passes", usage: ["N"]) { arguments, _ in
+let failTimes = StepDefinition(name: "fail times", summary: "Fails its first N runs, then passes", usage: ["N"]) {
+    arguments,
+    _ in
     let times = try arguments.intValue(in: 0...1000)
     return Step("fail times \(times)") { context in
         let run = runs.withLock { runs in
@@ -76,6 +85,8 @@ let failTimes = StepDefinition(name: "fail times", summary: "Fails its first N r
 await ScenarioRun.main(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
-        steps: RestaurantReviews.steps + [crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes]
+        steps: RestaurantReviews.steps + [
+            crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes,
+        ]
     )
 )

@@ -21,18 +21,23 @@ extension FullStack {
         }
 
         @Test func skipTearDownKeepsTheLastStoreAndSaysWhere() async throws {
-            let project = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-testing-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: project.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)
+            let project = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "scenario-testing-\(UUID().uuidString)"
+            )
+            try FileManager.default.createDirectory(
+                at: project.appendingPathComponent("Scenarios"),
+                withIntermediateDirectories: true
+            )
             try FileManager.default.copyItem(
                 at: Self.repositoryRoot.appendingPathComponent("Fixtures"),
                 to: project.appendingPathComponent("Fixtures")
             )
             try """
-                scenarios:
-                  - scenario: Leaves a restaurant behind
-                    steps:
-                      - insert entity: { entity: Restaurant, attributes: { restaurantID: 7, name: Kept } }
-                """.write(to: project.appendingPathComponent("Scenarios/keep.yml"), atomically: true, encoding: .utf8)
+            scenarios:
+              - scenario: Leaves a restaurant behind
+                steps:
+                  - insert entity: { entity: Restaurant, attributes: { restaurantID: 7, name: Kept } }
+            """.write(to: project.appendingPathComponent("Scenarios/keep.yml"), atomically: true, encoding: .utf8)
             let kept = project.appendingPathComponent(".scenario-run/last-store.sqlite")
             let summary = try await ScenarioTesting.run(
                 app: RestaurantReviews.appUnderTest,

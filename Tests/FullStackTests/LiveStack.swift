@@ -50,4 +50,3 @@ struct LiveStack {
         await server.stop()
     }
 }
-

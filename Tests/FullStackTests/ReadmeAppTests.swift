@@ -74,27 +74,42 @@ enum ReadmeApp {
 extension FullStack {
     @Suite struct ReadmeAppTests {
         @Test func anAppStepNamedLikeABuiltInOneIsAnErrorAtItsSwiftLine() throws {
-            let line = #line + 1
-            let clash = StepDefinition(name: "Wait", summary: "Clashes with the built-in 'wait'") { _, _ in .succeed("no") }
-            let twice = StepDefinition(name: "expect  title", summary: "Clashes with the app's own 'expect title'") { _, _ in .succeed("no") }
-            let app = AppUnderTest(makeFactory: ReadmeApp.appUnderTest.makeFactory, steps: [ReadmeApp.expectTitle, clash, twice])
+            let clashLine = #line + 1
+            let clash = StepDefinition(name: "Wait", summary: "Clashes with the built-in 'wait'") { _, _ in
+                .succeed("no")
+            }
+            let summary = "Clashes with the app's own 'expect title'"
+            let twiceLine = #line + 1
+            let twice = StepDefinition(name: "expect  title", summary: summary) { _, _ in .succeed("no") }
+            let app = AppUnderTest(
+                makeFactory: ReadmeApp.appUnderTest.makeFactory,
+                steps: [ReadmeApp.expectTitle, clash, twice]
+            )
             let error = try #require(throws: DiagnosticList.self) {
                 try ScenarioSuite(app: app, settings: RunSettings(), directory: FileManager.default.temporaryDirectory)
             }
             let file = #filePath
             #expect(
                 error.diagnostics.map(\.description) == [
-                    "\(file):\(line):1: error: The app's step 'Wait' has the name of a built-in step; give it another name.",
-                    "\(file):\(line + 1):1: error: The app has two steps named 'expect  title'; the other is at "
+                    "\(file):\(clashLine):1: error: The app's step 'Wait' has the name of a built-in step; give it another name.",
+                    "\(file):\(twiceLine):1: error: The app has two steps named 'expect  title'; the other is at "
                         + "\(ReadmeApp.expectTitle.definedAt.fileAndLine).",
                 ]
             )
         }
 
         @Test func theReadmesAppRunsItsScenariosAndItsRoutesComeFromItsConfiguration() async throws {
-            let project = FileManager.default.temporaryDirectory.appendingPathComponent("readme-app-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: project.appendingPathComponent("Scenarios"), withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(at: project.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
+            let project = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "readme-app-\(UUID().uuidString)"
+            )
+            try FileManager.default.createDirectory(
+                at: project.appendingPathComponent("Scenarios"),
+                withIntermediateDirectories: true
+            )
+            try FileManager.default.createDirectory(
+                at: project.appendingPathComponent("Fixtures"),
+                withIntermediateDirectories: true
+            )
             try #"[{"id": 7, "title": "Solaris"}]"#.write(
                 to: project.appendingPathComponent("Fixtures/books.json"),
                 atomically: true,
@@ -106,21 +121,25 @@ extension FullStack {
                 encoding: .utf8
             )
             try """
-                feature: Books
-                scenarios:
-                  - scenario: Loading the books
-                    steps:
-                      - get objects: { route: books }
-                      - expect response: { status: 200 }
-                      - expect entities: { entity: Book, count: 1 }
-                      - expect title: Solaris
-                  - scenario: A book from the factory
-                    steps:
-                      - create from factory: { factory: book, properties: { title: Dune }, as: dune }
-                      - stub route: { class: Book, method: POST, to: /nowhere }
-                      - expect title: Dune
-                """.write(to: project.appendingPathComponent("Scenarios/books.yml"), atomically: true, encoding: .utf8)
-            let summary = try await ScenarioTesting.run(app: ReadmeApp.appUnderTest, directory: project, environment: [:])
+            feature: Books
+            scenarios:
+              - scenario: Loading the books
+                steps:
+                  - get objects: { route: books }
+                  - expect response: { status: 200 }
+                  - expect entities: { entity: Book, count: 1 }
+                  - expect title: Solaris
+              - scenario: A book from the factory
+                steps:
+                  - create from factory: { factory: book, properties: { title: Dune }, as: dune }
+                  - stub route: { class: Book, method: POST, to: /nowhere }
+                  - expect title: Dune
+            """.write(to: project.appendingPathComponent("Scenarios/books.yml"), atomically: true, encoding: .utf8)
+            let summary = try await ScenarioTesting.run(
+                app: ReadmeApp.appUnderTest,
+                directory: project,
+                environment: [:]
+            )
             #expect(summary.passed == 2)
             #expect(summary.failed == 0)
 
@@ -128,10 +147,16 @@ extension FullStack {
             ReadmeApp.ReadingList.shared.add("Solaris")
             defer { ReadmeApp.ReadingList.shared.removeAll() }
             try await withKnownIssue {
-                let leaking = try await ScenarioTesting.run(app: ReadmeApp.appUnderTest, directory: project, environment: [:])
+                let leaking = try await ScenarioTesting.run(
+                    app: ReadmeApp.appUnderTest,
+                    directory: project,
+                    environment: [:]
+                )
                 #expect(leaking.failed == 2)
             } matching: { issue in
-                issue.comments.contains { $0.rawValue.hasSuffix("at step 'check for leaks': 1 book still on the reading list") }
+                issue.comments.contains {
+                    $0.rawValue.hasSuffix("at step 'check for leaks': 1 book still on the reading list")
+                }
                     && issue.sourceLocation?.fileName == "books.yml"
             }
         }

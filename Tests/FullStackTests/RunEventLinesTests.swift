@@ -17,13 +17,27 @@ struct RunEventLinesTests {
             .stepFinished(id, step: 3, phase: .steps, outcome: .passed, duration: .nanoseconds(123_456_789)),
             .stepFinished(id, step: 4, phase: .tearDown, outcome: .skipped, duration: .zero),
             .stepFinished(
-                id, step: 5, phase: .steps,
+                id,
+                step: 5,
+                phase: .steps,
                 outcome: .failed(reason: "Expected 201", location: SourceLocation(file: "s.yml", line: 12, column: 9)),
                 duration: .seconds(2)
             ),
-            .stepFinished(id, step: 6, phase: .steps, outcome: .failed(reason: "Run cancelled.", location: nil), duration: .zero),
+            .stepFinished(
+                id,
+                step: 6,
+                phase: .steps,
+                outcome: .failed(reason: "Run cancelled.", location: nil),
+                duration: .zero
+            ),
             .stepStarted(id, step: 7, phase: .leakCheck),
-            .stepFinished(id, step: 7, phase: .leakCheck, outcome: .warned(reason: "1 Review row; queue still suspended"), duration: .zero),
+            .stepFinished(
+                id,
+                step: 7,
+                phase: .leakCheck,
+                outcome: .warned(reason: "1 Review row; queue still suspended"),
+                duration: .zero
+            ),
             .log(id, "POST /review → 201 (1 object)"),
             .scenarioFinished(id, outcome: .failed(step: 5, reason: "Expected 201"), duration: .milliseconds(31)),
             .scenarioFinished(id, outcome: .passed, duration: .seconds(3600)),
@@ -40,7 +54,9 @@ struct RunEventLinesTests {
     @Test func runLevelEventsAndOtherLinesAreNotEvents() {
         #expect(RunEventLines.encode(.runStarted(RunPlan(scenarios: []))) == nil)
         #expect(RunEventLines.encode(.runFinished(RunSummary())) == nil)
-        for line in ["", "[]", "{}", "not json", #"["finished","f","n"]"#, #"["started","f","n",1]"#, #"["log","f","n",1]"#] {
+        for line in [
+            "", "[]", "{}", "not json", #"["finished","f","n"]"#, #"["started","f","n",1]"#, #"["log","f","n",1]"#,
+        ] {
             #expect(RunEventLines.decode(Data(line.utf8)) == nil, "\(line)")
         }
     }

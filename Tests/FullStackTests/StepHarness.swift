@@ -36,18 +36,27 @@ struct StepHarness {
         settings.fixtures = repositoryFixtures.path
         settings.stepTimeout = .seconds(5)
         configure(&settings)
-        suite = try ScenarioSuite(app: app, settings: settings, directory: repositoryFixtures.deletingLastPathComponent())
+        suite = try ScenarioSuite(
+            app: app,
+            settings: settings,
+            directory: repositoryFixtures.deletingLastPathComponent()
+        )
     }
 
     /// Loads a scenario file's text; throws its diagnostics.
     func load(_ yaml: String) throws(DiagnosticList) -> [Scenario] {
-        try ScenarioLoader(registry: suite.registry, buildContext: suite.buildContext).load(yaml: yaml, file: "inline.yml")
+        try ScenarioLoader(registry: suite.registry, buildContext: suite.buildContext).load(
+            yaml: yaml,
+            file: "inline.yml"
+        )
     }
 
     /// One scenario whose steps are the given YAML list items.
     func run(steps: String, setUp: String = "") async throws -> Outcome {
         let indented = steps.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n")
-        let yaml = (setUp.isEmpty ? "" : "set up:\n" + setUp.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
+        let yaml =
+            (setUp.isEmpty
+                ? "" : "set up:\n" + setUp.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n")
             + "scenarios:\n  - scenario: inline\n    steps:\n" + indented + "\n"
         return try await run(try load(yaml))
     }
@@ -56,7 +65,15 @@ struct StepHarness {
     func run(_ name: String, steps: [Step]) async throws -> Outcome {
         let location = SourceLocation(file: "inline.swift", line: 1, column: 1)
         return try await run([
-            Scenario(name: name, tags: [], location: location, feature: "Steps", file: "inline.swift", setUp: [], steps: steps)
+            Scenario(
+                name: name,
+                tags: [],
+                location: location,
+                feature: "Steps",
+                file: "inline.swift",
+                setUp: [],
+                steps: steps
+            )
         ])
     }
 

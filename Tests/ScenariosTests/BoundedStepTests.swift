@@ -51,10 +51,15 @@ struct BoundedStepTests {
     @Test func anActionStillRunningAtItsTimeoutFailsAndTearDownRuns() async throws {
         let clock = harness.clock
         let scenarios = [
-            H.scenario("Slow", [H.step("take an hour", line: 4) { _ in
-                try await clock.sleep(for: .seconds(3600))
-                return .success
-            }]),
+            H.scenario(
+                "Slow",
+                [
+                    H.step("take an hour", line: 4) { _ in
+                        try await clock.sleep(for: .seconds(3600))
+                        return .success
+                    }
+                ]
+            ),
             H.scenario("Next", [Step.succeed("ok")]),
         ]
         let runner = try harness.runner()
@@ -78,10 +83,15 @@ struct BoundedStepTests {
         let gate = Gate()
         defer { gate.open() }
         let scenarios = [
-            H.scenario("Stuck", [H.step("never return", line: 4) { _ in
-                await gate.wait()
-                return .success
-            }]),
+            H.scenario(
+                "Stuck",
+                [
+                    H.step("never return", line: 4) { _ in
+                        await gate.wait()
+                        return .success
+                    }
+                ]
+            ),
             H.scenario("Next", [Step.succeed("ok")]),
         ]
         let runner = try harness.runner()
@@ -111,10 +121,15 @@ struct BoundedStepTests {
                 hookCalls.append(events.all.count)
             }
         )
-        let scenario = H.scenario("Stuck", [H.step("never return", line: 4) { _ in
-            await gate.wait()
-            return .success
-        }])
+        let scenario = H.scenario(
+            "Stuck",
+            [
+                H.step("never return", line: 4) { _ in
+                    await gate.wait()
+                    return .success
+                }
+            ]
+        )
         let task = Task { await runner.run([scenario]) { events.append($0) } }
         for _ in 0..<2 {
             await harness.clock.waitForSleepers()

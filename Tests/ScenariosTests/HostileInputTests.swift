@@ -42,7 +42,9 @@ struct HostileInputTests {
     @Test func aBillionLaughsFailsFastAtTheAlias() {
         var lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
         for level in 1..<30 {
-            lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]")
+            lines.append(
+                "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]"
+            )
         }
         let text = lines.joined(separator: "\n") + "\nscenarios: [*a29]\n"
         #expect(Self.errors(text) == ["s.yml:5:45: Aliases expand to more than 100,000 nodes."])
@@ -53,7 +55,8 @@ struct HostileInputTests {
     @Test func chunksOfOneFileShareOneAliasBudget() {
         let scenarios = (0..<30).map { index in
             let items = Array(repeating: "*a\(index)", count: 5).joined(separator: ", ")
-            return "  - scenario: S\(index)\n    tags: &a\(index) [" + Array(repeating: "t", count: 999).joined(separator: ", ")
+            return "  - scenario: S\(index)\n    tags: &a\(index) ["
+                + Array(repeating: "t", count: 999).joined(separator: ", ")
                 + "]\n    steps: [succeed]\n    x: [\(items)]"
         }
         let text = "scenarios:\n" + scenarios.joined(separator: "\n") + "\n"
@@ -75,7 +78,9 @@ struct HostileInputTests {
     @Test func bytesAreCheckedWhereTheyAre() {
         func error(_ bytes: [UInt8]) -> YAMLError? {
             do {
-                _ = try bytes.withUnsafeBufferPointer { buffer in Result { () throws(YAMLError) in try YAMLText(validating: buffer) } }.get()
+                _ = try bytes.withUnsafeBufferPointer { buffer in
+                    Result { () throws(YAMLError) in try YAMLText(validating: buffer) }
+                }.get()
                 return nil
             } catch {
                 return error
@@ -83,10 +88,19 @@ struct HostileInputTests {
         }
         #expect(error(Array("a: ✓\nbé: \u{7}".utf8)) == YAMLError(.controlCharacter(7), line: 2, column: 5))
         #expect(error([0x61, 0x0A, 0x62, 0xFF]) == YAMLError(.invalidUTF8(byte: 0xFF), line: 2, column: 2))
-        #expect(error([0xEF, 0xBB, 0xBF, 0x61, 0x00]) == YAMLError(.controlCharacter(0), line: 1, column: 2), "after the BOM")
+        #expect(
+            error([0xEF, 0xBB, 0xBF, 0x61, 0x00]) == YAMLError(.controlCharacter(0), line: 1, column: 2),
+            "after the BOM"
+        )
         #expect(error(Array("tab\there\r\nnel \u{85} ok\n".utf8)) == nil)
-        #expect(YAMLError(.invalidUTF8(byte: 0xC3), line: 1, column: 1).message == "Invalid UTF-8: byte 0xC3 does not start a character; is this a text file?")
-        #expect(YAMLError(.controlCharacter(0), line: 1, column: 1).message == "Control character U+0000 is not allowed in YAML; is this a text file?")
+        #expect(
+            YAMLError(.invalidUTF8(byte: 0xC3), line: 1, column: 1).message
+                == "Invalid UTF-8: byte 0xC3 does not start a character; is this a text file?"
+        )
+        #expect(
+            YAMLError(.controlCharacter(0), line: 1, column: 1).message
+                == "Control character U+0000 is not allowed in YAML; is this a text file?"
+        )
     }
 
     @Test func aByteOrderMarkIsDroppedAndCRLFKeepsColumns() throws {
@@ -101,16 +115,25 @@ struct HostileInputTests {
     }
 
     @Test func anEmptyScenarioNameIsAnError() {
-        #expect(Self.errors("scenarios:\n  - scenario: ''\n    steps: [succeed]\n") == ["s.yml:2:15: Empty scenario name; every scenario needs a name."])
+        #expect(
+            Self.errors("scenarios:\n  - scenario: ''\n    steps: [succeed]\n") == [
+                "s.yml:2:15: Empty scenario name; every scenario needs a name."
+            ]
+        )
     }
 
     @Test func settingsAreHeldToTheSameLimits() {
-        let bomb = Self.aliases(200, ofNodes: 1000).replacingOccurrences(of: "a:", with: "x-a:").replacingOccurrences(of: "b:", with: "x-b:")
+        let bomb = Self.aliases(200, ofNodes: 1000).replacingOccurrences(of: "a:", with: "x-a:").replacingOccurrences(
+            of: "b:",
+            with: "x-b:"
+        )
         #expect(throws: DiagnosticList.self) { try RunSettings.load(yaml: bomb, file: "scenario-run.yml") }
         do {
             _ = try RunSettings.load(yaml: bomb, file: "scenario-run.yml")
         } catch {
-            #expect(error.description.hasPrefix("scenario-run.yml:2:407: error: Aliases expand to more than 100,000 nodes."))
+            #expect(
+                error.description.hasPrefix("scenario-run.yml:2:407: error: Aliases expand to more than 100,000 nodes.")
+            )
         }
     }
 
@@ -135,27 +158,52 @@ struct HostileInputTests {
             do {
                 _ = try FakeSteps.loader.load(paths: [path])
             } catch {
-                #expect(error.description == "\(path):1:1: error: Not a regular file; a YAML file must be a plain file, not a device, a socket or a pipe.")
+                #expect(
+                    error.description
+                        == "\(path):1:1: error: Not a regular file; a YAML file must be a plain file, not a device, a socket or a pipe."
+                )
             }
         }
     }
 
     @Test func aFolderLinkedToItsParentIsSearchedOnce() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-links-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scenario-links-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenarios = folder.appendingPathComponent("Scenarios")
-        try FileManager.default.createDirectory(at: scenarios.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: scenarios.appendingPathComponent("sub"),
+            withIntermediateDirectories: true
+        )
         try Data("x".utf8).write(to: scenarios.appendingPathComponent("a.yml"))
         try Data("x".utf8).write(to: scenarios.appendingPathComponent("sub/b.yml"))
-        try FileManager.default.createSymbolicLink(atPath: scenarios.appendingPathComponent("sub/loop").path, withDestinationPath: "..")
-        try FileManager.default.createSymbolicLink(atPath: scenarios.appendingPathComponent("sub/self").path, withDestinationPath: ".")
-        try FileManager.default.createSymbolicLink(atPath: scenarios.appendingPathComponent("again.yml").path, withDestinationPath: "a.yml")
-        try FileManager.default.createSymbolicLink(atPath: scenarios.appendingPathComponent("gone.yml").path, withDestinationPath: "missing.yml")
-        try FileManager.default.createSymbolicLink(atPath: scenarios.appendingPathComponent("gone-folder").path, withDestinationPath: "missing")
+        try FileManager.default.createSymbolicLink(
+            atPath: scenarios.appendingPathComponent("sub/loop").path,
+            withDestinationPath: ".."
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: scenarios.appendingPathComponent("sub/self").path,
+            withDestinationPath: "."
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: scenarios.appendingPathComponent("again.yml").path,
+            withDestinationPath: "a.yml"
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: scenarios.appendingPathComponent("gone.yml").path,
+            withDestinationPath: "missing.yml"
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: scenarios.appendingPathComponent("gone-folder").path,
+            withDestinationPath: "missing"
+        )
         let (files, problems) = ScenarioFiles.find(in: [scenarios.path, scenarios.path + "/sub"])
         #expect(files == [scenarios.path + "/a.yml", scenarios.path + "/sub/b.yml"])
-        #expect(problems.map(\.description) == [
-            "\(scenarios.path)/gone.yml:1:1: error: Broken symbolic link; nothing is at the place it names."
-        ])
+        #expect(
+            problems.map(\.description) == [
+                "\(scenarios.path)/gone.yml:1:1: error: Broken symbolic link; nothing is at the place it names."
+            ]
+        )
     }
 }

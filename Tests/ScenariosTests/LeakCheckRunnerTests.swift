@@ -21,7 +21,11 @@ struct LeakCheckRunnerTests {
         let runner = try harness.runner(leakCheck: check([]))
         let scenario = H.scenario("A", [Step.succeed("ok")])
         let steps = runner.plan([scenario]).scenarios[0].steps
-        #expect(steps.map(\.description) == ["set up the test environment", "succeed: ok", "tear down the test environment", "check for leaks"])
+        #expect(
+            steps.map(\.description) == [
+                "set up the test environment", "succeed: ok", "tear down the test environment", "check for leaks",
+            ]
+        )
         #expect(steps.map(\.phase) == [.setUp, .steps, .tearDown, .leakCheck])
         let events = await harness.run(runner, [scenario])
         #expect(events.stepOutcomes == [.passed, .passed, .passed, .passed])
@@ -70,7 +74,10 @@ struct LeakCheckRunnerTests {
     }
 
     @Test func nothingIsCheckedWhileTearDownIsSkipped() async throws {
-        let runner = try harness.runner({ $0 = $0.applying(environment: ["KIF_SKIP_TEAR_DOWN": "1"]) }, leakCheck: check(["1 Review row"]))
+        let runner = try harness.runner(
+            { $0 = $0.applying(environment: ["KIF_SKIP_TEAR_DOWN": "1"]) },
+            leakCheck: check(["1 Review row"])
+        )
         let events = await harness.run(runner, [H.scenario("A", [Step.succeed("ok")])])
         #expect(events.stepOutcomes == [.passed, .passed, .skipped, .skipped])
         #expect(events.scenarioOutcomes == [.passed])
@@ -79,10 +86,15 @@ struct LeakCheckRunnerTests {
 
     @Test func aCancelledRunStillChecksTheScenarioItTearsDown() async throws {
         let runner = try harness.runner(leakCheck: check([]))
-        let scenario = H.scenario("A", [Step("cancel") { _ in
-            runner.cancel()
-            return .success
-        }])
+        let scenario = H.scenario(
+            "A",
+            [
+                Step("cancel") { _ in
+                    runner.cancel()
+                    return .success
+                }
+            ]
+        )
         let events = await harness.run(runner, [scenario, H.scenario("B", [Step.succeed("ok")])])
         #expect(events.scenarioOutcomes == [.passed, .skipped])
         #expect(harness.calls.all == ["set up", "tear down", "check"])

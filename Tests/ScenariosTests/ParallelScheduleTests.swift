@@ -37,7 +37,10 @@ struct ParallelScheduleTests {
         var schedule = ParallelSchedule(scenarios: ids, workers: 2, prefetch: 1, failFast: true)
         #expect(schedule.assignments(for: 0) == [0])
         #expect(schedule.assignments(for: 1) == [1])
-        let (_, next) = schedule.handle(.scenarioFinished(ids[0], outcome: .failed(step: 1, reason: "No"), duration: .zero), from: 0)
+        let (_, next) = schedule.handle(
+            .scenarioFinished(ids[0], outcome: .failed(step: 1, reason: "No"), duration: .zero),
+            from: 0
+        )
         #expect(next.isEmpty)
         #expect(schedule.isDone(0))
         _ = schedule.handle(.scenarioFinished(ids[1], outcome: .passed, duration: .zero), from: 1)
@@ -52,11 +55,20 @@ struct ParallelScheduleTests {
         _ = schedule.assignments(for: 1)  // 2, 3
         _ = schedule.handle(.scenarioStarted(ids[0]), from: 0)
         _ = schedule.handle(.stepFinished(ids[0], step: 0, phase: .setUp, outcome: .passed, duration: .zero), from: 0)
-        let (events, resend) = schedule.workerExited(0, failure: "The worker process running this scenario ended (signal 9) before it finished.")
+        let (events, resend) = schedule.workerExited(
+            0,
+            failure: "The worker process running this scenario ended (signal 9) before it finished."
+        )
         let reason = "The worker process running this scenario ended (signal 9) before it finished."
         #expect(
             events == [
-                .stepFinished(ids[0], step: 1, phase: .steps, outcome: .failed(reason: reason, location: nil), duration: .zero),
+                .stepFinished(
+                    ids[0],
+                    step: 1,
+                    phase: .steps,
+                    outcome: .failed(reason: reason, location: nil),
+                    duration: .zero
+                ),
                 .scenarioFinished(ids[0], outcome: .failed(step: 1, reason: reason), duration: .zero),
             ]
         )
@@ -77,7 +89,10 @@ struct ParallelScheduleTests {
         schedule.cancel()
         let (_, next) = schedule.handle(.scenarioFinished(ids[0], outcome: .passed, duration: .zero), from: 0)
         #expect(next.isEmpty)
-        _ = schedule.workerExited(0, failure: "The worker process running this scenario ended (exit status 0) before it finished.")
+        _ = schedule.workerExited(
+            0,
+            failure: "The worker process running this scenario ended (exit status 0) before it finished."
+        )
         let (skipped, summary) = schedule.finish()
         #expect(skipped.count == 4)
         #expect(summary == RunSummary(passed: 1, skipped: 4, cancelled: true))

@@ -36,14 +36,21 @@ struct RepeatAndRetryTests {
         let runner = try harness.runner { $0.retries = 3 }
         let events = await harness.run(runner, [H.scenario("Flaky", [step])])
         #expect(calls.value == 3)
-        #expect(tries(events) == [.failed(step: 1, reason: "Call 1 fails"), .failed(step: 1, reason: "Call 2 fails"), .passed])
+        #expect(
+            tries(events) == [
+                .failed(step: 1, reason: "Call 1 fails"), .failed(step: 1, reason: "Call 2 fails"), .passed,
+            ]
+        )
         let attempts = events.compactMap { event -> Int? in
             if case .attemptFinished(_, let attempt, _, _) = event { return attempt }
             return nil
         }
         #expect(attempts == [1, 2])
         #expect(events.count { if case .scenarioStarted = $0 { true } else { false } } == 3, "every try starts again")
-        #expect(harness.calls.all == Array(repeating: ["set up", "tear down"], count: 3).flatMap { $0 }, "every try is set up and torn down")
+        #expect(
+            harness.calls.all == Array(repeating: ["set up", "tear down"], count: 3).flatMap { $0 },
+            "every try is set up and torn down"
+        )
         #expect(events.summary?.passed == 1 && events.summary?.failed == 0)
     }
 
@@ -72,7 +79,12 @@ struct RepeatAndRetryTests {
 
     @Test func repeatWithRetriesRetriesTheFailingRepetition() async throws {
         let (step, calls) = Self.failing(times: 1)
-        let events = await harness.run(try harness.runner { $0.repetitions = 2; $0.retries = 1 }, [H.scenario("A", [step])])
+        let events = await harness.run(
+            try harness.runner {
+                $0.repetitions = 2; $0.retries = 1
+            },
+            [H.scenario("A", [step])]
+        )
         // Try 1 fails, try 2 (its retry) passes, try 3 is the second repetition.
         #expect(calls.value == 3)
         #expect(tries(events) == [.failed(step: 1, reason: "Call 1 fails"), .passed, .passed])

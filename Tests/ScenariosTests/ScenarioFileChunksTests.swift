@@ -46,12 +46,19 @@ struct ScenarioFileChunksTests {
     }
 
     static func load(_ text: String, whole: Bool) throws -> Result {
-        var loader = ScenarioFileLoader(file: "s.yml", source: try YAMLText(checking: text), registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
+        var loader = ScenarioFileLoader(
+            file: "s.yml",
+            source: try YAMLText(checking: text),
+            registry: FakeSteps.registry,
+            buildContext: FakeSteps.buildContext
+        )
         let scenarios = whole ? loader.loadWholeDocument() : loader.load()
         return Result(
             scenarios: scenarios.map { scenario in
                 "\(scenario.id) @\(scenario.location) [\(scenario.feature)] \(scenario.tags.sorted()) "
-                    + (scenario.setUp + scenario.steps).map { "\($0.description)@\($0.location.map(\.description) ?? "-")" }
+                    + (scenario.setUp + scenario.steps).map {
+                        "\($0.description)@\($0.location.map(\.description) ?? "-")"
+                    }
                     .joined(separator: " | ")
             },
             diagnostics: loader.diagnostics.map(\.description)
@@ -71,7 +78,12 @@ struct ScenarioFileChunksTests {
         #expect(try cut == Self.load(text, whole: true))
         #expect(cut.scenarios.count == 3)
         #expect(cut.diagnostics.isEmpty, "\(cut.diagnostics)")
-        var loader = ScenarioFileLoader(file: "s.yml", source: try YAMLText(checking: text), registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
+        var loader = ScenarioFileLoader(
+            file: "s.yml",
+            source: try YAMLText(checking: text),
+            registry: FakeSteps.registry,
+            buildContext: FakeSteps.buildContext
+        )
         let chunks = try #require(ScenarioFileChunks(text))
         #expect(loader.load(chunks)?.count == 3, "read chunk by chunk, not through the whole document")
     }
@@ -110,7 +122,8 @@ struct ScenarioFileChunksTests {
     }
 
     @Test func itemsAtTheKeysIndentationAndWindowsLineBreaksAreCut() throws {
-        let text = "feature: F\r\nscenarios:\r\n- scenario: A\r\n  steps: [succeed]\r\n- scenario: B\r\n  steps: [succeed]\r\n"
+        let text =
+            "feature: F\r\nscenarios:\r\n- scenario: A\r\n  steps: [succeed]\r\n- scenario: B\r\n  steps: [succeed]\r\n"
         let chunks = try #require(ScenarioFileChunks(text))
         #expect(chunks.scenarios.count == 2)
         let cut = try Self.load(text, whole: false)

@@ -17,7 +17,8 @@ struct YAMLNodeTests {
             return "\(indent)sequence \(at)\n" + items.map { render($0, indent: indent + "  ") }.joined()
         case .mapping(let pairs):
             return "\(indent)mapping \(at)\n"
-                + pairs.map { render($0.key, indent: indent + "  ? ") + render($0.value, indent: indent + "  : ") }.joined()
+                + pairs.map { render($0.key, indent: indent + "  ? ") + render($0.value, indent: indent + "  : ") }
+                .joined()
         }
     }
 
@@ -57,11 +58,16 @@ struct YAMLNodeTests {
     /// The malformed corpus, the demo and example scenarios, and the demo server file.
     static let files: [URL] = {
         let root = Snapshot.testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
-        let folders = ["Tests/ScenariosTests/Malformed", "Scenarios", "Scenarios/examples-broken", "Scenarios/examples-failing", "Fixtures"]
+        let folders = [
+            "Tests/ScenariosTests/Malformed", "Scenarios", "Scenarios/examples-broken", "Scenarios/examples-failing",
+            "Fixtures",
+        ]
         return folders.flatMap { folder -> [URL] in
             let url = root.appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-            return names.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted().map { url.appendingPathComponent($0) }
+            return names.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted().map {
+                url.appendingPathComponent($0)
+            }
         }
     }()
 
@@ -113,9 +119,15 @@ struct YAMLNodeTests {
         ("a: b\n---\nc: d\n", "2:1: A second YAML document; a file holds one document."),
         ("a: *nowhere\n", "1:4: Unknown alias '*nowhere'; an alias names an anchor ('&nowhere') written before it."),
         ("a: &x [*x]\n", "1:8: Unknown alias '*x'; an alias names an anchor ('&x') written before it."),
-        ("a: [b\n", "2:1: Invalid YAML: did not find expected ',' or ']' while parsing a flow sequence that started on line 1."),
+        (
+            "a: [b\n",
+            "2:1: Invalid YAML: did not find expected ',' or ']' while parsing a flow sequence that started on line 1."
+        ),
         ("a: b\n c: d\n", "2:3: Invalid YAML: mapping values are not allowed in this context."),
-        ("\ta: b\n", "1:1: Invalid YAML: found character that cannot start any token while scanning for the next token."),
+        (
+            "\ta: b\n",
+            "1:1: Invalid YAML: found character that cannot start any token while scanning for the next token."
+        ),
     ])
     func whatYamsRejectsIsALocatedError(_ text: String, _ expected: String) throws {
         #expect(throws: (any Error).self) { try Self.throughYams(text) }
@@ -128,7 +140,9 @@ struct YAMLNodeTests {
     /// by YAML's indicators, lines duplicated): both composers accept the same files, to the same tree.
     @Test func damagedFilesComposeAsYamsComposesThem() throws {
         var generator = SplitMix(seed: 0x5CE7_A210)
-        let indicators: [Character] = [":", "-", " ", "\n", "\t", "\"", "'", "&", "*", "!", "#", "[", "]", "{", "}", ",", "?", "|", ">", "%"]
+        let indicators: [Character] = [
+            ":", "-", " ", "\n", "\t", "\"", "'", "&", "*", "!", "#", "[", "]", "{", "}", ",", "?", "|", ">", "%",
+        ]
         var accepted = 0
         var declined = 0
         for url in Self.files {

@@ -1,6 +1,6 @@
-import ObjectManager
 import Diagnostics
 import Foundation
+import ObjectManager
 import Testing
 
 @testable import StubServer
@@ -202,20 +202,28 @@ struct ServerRouteTableTests {
                                         ^
                 """
         )
-        let table = try ServerRouteTable.parse(yaml: "routes:\n  - { path: /a, method: post }\n  - { path: /b, method: '*' }\n", file: "server.yml")
+        let table = try ServerRouteTable.parse(
+            yaml: "routes:\n  - { path: /a, method: post }\n  - { path: /b, method: '*' }\n",
+            file: "server.yml"
+        )
         #expect(table.routes.map(\.method) == ["POST", nil])
     }
 
     @Test func aliasBombsAndDeepNestingAreLocatedErrors() {
-        let bomb = (1..<9).map { level in "x\(level): &r\(level) [" + Array(repeating: "*r\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        let bomb = (1..<9).map { level in
+            "x\(level): &r\(level) [" + Array(repeating: "*r\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
+        }
         #expect(
             errors("x0: &r0 [a]\n" + bomb.joined() + "routes: *r8\n").hasPrefix(
                 "server.yml:6:25: error: Aliases expand to more than 100,000 nodes."
             )
         )
         #expect(
-            errors("routes:\n  - { path: /a, json: " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + " }\n")
-                .hasPrefix("server.yml:2:276: error: Nesting deeper than 256 levels.")
+            errors(
+                "routes:\n  - { path: /a, json: " + String(repeating: "[", count: 300)
+                    + String(repeating: "]", count: 300) + " }\n"
+            )
+            .hasPrefix("server.yml:2:276: error: Nesting deeper than 256 levels.")
         )
     }
 
@@ -300,7 +308,9 @@ struct ServerRouteTableTests {
             _ = try ServerRouteTable.load(contentsOf: file)
         } catch {
             #expect(error.diagnostics.map(\.location.file) == [file.relativePath])
-            #expect(error.diagnostics.map(\.message) == ["Expected a delay in seconds from 0 to 86400 (a day), found 'x'."])
+            #expect(
+                error.diagnostics.map(\.message) == ["Expected a delay in seconds from 0 to 86400 (a day), found 'x'."]
+            )
         }
         let missing = temp.url.appending(path: "absent.yml")
         do {

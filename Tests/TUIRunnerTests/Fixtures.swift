@@ -25,11 +25,15 @@ enum Fixtures {
             steps: [
                 .init(description: "set up the test environment", phase: .setUp, location: nil),
                 .init(
-                    description: "stub route {class: Review, method: POST, to: /422}", phase: .steps,
-                    location: SourceLocation(file: id.file, line: 11, column: 9)),
+                    description: "stub route {class: Review, method: POST, to: /422}",
+                    phase: .steps,
+                    location: SourceLocation(file: id.file, line: 11, column: 9)
+                ),
                 .init(
-                    description: "expect response {status: 201}", phase: .steps,
-                    location: SourceLocation(file: id.file, line: 12, column: 9)),
+                    description: "expect response {status: 201}",
+                    phase: .steps,
+                    location: SourceLocation(file: id.file, line: 12, column: 9)
+                ),
                 .init(description: "tear down the test environment", phase: .tearDown, location: nil),
             ]
         )
@@ -63,8 +67,13 @@ enum Fixtures {
             .stepStarted(id, step: 2, phase: .steps),
             .log(id, "POST /422 → 422"),
             .stepWaiting(id, step: 2, reason: "no response yet", waited: .milliseconds(50)),
-            .stepFinished(id, step: 2, phase: .steps, outcome: .failed(reason: failure, location: location),
-                duration: .seconds(10)),
+            .stepFinished(
+                id,
+                step: 2,
+                phase: .steps,
+                outcome: .failed(reason: failure, location: location),
+                duration: .seconds(10)
+            ),
             .stepStarted(id, step: 3, phase: .tearDown),
             .stepFinished(id, step: 3, phase: .tearDown, outcome: .passed, duration: .milliseconds(2)),
             .scenarioFinished(id, outcome: .failed(step: 2, reason: failure), duration: .milliseconds(10_031)),
@@ -88,7 +97,10 @@ enum Fixtures {
     static func inspection() -> InspectorSnapshot {
         InspectorSnapshot(
             routes: [
-                .init(text: "class route Review POST → POST /422 (was /restaurants/:restaurantID/reviews)", stubbed: true),
+                .init(
+                    text: "class route Review POST → POST /422 (was /restaurants/:restaurantID/reviews)",
+                    stubbed: true
+                ),
                 .init(text: "named route 'restaurants' → GET /restaurants", stubbed: false),
             ],
             queueSuspended: true,
@@ -97,7 +109,11 @@ enum Fixtures {
             cachedResponses: ["GET /restaurants (200, 512 bytes)"],
             entities: [
                 .init(name: "Restaurant", count: 1, rows: [#"{"name":"Chez Swift","restaurantID":12345}"#]),
-                .init(name: "Review", count: 2, rows: [#"{"reviewID":1,"title":"Great"}"#, #"{"reviewID":2,"title":"Meh"}"#]),
+                .init(
+                    name: "Review",
+                    count: 2,
+                    rows: [#"{"reviewID":1,"title":"Great"}"#, #"{"reviewID":2,"title":"Meh"}"#]
+                ),
             ]
         )
     }

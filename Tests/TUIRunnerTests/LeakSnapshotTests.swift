@@ -26,7 +26,8 @@ struct LeakSnapshotTests {
             let result = phase == .leakCheck ? outcome : .passed
             events.append(.stepFinished(id, step: index, phase: phase, outcome: result, duration: .milliseconds(1)))
         }
-        let scenario: ScenarioOutcome = if case .failed(let reason, _) = outcome { .failed(step: 4, reason: reason) } else { .passed }
+        let scenario: ScenarioOutcome =
+            if case .failed(let reason, _) = outcome { .failed(step: 4, reason: reason) } else { .passed }
         events.append(.scenarioFinished(id, outcome: scenario, duration: .milliseconds(12)))
         return events
     }
@@ -48,7 +49,11 @@ struct LeakSnapshotTests {
     @Test func theStateKnowsWhichScenariosLeakedAndWhat() {
         let state = Self.state()
         #expect(state.scenarios[Fixtures.rejected]?.leakStep == 4)
-        #expect(state.scenarios[Fixtures.rejected]?.leaks == ["3 Review rows", "route Review POST still points to /422", "queue still suspended"])
+        #expect(
+            state.scenarios[Fixtures.rejected]?.leaks == [
+                "3 Review rows", "route Review POST still points to /422", "queue still suspended",
+            ]
+        )
         #expect(state.scenarios[Fixtures.offline]?.status == .passed)
         #expect(state.scenarios[Fixtures.offline]?.leaks == ["1 cached response"])
         #expect(state.scenarios[Fixtures.offline]?.steps[4].status == .warned)

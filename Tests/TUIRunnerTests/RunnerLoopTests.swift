@@ -1,7 +1,7 @@
 import Scenarios
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import TUIRunner
 
@@ -40,7 +40,9 @@ final class FakeRunner: Sendable {
                 onEvent(.scenarioStarted(id))
                 await withCheckedContinuation { continuation in state.withLock { $0.held = continuation } }
                 onEvent(.scenarioFinished(id, outcome: .skipped, duration: .zero))
-                for rest in selected.dropFirst() { onEvent(.scenarioFinished(rest, outcome: .skipped, duration: .zero)) }
+                for rest in selected.dropFirst() {
+                    onEvent(.scenarioFinished(rest, outcome: .skipped, duration: .zero))
+                }
                 summary.skipped = selected.count
                 summary.cancelled = true
                 break
@@ -69,7 +71,9 @@ final class FakeRunner: Sendable {
 
 /// Waits (without fixed sleeps) until `condition` holds, failing after `timeout`.
 func waitUntil(
-    _ description: String, timeout: Duration = .seconds(10), sourceLocation: Testing.SourceLocation = #_sourceLocation,
+    _ description: String,
+    timeout: Duration = .seconds(10),
+    sourceLocation: Testing.SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async {
     if !(await eventually(timeout: timeout, { condition() })) {
@@ -90,7 +94,10 @@ struct RunnerLoopTests {
     }
 
     private func makeLoop(
-        _ screen: MemoryScreen, _ runner: FakeRunner, exit: Bool = false, inspector: (@Sendable () -> InspectorSnapshot?)? = nil
+        _ screen: MemoryScreen,
+        _ runner: FakeRunner,
+        exit: Bool = false,
+        inspector: (@Sendable () -> InspectorSnapshot?)? = nil
     ) -> RunnerLoop {
         RunnerLoop(
             screen: screen,
@@ -223,7 +230,9 @@ struct RunnerLoopTests {
         let screen = MemoryScreen(width: 100, height: 30)
         let ids = (0..<2_000).map { ScenarioID(file: "Scenarios/many.yml", name: "Scenario \($0)") }
         let loop = RunnerLoop(
-            screen: screen, renderer: Renderer(), configuration: TUIConfiguration(exitWhenFinished: true),
+            screen: screen,
+            renderer: Renderer(),
+            configuration: TUIConfiguration(exitWhenFinished: true),
             run: { _, onEvent in
                 onEvent(.runStarted(RunPlan(scenarios: ids.map(Fixtures.planned))))
                 for id in ids { Fixtures.passing(id).forEach(onEvent) }
@@ -279,7 +288,10 @@ struct EventLogTests {
         log.record(.runFinished(RunSummary(passed: 1, cancelled: true)))
         #expect(log.summary.line == "1 passed, 0 failed, 4 skipped")
         #expect(log.summary.cancelled)
-        #expect(log.mergedEvents.filter { if case .scenarioFinished(_, .skipped, _) = $0 { true } else { false } }.count == 4)
+        #expect(
+            log.mergedEvents.filter { if case .scenarioFinished(_, .skipped, _) = $0 { true } else { false } }.count
+                == 4
+        )
     }
 
     @Test func plainReporterPrintsTheMergedSummary() {

@@ -5,13 +5,21 @@ import Testing
 @testable import TUIRunner
 
 /// Compares rendered frames with the text files in `Snapshots/`; `RECORD_SNAPSHOTS=1` re-records them.
-func assertSnapshot(_ frame: CellBuffer, named name: String, filePath: String = #filePath, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+func assertSnapshot(
+    _ frame: CellBuffer,
+    named name: String,
+    filePath: String = #filePath,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws {
     let url = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Snapshots/\(name).txt")
     let actual = frame.text
     let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"].map { !$0.isEmpty && $0 != "0" } ?? false
     guard !record, let expected = try? String(contentsOf: url, encoding: .utf8) else {
         try actual.write(to: url, atomically: true, encoding: .utf8)
-        Issue.record("Recorded snapshot \(name).txt; check it and run again without RECORD_SNAPSHOTS.", sourceLocation: sourceLocation)
+        Issue.record(
+            "Recorded snapshot \(name).txt; check it and run again without RECORD_SNAPSHOTS.",
+            sourceLocation: sourceLocation
+        )
         return
     }
     #expect(actual == expected, "frame differs from Snapshots/\(name).txt", sourceLocation: sourceLocation)

@@ -108,7 +108,12 @@ struct TUIStateTests {
         var state = Fixtures.state(Fixtures.finishedRun())
         _ = state.handle(.home)
         _ = state.handle(.enter)
-        #expect(state.rows == [.feature(Fixtures.reviews), .feature(Fixtures.store), .scenario(Fixtures.factories), .scenario(Fixtures.empty)])
+        #expect(
+            state.rows == [
+                .feature(Fixtures.reviews), .feature(Fixtures.store), .scenario(Fixtures.factories),
+                .scenario(Fixtures.empty),
+            ]
+        )
         _ = state.handle(.enter)
         #expect(state.rows.count == 7)
     }
@@ -144,8 +149,10 @@ struct TUIStateTests {
         #expect(state.handle(.character("r")) == nil)
         #expect(state.message?.contains("press c") == true)
         #expect(state.handle(.character("R")) == nil)
-        var passed = Fixtures.state([.runStarted(Fixtures.plan([Fixtures.posting]))] + Fixtures.passing(Fixtures.posting)
-            + [.runFinished(RunSummary(passed: 1))])
+        var passed = Fixtures.state(
+            [.runStarted(Fixtures.plan([Fixtures.posting]))] + Fixtures.passing(Fixtures.posting)
+                + [.runFinished(RunSummary(passed: 1))]
+        )
         #expect(passed.handle(.character("F")) == nil)
         #expect(passed.message == "No failed scenario to re-run.")
     }
@@ -213,7 +220,15 @@ struct TUIStateTests {
 struct FlakyBadgeTests {
     static func flakyRun(_ id: ScenarioID) -> [RunEvent] {
         var events: [RunEvent] = [.scenarioStarted(id)]
-        events.append(.stepFinished(id, step: 1, phase: .steps, outcome: .failed(reason: "Not yet", location: nil), duration: .zero))
+        events.append(
+            .stepFinished(
+                id,
+                step: 1,
+                phase: .steps,
+                outcome: .failed(reason: "Not yet", location: nil),
+                duration: .zero
+            )
+        )
         events.append(.attemptFinished(id, attempt: 1, outcome: .failed(step: 1, reason: "Not yet"), duration: .zero))
         return events + Fixtures.passing(id)
     }

@@ -35,7 +35,9 @@ struct TmuxEndToEndTests {
         #expect(pane.contains("No scenario matches the filter."))
         #expect(!pane.contains("Posting a review that succeeds"))
         tmux.press("a")
-        pane = try tmux.waitForPane("the All filter") { $0.contains("Scenarios (All)") && $0.contains("Loading the restaurant") }
+        pane = try tmux.waitForPane("the All filter") {
+            $0.contains("Scenarios (All)") && $0.contains("Loading the restaurant")
+        }
 
         tmux.type("/review")
         pane = try tmux.waitForPane("the text filter") { $0.contains("Scenarios (All) /review") }
@@ -67,15 +69,15 @@ struct TmuxEndToEndTests {
         // The second scenario waits up to 10 s for a request the stub server never answers.
         let scenarios = tmux.folder.appendingPathComponent("stalled.yml")
         try """
-            feature: Stalled
-            scenarios:
-              - scenario: Quick
-                steps: [succeed]
-              - scenario: Waits for a stalled request
-                steps:
-                  - get objects: { path: /stalled }
-                  - wait for requests
-            """.write(to: scenarios, atomically: true, encoding: .utf8)
+        feature: Stalled
+        scenarios:
+          - scenario: Quick
+            steps: [succeed]
+          - scenario: Waits for a stalled request
+            steps:
+              - get objects: { path: /stalled }
+              - wait for requests
+        """.write(to: scenarios, atomically: true, encoding: .utf8)
         tmux.type("\(binary) --junit \(report.path) \(scenarios.path); echo EXIT=$?")
         tmux.press("Enter")
         _ = try tmux.waitForPane("a step waiting mid-scenario") { $0.contains("waiting") && $0.contains("running") }
@@ -98,20 +100,22 @@ struct TmuxEndToEndTests {
         let tmux = try Tmux()
         defer { tmux.kill() }
         let runBinary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
-        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent("scenario-run-faults").path
+        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent(
+            "scenario-run-faults"
+        ).path
         let before = try tmux.stty(into: "before")
         let report = tmux.folder.appendingPathComponent("report.xml")
         let scenarios = tmux.folder.appendingPathComponent("long.yml")
         try """
-            scenarios:
-              - scenario: Quick
-                steps: [succeed]
-              - scenario: Sleeps
-                steps:
-                  - sleep: 30
-              - scenario: Never runs
-                steps: [succeed]
-            """.write(to: scenarios, atomically: true, encoding: .utf8)
+        scenarios:
+          - scenario: Quick
+            steps: [succeed]
+          - scenario: Sleeps
+            steps:
+              - sleep: 30
+          - scenario: Never runs
+            steps: [succeed]
+        """.write(to: scenarios, atomically: true, encoding: .utf8)
         tmux.type("\(binary) --junit \(report.path) \(scenarios.path); echo EXIT=$?")
         tmux.press("Enter")
         _ = try tmux.waitForPane("the sleeping scenario") { $0.contains("sleep 30.0 s") && $0.contains("running") }
@@ -135,25 +139,32 @@ struct TmuxEndToEndTests {
         defer { tmux.kill() }
         let runBinary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
         // The example app's scenario-run plus steps that crash (Tests/FaultApp), built beside it.
-        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent("scenario-run-faults").path
+        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent(
+            "scenario-run-faults"
+        ).path
         let before = try tmux.stty(into: "before")
         let scenarios = tmux.folder.appendingPathComponent("crash.yml")
         try """
-            feature: Crashing
-            scenarios:
-              - scenario: Crashes in app code
-                steps:
-                  - crash: boom in the live runner
-              - scenario: Runs after the crash
-                steps: [succeed]
-            """.write(to: scenarios, atomically: true, encoding: .utf8)
+        feature: Crashing
+        scenarios:
+          - scenario: Crashes in app code
+            steps:
+              - crash: boom in the live runner
+          - scenario: Runs after the crash
+            steps: [succeed]
+        """.write(to: scenarios, atomically: true, encoding: .utf8)
         tmux.type("\(binary) \(scenarios.path); echo EXIT=$?")
         tmux.press("Enter")
         var pane = try tmux.waitForPane("the run to finish") { $0.contains("2/2") && $0.contains("finished") }
         #expect(pane.contains("2/2  1 failed"))
         tmux.press("Up")
-        pane = try tmux.waitForPane("the crashed scenario's detail") { $0.contains("Steps: Crashes in app code") && $0.contains("Detail") }
-        #expect(pane.contains("crashed: Fatal") && pane.contains("(signal 4, SIGILL)"), "the detail pane shows the crash: \(pane)")
+        pane = try tmux.waitForPane("the crashed scenario's detail") {
+            $0.contains("Steps: Crashes in app code") && $0.contains("Detail")
+        }
+        #expect(
+            pane.contains("crashed: Fatal") && pane.contains("(signal 4, SIGILL)"),
+            "the detail pane shows the crash: \(pane)"
+        )
         tmux.press("q")
         pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=1")
@@ -223,7 +234,8 @@ enum ExampleApp {
     /// The `feature:` names of the default scenario files (not those of the deliberately failing ones).
     static func defaultFeatures() throws -> [String] {
         let folder = root.appendingPathComponent("Scenarios")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yml") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yml") }
+            .sorted()
         return try files.compactMap { file in
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             let line = text.split(separator: "\n").first { $0.hasPrefix("feature:") }
@@ -256,7 +268,10 @@ final class Tmux {
         #else
             candidates.append(Bundle.main.bundleURL.appendingPathComponent("scenario-run"))
             candidates.append(
-                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("scenario-run"))
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                    "scenario-run"
+                )
+            )
         #endif
         candidates.append(repositoryRoot.appendingPathComponent(".build/debug/scenario-run"))
         return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }

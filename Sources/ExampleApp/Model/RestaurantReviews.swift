@@ -1,3 +1,4 @@
+public import Foundation
 public import ObjectManager
 
 /// A small restaurant-reviews client built on the object manager, written the way a real app
@@ -12,7 +13,9 @@ public enum RestaurantReviews {
                     name: "Restaurant",
                     attributes: [.init("restaurantID", .integer), .init("name", .string), .init("cuisine", .string)],
                     identificationAttribute: "restaurantID",
-                    relationships: [.init(name: "reviews", destination: "Review", isToMany: true, foreignKey: "restaurantID")]
+                    relationships: [
+                        .init(name: "reviews", destination: "Review", isToMany: true, foreignKey: "restaurantID")
+                    ]
                 ),
                 EntityDescription(
                     name: "Review",
@@ -61,13 +64,20 @@ public enum RestaurantReviews {
         Route(entity: "Review", method: .delete, pathPattern: "/reviews/:reviewID"),
         Route(entity: "Restaurant", method: .get, pathPattern: "/restaurants/:restaurantID"),
         Route(name: "restaurants", method: .get, pathPattern: "/restaurants"),
-        Route(relationship: "reviews", ofEntity: "Restaurant", method: .get, pathPattern: "/restaurants/:restaurantID/reviews"),
+        Route(
+            relationship: "reviews",
+            ofEntity: "Restaurant",
+            method: .get,
+            pathPattern: "/restaurants/:restaurantID/reviews"
+        ),
     ])
 
     /// Routes, descriptors and error mapping on a new object manager.
     public static func configure(_ manager: ObjectManager) throws {
         for route in routes.routes { try manager.router.addRoute(route) }
-        manager.addResponseDescriptor(ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants"))
+        manager.addResponseDescriptor(
+            ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants")
+        )
         manager.addResponseDescriptor(
             ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants/:restaurantID")
         )
@@ -85,7 +95,11 @@ public enum RestaurantReviews {
     /// without drafts (``Drafts`` are not cleared at tear-down: see the leak check in `appUnderTest`).
     public static func makeTestFactory(makeClient: (@Sendable (URL) -> HTTPClient)? = nil) -> TestFactory {
         let factory = TestFactory(model: model, makeClient: makeClient, configureManager: configure)
-        factory.defineFactory("restaurant", entity: "Restaurant", attributes: ["restaurantID": 12345, "name": "Chez Swift", "cuisine": "French"])
+        factory.defineFactory(
+            "restaurant",
+            entity: "Restaurant",
+            attributes: ["restaurantID": 12345, "name": "Chez Swift", "cuisine": "French"]
+        )
         factory.defineFactory(
             "review",
             entity: "Review",
@@ -100,5 +114,3 @@ public enum RestaurantReviews {
         return factory
     }
 }
-
-public import Foundation

@@ -66,12 +66,15 @@ public final class ReviewComposer: Sendable {
         }
         state.withLock { $0.status = .sending }
         do {
-            guard let entity = store.model.entity(named: "Review") else { throw ObjectManagerError.misconfigured("No Review entity.") }
+            guard let entity = store.model.entity(named: "Review") else {
+                throw ObjectManagerError.misconfigured("No Review entity.")
+            }
             let review = try ManagedObject(
                 entity: entity,
                 attributes: [
                     "restaurantID": .integer(restaurantID), "title": .string(title),
-                    "body": body.map(AttributeValue.string) ?? .null, "rating": rating.map(AttributeValue.integer) ?? .null,
+                    "body": body.map(AttributeValue.string) ?? .null,
+                    "rating": rating.map(AttributeValue.integer) ?? .null,
                 ]
             )
             _ = try await manager.postObject(review)

@@ -56,8 +56,11 @@ extension RestaurantReviews {
     }
 
     /// `load restaurants` — opens the restaurant list.
-    static let loadRestaurants = StepDefinition(name: "load restaurants", summary: "Opens the restaurant list") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        guard arguments.isEmpty else { throw StepArgumentError("Step 'load restaurants' takes no arguments.", at: arguments.location) }
+    static let loadRestaurants = StepDefinition(name: "load restaurants", summary: "Opens the restaurant list") {
+        (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        guard arguments.isEmpty else {
+            throw StepArgumentError("Step 'load restaurants' takes no arguments.", at: arguments.location)
+        }
         return Step("load restaurants") { context in
             let list = Screens.restaurantList
             try context.world.launch(context) { await list.load() }
@@ -76,20 +79,27 @@ extension RestaurantReviews {
         let names = ["idle", "sending", "sent", "failed", "offline"]
         if let status, let node = arguments["status"], !names.contains(status) {
             throw StepArgumentError(
-                "Unknown composer status '\(status)'. The composer shows " + names.map { "'\($0)'" }.joined(separator: ", ") + ".",
+                "Unknown composer status '\(status)'. The composer shows "
+                    + names.map { "'\($0)'" }.joined(separator: ", ") + ".",
                 at: node.location
             )
         }
         let message = try arguments.optionalString("message")
-        return Step("expect composer" + (status.map { " \($0)" } ?? "") + (message.map { " '\($0)'" } ?? "")) { context in
+        return Step("expect composer" + (status.map { " \($0)" } ?? "") + (message.map { " '\($0)'" } ?? "")) {
+            context in
             let world = try context.world
             let settled = world.isSettled  // read before looking, so a late finish is not missed
             let shown = Screens.composer.status
-            if let status, shown.name != status { return ScenarioWorld.notYet("The composer shows '\(shown)', expected '\(status)'", settled: settled) }
+            if let status, shown.name != status {
+                return ScenarioWorld.notYet("The composer shows '\(shown)', expected '\(status)'", settled: settled)
+            }
             if let message {
                 let expected = try context.interpolate(message)
                 guard let text = shown.message, text.contains(expected) else {
-                    return ScenarioWorld.notYet("The composer's message is '\(shown.message ?? "")', expected '\(expected)'", settled: settled)
+                    return ScenarioWorld.notYet(
+                        "The composer's message is '\(shown.message ?? "")', expected '\(expected)'",
+                        settled: settled
+                    )
                 }
             }
             return .success
@@ -105,16 +115,27 @@ extension RestaurantReviews {
         _ = try arguments.oneOf([.mapping(required: [], optional: ["count", "banner"])])
         let count = try arguments.optionalInt("count")
         let banner = try arguments.optionalString("banner")
-        return Step("expect restaurant list" + (count.map { " count \($0)" } ?? "") + (banner.map { " banner '\($0)'" } ?? "")) { context in
+        return Step(
+            "expect restaurant list" + (count.map { " count \($0)" } ?? "") + (banner.map { " banner '\($0)'" } ?? "")
+        ) { context in
             let world = try context.world
             let settled = world.isSettled  // read before looking, so a late finish is not missed
             let list = Screens.restaurantList
-            guard list.isLoaded else { return ScenarioWorld.notYet("The restaurant list has not loaded", settled: settled) }
+            guard list.isLoaded else {
+                return ScenarioWorld.notYet("The restaurant list has not loaded", settled: settled)
+            }
             if let count, list.rows.count != count {
-                return ScenarioWorld.notYet("The restaurant list shows \(list.rows.count) row(s)" + (list.errorMessage.map { " (\($0))" } ?? "") + ", expected \(count)", settled: settled)
+                return ScenarioWorld.notYet(
+                    "The restaurant list shows \(list.rows.count) row(s)" + (list.errorMessage.map { " (\($0))" } ?? "")
+                        + ", expected \(count)",
+                    settled: settled
+                )
             }
             if let banner, list.banner != banner {
-                return ScenarioWorld.notYet("The restaurant list's banner is '\(list.banner ?? "none")', expected '\(banner)'", settled: settled)
+                return ScenarioWorld.notYet(
+                    "The restaurant list's banner is '\(list.banner ?? "none")', expected '\(banner)'",
+                    settled: settled
+                )
             }
             return .success
         }

@@ -71,7 +71,15 @@ public final class ResponseCache: Sendable {
         guard method == .get, response.isSuccess, !response.isFromCache,
             response.headers[field: "Cache-Control"]?.lowercased().contains("no-store") != true
         else { return }
-        store(CachedResponse(method: method, url: response.url, status: response.status, headers: response.headers, body: response.body))
+        store(
+            CachedResponse(
+                method: method,
+                url: response.url,
+                status: response.status,
+                headers: response.headers,
+                body: response.body
+            )
+        )
     }
 
     public func cachedResponse(for method: HTTPMethod, url: URL) -> CachedResponse? {

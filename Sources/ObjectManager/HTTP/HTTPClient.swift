@@ -63,7 +63,9 @@ public final class HTTPClient: Sendable {
         self.probe = reachabilityProbe
         self.sharedMonitor = reachabilityMonitor
         self.notificationCenter = notificationCenter
-        self.state = Mutex(State(defaultHeaders: [HTTPHeader(name: "Accept", value: "application/json")], timeout: timeout))
+        self.state = Mutex(
+            State(defaultHeaders: [HTTPHeader(name: "Accept", value: "application/json")], timeout: timeout)
+        )
     }
 
     /// The monitor a client follows while it monitors reachability; its own unless it was given one to share.
@@ -130,7 +132,8 @@ public final class HTTPClient: Sendable {
     /// first status is the monitor's last probe.
     public func startMonitoringReachability(every interval: Duration = .seconds(2)) async {
         let owned = sharedMonitor == nil
-        let monitor = sharedMonitor ?? ReachabilityMonitor(host: baseURL.host ?? "localhost", probe: probe, interval: interval)
+        let monitor =
+            sharedMonitor ?? ReachabilityMonitor(host: baseURL.host ?? "localhost", probe: probe, interval: interval)
         let first = await monitor.start()
         guard state.withLock({ !$0.isStubbed }) else {
             if owned { monitor.stop() }

@@ -43,7 +43,13 @@ public struct HTTPRequest: Sendable, Hashable {
     /// How long the whole request may take.
     public var timeout: Duration
 
-    public init(method: HTTPMethod, url: URL, headers: [HTTPHeader] = [], body: Data? = nil, timeout: Duration = .seconds(10)) {
+    public init(
+        method: HTTPMethod,
+        url: URL,
+        headers: [HTTPHeader] = [],
+        body: Data? = nil,
+        timeout: Duration = .seconds(10)
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -52,8 +52,10 @@ package final class NIOHTTPTransport: HTTPTransport {
         let url = request.url
         guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
             let fallback = self.fallback.withLock { fallback in
-                if fallback == nil { fallback = AsyncHTTPTransport() }
-                return fallback!
+                if let fallback { return fallback }
+                let created = AsyncHTTPTransport()
+                fallback = created
+                return created
             }
             return try await fallback.send(request)
         }
@@ -120,7 +122,9 @@ package final class NIOHTTPTransport: HTTPTransport {
             if loop.inEventLoop {
                 exchange.value.start(number, head: head, body: body, deadline: deadline, promise: promise)
             } else {
-                loop.execute { exchange.value.start(number, head: head, body: body, deadline: deadline, promise: promise) }
+                loop.execute {
+                    exchange.value.start(number, head: head, body: body, deadline: deadline, promise: promise)
+                }
             }
             return try await promise.futureResult.get()
         } onCancel: {
@@ -182,7 +186,10 @@ package final class NIOHTTPTransport: HTTPTransport {
                 try await bootstrap.connect(host: origin.host, port: origin.port).get()
             }
         let exchange = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: HTTP1Exchange.self), eventLoop: channel.eventLoop)
+            NIOLoopBound(
+                try channel.pipeline.syncOperations.handler(type: HTTP1Exchange.self),
+                eventLoop: channel.eventLoop
+            )
         }.get()
         let id = ObjectIdentifier(channel)
         let admitted = pool.withLock { pool in
@@ -278,7 +285,13 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
     func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
-    func start(_ number: UInt64, head: HTTPRequestHead, body: ByteBuffer?, deadline: NIODeadline, promise: EventLoopPromise<Received>) {
+    func start(
+        _ number: UInt64,
+        head: HTTPRequestHead,
+        body: ByteBuffer?,
+        deadline: NIODeadline,
+        promise: EventLoopPromise<Received>
+    ) {
         started = number
         if cancelledBeforeStart == number {
             cancelledBeforeStart = nil
@@ -328,7 +341,11 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head):
             self.head = head
         case .body(var part):
-            if body == nil { body = part } else { body!.writeBuffer(&part) }
+            if body == nil {
+                body = part
+            } else {
+                body?.writeBuffer(&part)
+            }
         case .end:
             guard let promise, let head else { return }
             self.promise = nil

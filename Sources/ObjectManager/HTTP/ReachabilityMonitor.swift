@@ -24,7 +24,11 @@ package final class ReachabilityMonitor: Sendable {
         var polling: Task<Void, Never>?
     }
 
-    package init(host: String, probe: any ReachabilityProbe = InterfaceReachabilityProbe(), interval: Duration = .seconds(2)) {
+    package init(
+        host: String,
+        probe: any ReachabilityProbe = InterfaceReachabilityProbe(),
+        interval: Duration = .seconds(2)
+    ) {
         self.host = host
         self.probe = probe
         self.interval = interval

@@ -134,22 +134,30 @@ public final class ObjectManager: Sendable {
     }
 
     /// GETs an object through its class route and maps the response back onto it.
-    public func getObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError) -> ObjectResult {
+    public func getObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError)
+        -> ObjectResult
+    {
         try await send(object, method: .get, parameters: parameters)
     }
 
     /// POSTs an object through its class route; the response is mapped back onto the object,
     /// which is then saved in the store. On an error response nothing is stored.
-    public func postObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError) -> ObjectResult {
+    public func postObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError)
+        -> ObjectResult
+    {
         try await send(object, method: .post, parameters: parameters)
     }
 
-    public func putObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError) -> ObjectResult {
+    public func putObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError)
+        -> ObjectResult
+    {
         try await send(object, method: .put, parameters: parameters)
     }
 
     /// DELETEs an object through its class route; on success the object is deleted from the store.
-    public func deleteObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError) -> ObjectResult {
+    public func deleteObject(_ object: ManagedObject, parameters: [String: String] = [:])
+        async throws(ObjectManagerError) -> ObjectResult
+    {
         let result = try await send(object, method: .delete, parameters: parameters)
         if let context = object.context ?? store?.mainContext {
             context.delete(object)
@@ -164,15 +172,27 @@ public final class ObjectManager: Sendable {
         method: HTTPMethod,
         parameters: [String: String] = [:]
     ) async throws(ObjectManagerError) -> ObjectResult {
-        let path = try path(for: .class(entity: object.entity.name, method: method), object: object, parameters: parameters)
+        let path = try path(
+            for: .class(entity: object.entity.name, method: method),
+            object: object,
+            parameters: parameters
+        )
         var body: Data?
         if method == .post || method == .put || method == .patch {
             let descriptor = state.withLock { state in
-                state.requestDescriptors.first { $0.entity == object.entity.name && ($0.method == nil || $0.method == method) }
+                state.requestDescriptors.first {
+                    $0.entity == object.entity.name && ($0.method == nil || $0.method == method)
+                }
             }
             body = (descriptor?.mapping.body(for: object) ?? object.json).encoded(sortedKeys: true)
         }
-        return try await send(method, url: router.url(forPath: path), body: body, object: object, cachePolicy: .reloadIgnoringCacheData)
+        return try await send(
+            method,
+            url: router.url(forPath: path),
+            body: body,
+            object: object,
+            cachePolicy: .reloadIgnoringCacheData
+        )
     }
 
     /// The pipeline every request goes through: reachability and cache policy, the queue, HTTP,
@@ -188,10 +208,28 @@ public final class ObjectManager: Sendable {
         do {
             let response = try await load(method, url: url, body: body, cachePolicy: cachePolicy)
             let objects = try map(response, method: method, object: object)
-            finish(RequestRecord(method: method, url: url, response: response, mappedObjectCount: objects.count, errorDescription: nil, duration: .now - started))
+            finish(
+                RequestRecord(
+                    method: method,
+                    url: url,
+                    response: response,
+                    mappedObjectCount: objects.count,
+                    errorDescription: nil,
+                    duration: .now - started
+                )
+            )
             return ObjectResult(response: response, objects: objects)
         } catch {
-            finish(RequestRecord(method: method, url: url, response: error.response, mappedObjectCount: 0, errorDescription: error.description, duration: .now - started))
+            finish(
+                RequestRecord(
+                    method: method,
+                    url: url,
+                    response: error.response,
+                    mappedObjectCount: 0,
+                    errorDescription: error.description,
+                    duration: .now - started
+                )
+            )
             throw error
         }
     }
@@ -247,7 +285,9 @@ public final class ObjectManager: Sendable {
         return response
     }
 
-    private func map(_ response: HTTPResponse, method: HTTPMethod, object: ManagedObject?) throws(ObjectManagerError) -> [ManagedObject] {
+    private func map(_ response: HTTPResponse, method: HTTPMethod, object: ManagedObject?) throws(ObjectManagerError)
+        -> [ManagedObject]
+    {
         let json: JSONValue? =
             response.body.isEmpty ? nil : (try? JSONValue(parsing: response.body))
         guard response.isSuccess else {
@@ -277,7 +317,9 @@ public final class ObjectManager: Sendable {
         return objects
     }
 
-    private func path(for key: Route.Key, object: ManagedObject?, parameters: [String: String]) throws(ObjectManagerError) -> String {
+    private func path(for key: Route.Key, object: ManagedObject?, parameters: [String: String])
+        throws(ObjectManagerError) -> String
+    {
         do {
             let route = try router.route(for: key)
             return try router.path(for: route, parameters: parameters) { object?.value(forKeyPath: $0)?.stringValue }

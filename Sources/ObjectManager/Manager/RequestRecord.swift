@@ -21,8 +21,11 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
         if let response {
             text += " → " + (response.isFromCache ? "cache " : "") + "\(response.status)"
         }
-        if let errorDescription { text += response == nil ? " → failed: \(errorDescription)" : " (\(errorDescription))" }
-        else if mappedObjectCount > 0 { text += " (\(mappedObjectCount) object\(mappedObjectCount == 1 ? "" : "s"))" }
+        if let errorDescription {
+            text += response == nil ? " → failed: \(errorDescription)" : " (\(errorDescription))"
+        } else if mappedObjectCount > 0 {
+            text += " (\(mappedObjectCount) object\(mappedObjectCount == 1 ? "" : "s"))"
+        }
         return text
     }
 }

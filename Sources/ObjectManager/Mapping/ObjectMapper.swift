@@ -1,4 +1,5 @@
 import Diagnostics
+
 /// The mapping engine: turns JSON objects into managed objects of a context, upserting by identification.
 package struct ObjectMapper: Sendable {
     package init() {}
@@ -29,7 +30,13 @@ package struct ObjectMapper: Sendable {
                     throw .notAnObject(entity: mapping.entity, found: element.text)
                 }
                 result.append(
-                    try map(object: members, with: mapping, in: context, onto: offset == 0 ? target : nil, index: &index)
+                    try map(
+                        object: members,
+                        with: mapping,
+                        in: context,
+                        onto: offset == 0 ? target : nil,
+                        index: &index
+                    )
                 )
             }
             return result

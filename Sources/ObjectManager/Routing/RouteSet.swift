@@ -50,7 +50,8 @@ public struct RouteSet: Sendable, Hashable {
     /// Re-points a route to a new path pattern — the primitive of the `stub route` step.
     /// Returns the route as it was.
     @discardableResult
-    public mutating func replacePathPattern(of key: Route.Key, with pattern: PathPattern) throws(RoutingError) -> Route {
+    public mutating func replacePathPattern(of key: Route.Key, with pattern: PathPattern) throws(RoutingError) -> Route
+    {
         guard var route = routesByKey[key] else {
             throw .noRoute(key, suggestions: routes.map { $0.key.description })
         }

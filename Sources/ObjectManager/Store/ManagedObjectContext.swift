@@ -295,7 +295,8 @@ public final class ManagedObjectContext: Sendable {
     /// changes are dropped. Objects fetched before are no longer this context's.
     public func reset() {
         state.withLock { state in
-            let objects = state.registered.values.flatMap(\.values) + state.inserted + Array(state.updated.values)
+            let objects =
+                state.registered.values.flatMap(\.values) + state.inserted + Array(state.updated.values)
                 + Array(state.deleted.values)
             for object in objects {
                 object.state.withLock { objectState in

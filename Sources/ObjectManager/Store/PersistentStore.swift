@@ -84,7 +84,9 @@ final class PersistentStore: Sendable {
         let (clause, arguments) = whereClause(conditions)
         let sql = "SELECT COUNT(*) FROM \(quote(entity.name))\(clause)"
         do {
-            return try database.inDatabase { db in try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0 }
+            return try database.inDatabase { db in
+                try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+            }
         } catch {
             throw .database(String(describing: error))
         }
@@ -119,17 +121,23 @@ final class PersistentStore: Sendable {
                         // Values only ever hold the entity's attributes (objects check their names).
                         let columns = inserts[entity]?.columns ?? values.keys.sorted()
                         let sql = inserts[entity]?.sql ?? Self.insertSQL(entity, columns: columns)
-                        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(columns.map { values[$0]?.databaseValue }))
+                        try db.cachedStatement(sql: sql).execute(
+                            arguments: Self.arguments(columns.map { values[$0]?.databaseValue })
+                        )
                         return db.lastInsertedRowID
                     case .update(let entity, let rowID, let values):
                         let pairs = values.sorted { $0.key < $1.key }
                         guard !pairs.isEmpty else { return nil }
                         let assignments = pairs.map { "\(quote($0.key)) = ?" }.joined(separator: ", ")
                         try db.cachedStatement(sql: "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?")
-                            .execute(arguments: Self.arguments(pairs.map { $0.value.databaseValue } + [rowID.databaseValue]))
+                            .execute(
+                                arguments: Self.arguments(pairs.map { $0.value.databaseValue } + [rowID.databaseValue])
+                            )
                         return nil
                     case .delete(let entity, let rowID):
-                        try db.cachedStatement(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?").execute(arguments: [rowID])
+                        try db.cachedStatement(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?").execute(arguments: [
+                            rowID
+                        ])
                         return nil
                     }
                 }

@@ -1,4 +1,5 @@
 import Diagnostics
+
 /// Why an entity store operation failed.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownEntity(String, suggestions: [String])
@@ -16,7 +17,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownAttribute(let entity, let attribute, let suggestions):
             "Entity '\(entity)' has no attribute '\(attribute)'." + Suggestions.didYouMean(suggestions: suggestions)
         case .unknownRelationship(let entity, let relationship, let suggestions):
-            "Entity '\(entity)' has no relationship '\(relationship)'." + Suggestions.didYouMean(suggestions: suggestions)
+            "Entity '\(entity)' has no relationship '\(relationship)'."
+                + Suggestions.didYouMean(suggestions: suggestions)
         case .invalidValue(let entity, let attribute, let error):
             "Invalid value for '\(entity).\(attribute)': \(error)"
         case .missingValue(let entity, let attribute):

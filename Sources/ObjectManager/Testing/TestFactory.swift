@@ -58,7 +58,11 @@ public final class TestFactory: Sendable {
             let transport = NIOHTTPTransport()
             let monitors = MonitorsByHost()
             self.makeClient = { url in
-                HTTPClient(baseURL: url, transport: transport, reachabilityMonitor: monitors.monitor(for: url.host ?? "localhost"))
+                HTTPClient(
+                    baseURL: url,
+                    transport: transport,
+                    reachabilityMonitor: monitors.monitor(for: url.host ?? "localhost")
+                )
             }
         }
         self.configureManager = configureManager
@@ -147,7 +151,6 @@ public final class TestFactory: Sendable {
     /// The store the last set-up made the default store; tear-down empties it and the next set-up
     /// reuses it, so what it still holds after a tear-down would reach the next scenario.
     package var lastStore: EntityStore? { state.withLock { $0.store } }
-
 
     public func addSetUpHook(_ hook: @escaping Hook) {
         state.withLock { $0.setUpHooks.append(hook) }

@@ -84,7 +84,8 @@ public enum TestFixtureError: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case .notFound(let name, let directory, let suggestions):
             "Fixture '\(name)' does not exist in '\(directory)'."
-                + (suggestions.isEmpty ? "" : " Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?")
+                + (suggestions.isEmpty
+                    ? "" : " Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?")
         case .outsideFolder(let name):
             "Fixture '\(name)' is outside the fixture folder."
         case .notJSON(let name, let reason):

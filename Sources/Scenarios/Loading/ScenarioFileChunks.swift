@@ -132,7 +132,11 @@ struct ScenarioFileChunks {
             guard let first = bytes.first, Self.isLetter(first) else { return nil }
             guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
             let key = bytes[bytes.startIndex..<colon]
-            guard key.allSatisfy({ Self.isLetter($0) || Self.isDigit($0) || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }),
+            guard
+                key.allSatisfy({
+                    Self.isLetter($0) || Self.isDigit($0) || $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "_")
+                        || $0 == UInt8(ascii: "-")
+                }),
                 key.last != UInt8(ascii: " ")
             else { return nil }
             let after = bytes[colon...].dropFirst()
@@ -150,7 +154,8 @@ struct ScenarioFileChunks {
         }
 
         private static func isLetter(_ byte: UInt8) -> Bool {
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
         }
 
         private static func isDigit(_ byte: UInt8) -> Bool {

@@ -57,7 +57,10 @@ struct ScenarioFileLoader {
         for start in stride(from: 0, to: chunks.scenarios.count, by: Self.itemsPerComposition) {
             let batch = chunks.scenarios[start..<min(start + Self.itemsPerComposition, chunks.scenarios.count)]
             guard let first = batch.first, let last = batch.last else { continue }
-            let chunk = ScenarioFileChunks.Chunk(range: first.range.lowerBound..<last.range.upperBound, lineOffset: first.lineOffset)
+            let chunk = ScenarioFileChunks.Chunk(
+                range: first.range.lowerBound..<last.range.upperBound,
+                lineOffset: first.lineOffset
+            )
             guard case .sequence(let items)? = compose(chunk)?.content, items.count == batch.count else { return nil }
             lineOffset = chunk.lineOffset
             scenarios += items.compactMap { scenario($0, in: settings, firstLines: &firstLines) }
@@ -155,7 +158,9 @@ struct ScenarioFileLoader {
 
     // MARK: Scenarios
 
-    private mutating func scenario(_ node: YAMLNode, in settings: FileSettings, firstLines: inout [String: Int]) -> Scenario? {
+    private mutating func scenario(_ node: YAMLNode, in settings: FileSettings, firstLines: inout [String: Int])
+        -> Scenario?
+    {
         guard let mapping = node.pairs else {
             report(.scenarioNotMapping, at: location(of: node))
             return nil

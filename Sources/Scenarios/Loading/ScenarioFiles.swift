@@ -22,7 +22,9 @@ enum ScenarioFiles {
                 var found: [String] = []
                 search.visit(directory: path, identity, into: &found)
                 search.files += found.sorted()
-            } else if !excludedNames.contains((path as NSString).lastPathComponent), search.seen.insert(identity.key).inserted {
+            } else if !excludedNames.contains((path as NSString).lastPathComponent),
+                search.seen.insert(identity.key).inserted
+            {
                 search.files.append(path)
             }
         }
@@ -47,7 +49,8 @@ enum ScenarioFiles {
             else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-                let isScenarioName = (name.hasSuffix(".yml") || name.hasSuffix(".yaml")) && !excludedNames.contains(name)
+                let isScenarioName =
+                    (name.hasSuffix(".yml") || name.hasSuffix(".yaml")) && !excludedNames.contains(name)
                 guard let entry = FileIdentity(path) else {
                     if isScenarioName { problems.append(ScenarioFiles.problem(.brokenLink, at: path)) }
                     continue

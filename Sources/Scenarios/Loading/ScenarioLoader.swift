@@ -35,7 +35,12 @@ package struct ScenarioLoader: Sendable {
                 diagnostics += error.diagnostics
                 continue
             }
-            var fileLoader = ScenarioFileLoader(file: file, source: source, registry: registry, buildContext: buildContext)
+            var fileLoader = ScenarioFileLoader(
+                file: file,
+                source: source,
+                registry: registry,
+                buildContext: buildContext
+            )
             scenarios += fileLoader.load()
             diagnostics += fileLoader.diagnostics
         }

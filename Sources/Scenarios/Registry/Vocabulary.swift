@@ -22,7 +22,9 @@ public struct Vocabulary: Sendable {
     /// Throws `Entity 'Review' has no attribute 'titel'. Did you mean 'title'?` for the first key of
     /// `arguments` (a mapping) that is not an attribute of `entity`.
     public func checkAttributes(of entity: String, in arguments: StepArguments?) throws(StepArgumentError) {
-        guard let arguments, let known = attributes[entity], case .mapping(let entries) = arguments.content else { return }
+        guard let arguments, let known = attributes[entity], case .mapping(let entries) = arguments.content else {
+            return
+        }
         for entry in entries where !known.contains(entry.key) {
             throw StepArgumentError(
                 "Entity '\(entity)' has no attribute '\(entry.key)'." + Suggestions.didYouMean(entry.key, in: known),

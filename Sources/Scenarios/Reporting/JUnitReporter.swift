@@ -1,6 +1,6 @@
-import Synchronization
 import Diagnostics
 package import Foundation
+import Synchronization
 
 /// A JUnit XML report: a `testsuite` per scenario file (named after its feature), a `testcase` per
 /// scenario with its time, a `failure` for the failing step, `skipped`, and the step lines in `system-out`.
@@ -114,13 +114,17 @@ package final class JUnitReporter: Sendable {
         case .failed(let index, let reason)?:
             xml += #"      <failure message="\#(escape(reason))">\#(failedStep(index))</failure>"# + "\n"
             for failure in earlier {
-                xml += #"      <rerunFailure message="\#(escape(failure.reason))">\#(failedStep(failure.step))</rerunFailure>"# + "\n"
+                xml +=
+                    #"      <rerunFailure message="\#(escape(failure.reason))">\#(failedStep(failure.step))</rerunFailure>"#
+                    + "\n"
             }
         case .skipped?, nil:
             xml += "      <skipped/>\n"
         case .passed?:
             for failure in earlier {
-                xml += #"      <flakyFailure message="\#(escape(failure.reason))">\#(failedStep(failure.step))</flakyFailure>"# + "\n"
+                xml +=
+                    #"      <flakyFailure message="\#(escape(failure.reason))">\#(failedStep(failure.step))</flakyFailure>"#
+                    + "\n"
             }
         }
         if entry != nil, entry?.outcome != .skipped {
@@ -166,4 +170,3 @@ package final class JUnitReporter: Sendable {
 
     private func escape(_ text: String) -> String { Self.escape(text, attribute: true) }
 }
-

@@ -1,5 +1,5 @@
-import Synchronization
 import Diagnostics
+import Synchronization
 
 /// Headless progress: one line per scenario, the steps of failing scenarios (of every scenario when
 /// verbose) with the failing step's reason and `FILE:LINE`, the warnings of passing ones (`leaks: warn`),
@@ -99,7 +99,8 @@ package final class PlainReporter: Sendable {
 
     /// The warned steps of a passing scenario (`leaks: warn`), each with its reason.
     private func warnings(_ id: ScenarioID, record: RunRecord) -> String {
-        let warned = record.scenarios[id]?.steps.values.contains { if case .warned = $0 { true } else { false } } ?? false
+        let warned =
+            record.scenarios[id]?.steps.values.contains { if case .warned = $0 { true } else { false } } ?? false
         guard warned else { return "" }
         var text = ""
         for line in record.stepLines(id) {

@@ -111,11 +111,25 @@ package struct ParallelSchedule: Sendable {
                 // every step passed (the worker's own events for them may have died with it).
                 if let running, running.earlierStepsPassed {
                     for earlier in 0..<step {
-                        events.append(.stepFinished(scenarios[index], step: earlier, phase: .steps, outcome: .passed, duration: .zero))
+                        events.append(
+                            .stepFinished(
+                                scenarios[index],
+                                step: earlier,
+                                phase: .steps,
+                                outcome: .passed,
+                                duration: .zero
+                            )
+                        )
                     }
                 }
                 events.append(
-                    .stepFinished(scenarios[index], step: step, phase: .steps, outcome: .failed(reason: failure, location: nil), duration: .zero)
+                    .stepFinished(
+                        scenarios[index],
+                        step: step,
+                        phase: .steps,
+                        outcome: .failed(reason: failure, location: nil),
+                        duration: .zero
+                    )
                 )
                 events.append(.scenarioFinished(scenarios[index], outcome: outcome, duration: .zero))
             } else {

@@ -1,6 +1,6 @@
-import Synchronization
 package import Diagnostics
 package import Foundation
+import Synchronization
 
 /// Runs scenarios one after another and reports what happens as ``RunEvent``s.
 ///
@@ -92,14 +92,21 @@ package final class ScenarioRunner: Sendable {
                     steps.append(step)
                 } catch {
                     problems.append(
-                        Diagnostic("Step '\(name)' in '\(key)' cannot run without arguments: \(error.message)", at: source)
+                        Diagnostic(
+                            "Step '\(name)' in '\(key)' cannot run without arguments: \(error.message)",
+                            at: source
+                        )
                     )
                 }
             }
             return steps
         }
         let setUp = build(settings.defaultSetUp, sources: settings.defaultSetUpSources, key: "default set up")
-        let tearDown = build(settings.defaultTearDown, sources: settings.defaultTearDownSources, key: "default tear down")
+        let tearDown = build(
+            settings.defaultTearDown,
+            sources: settings.defaultTearDownSources,
+            key: "default tear down"
+        )
         guard problems.isEmpty else { throw DiagnosticList(problems) }
         return (setUp, tearDown)
     }
@@ -245,7 +252,8 @@ package final class ScenarioRunner: Sendable {
     /// with ``RunEvent/attemptFinished(_:attempt:outcome:duration:)``, the last with `scenarioFinished`
     /// and the scenario's outcome: failed when a repetition failed on every try, else passed (flaky when
     /// some try failed — reporters tell that from the attempts).
-    private func runTries(_ scenario: Scenario, timer: DeadlineTimer, emit: @escaping @Sendable (RunEvent) -> Void) async
+    private func runTries(_ scenario: Scenario, timer: DeadlineTimer, emit: @escaping @Sendable (RunEvent) -> Void)
+        async
         -> ScenarioOutcome
     {
         let total = Stopwatch(clock)
@@ -254,7 +262,9 @@ package final class ScenarioRunner: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            let (outcome, last) = await run(scenario, attempt: attempt, total: total, timer: timer, emit: emit) { outcome, abandoned in
+            let (outcome, last) = await run(scenario, attempt: attempt, total: total, timer: timer, emit: emit) {
+                outcome,
+                abandoned in
                 if abandoned || isCancelled { return true }
                 if case .failed = outcome { return retriesLeft == 0 }
                 return repetition >= settings.repetitions
@@ -302,7 +312,13 @@ package final class ScenarioRunner: Sendable {
                 emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
                 continue
             }
-            let (outcome, leftRunning) = await execute(entry.step, index: index, phase: entry.phase, in: context, emit: emit)
+            let (outcome, leftRunning) = await execute(
+                entry.step,
+                index: index,
+                phase: entry.phase,
+                in: context,
+                emit: emit
+            )
             if case .failed(let reason, _) = outcome { failure = (index, reason) }
             abandoned = abandoned || leftRunning
         }
@@ -419,7 +435,9 @@ package final class ScenarioRunner: Sendable {
 
     /// Under `leaks: warn`, whatever fails the leak check (leaks, or the check itself) is a warning.
     private func reported(_ outcome: StepOutcome, phase: StepPhase) -> StepOutcome {
-        guard phase == .leakCheck, settings.leaks == .warn, case .failed(let reason, _) = outcome else { return outcome }
+        guard phase == .leakCheck, settings.leaks == .warn, case .failed(let reason, _) = outcome else {
+            return outcome
+        }
         return .warned(reason: reason)
     }
 

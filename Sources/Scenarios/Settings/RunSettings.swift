@@ -102,7 +102,8 @@ package struct RunSettings: Sendable, Equatable {
             throw DiagnosticList(diagnostics)
         }
         func seconds(_ key: String, _ node: YAMLNode) -> Duration? {
-            guard let value = node.string.flatMap(Double.init), value > 0, let duration = Duration(checkedSeconds: value)
+            guard let value = node.string.flatMap(Double.init), value > 0,
+                let duration = Duration(checkedSeconds: value)
             else {
                 report("'\(key)' must be a positive number of seconds, at most 86400 (a day).", node)
                 return nil
@@ -164,7 +165,10 @@ package struct RunSettings: Sendable, Equatable {
                     // `warning`, `failure`: a mode that starts the word is what was meant.
                     let started = modes.filter { text.lowercased().hasPrefix($0) }
                     let near = started.isEmpty ? Suggestions.nearest(to: text, in: modes) : started
-                    report("'leaks' must be fail, warn or off, not '\(text)'." + Suggestions.didYouMean(suggestions: near), value)
+                    report(
+                        "'leaks' must be fail, warn or off, not '\(text)'." + Suggestions.didYouMean(suggestions: near),
+                        value
+                    )
                 } else {
                     report("'leaks' must be fail, warn or off.", value)
                 }

@@ -23,7 +23,10 @@ package struct FileWriteError: Error, CustomStringConvertible {
             try write(temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw FileWriteError(path: url.path, reason: error is CocoaError ? "its folder cannot be written to" : "\(error)")
+            throw FileWriteError(
+                path: url.path,
+                reason: error is CocoaError ? "its folder cannot be written to" : "\(error)"
+            )
         }
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))

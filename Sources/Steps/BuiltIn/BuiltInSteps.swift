@@ -9,36 +9,57 @@ package enum BuiltInSteps {
     /// Every built-in definition, including the default set-up and tear-down steps.
     package static var definitions: [StepDefinition] {
         [
-            StepDefinition(name: "set up the test environment", summary: "Fresh shared object manager, store, cache and journal") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+            StepDefinition(
+                name: "set up the test environment",
+                summary: "Fresh shared object manager, store, cache and journal"
+            ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 try noArguments(arguments)
                 return .setUpTestEnvironment()
             },
-            StepDefinition(name: "tear down the test environment", summary: "Cancel requests, empty the store and cache, drop shared instances") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+            StepDefinition(
+                name: "tear down the test environment",
+                summary: "Cancel requests, empty the store and cache, drop shared instances"
+            ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 try noArguments(arguments)
                 return .tearDownTestEnvironment()
             },
             stubRoute, suspendQueue, stubReachability, cacheResponse,
             createFromFactory, createFromFactories, insertEntity, deleteEntities,
-            getObjects, objectRequest("post object", .post), objectRequest("put object", .put), objectRequest("delete object", .delete),
-            expectResponse, expectEntities, expectPendingRequests, expectCachedResponse, expectRequest, expectReachability,
-            StepDefinition(name: "wait for notification", summary: "Passes once the notification is posted", usage: ["NAME"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+            getObjects, objectRequest("post object", .post), objectRequest("put object", .put),
+            objectRequest("delete object", .delete),
+            expectResponse, expectEntities, expectPendingRequests, expectCachedResponse, expectRequest,
+            expectReachability,
+            StepDefinition(
+                name: "wait for notification",
+                summary: "Passes once the notification is posted",
+                usage: ["NAME"]
+            ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 .waitForNotification(named: try arguments.scalar())
             },
-            StepDefinition(name: "wait for requests", summary: "Passes when the queue is empty and nothing is in flight") { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+            StepDefinition(
+                name: "wait for requests",
+                summary: "Passes when the queue is empty and nothing is in flight"
+            ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 try noArguments(arguments)
                 return .waitForRequests()
             },
-            StepDefinition(name: "wait", summary: "Passes after the time has passed", usage: ["SECONDS"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+            StepDefinition(name: "wait", summary: "Passes after the time has passed", usage: ["SECONDS"]) {
+                (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 let seconds = try arguments.doubleValue()
                 guard Duration(checkedSeconds: seconds) != nil else {
-                    throw StepArgumentError("Step 'wait' takes a number of seconds from 0 to 86400 (a day).", at: arguments.location)
+                    throw StepArgumentError(
+                        "Step 'wait' takes a number of seconds from 0 to 86400 (a day).",
+                        at: arguments.location
+                    )
                 }
                 return .wait(seconds: seconds)
             },
-            StepDefinition(name: "fail", summary: "Always fails", usage: ["REASON"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+            StepDefinition(name: "fail", summary: "Always fails", usage: ["REASON"]) {
+                (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 .fail(arguments.isEmpty ? "Failed on purpose" : try arguments.scalar())
             },
-            StepDefinition(name: "succeed", summary: "Always passes", usage: ["REASON"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+            StepDefinition(name: "succeed", summary: "Always passes", usage: ["REASON"]) {
+                (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
                 .succeed(arguments.isEmpty ? "Passed" : try arguments.scalar())
             },
         ]
@@ -91,7 +112,10 @@ package enum BuiltInSteps {
         ])
         let to = try arguments.string("to")
         guard to.hasPrefix("/") else {
-            throw StepArgumentError("'to' takes a path pattern that starts with '/', like '/422', not '\(to)'.", at: arguments["to"]?.location ?? arguments.location)
+            throw StepArgumentError(
+                "'to' takes a path pattern that starts with '/', like '/422', not '\(to)'.",
+                at: arguments["to"]?.location ?? arguments.location
+            )
         }
         switch shape {
         case 0:
@@ -112,7 +136,11 @@ package enum BuiltInSteps {
         }
     }
 
-    static let suspendQueue = StepDefinition(name: "suspend queue", summary: "Suspends or resumes the request queue", usage: ["true", "false"]) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+    static let suspendQueue = StepDefinition(
+        name: "suspend queue",
+        summary: "Suspends or resumes the request queue",
+        usage: ["true", "false"]
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
         .suspendQueue(try arguments.boolValue())
     }
 
@@ -197,7 +225,12 @@ package enum BuiltInSteps {
         try check(entity, is: .entity, arguments["entity"], build)
         try build.vocabulary.checkAttributes(of: entity, in: arguments["attributes"])
         let attributes = try arguments.optionalMapping("attributes")?.value.attributeValues ?? [:]
-        return .insertEntity(entity, attributes: attributes, save: try arguments.optionalBool("save") ?? true, bindingAs: arguments.bindingName)
+        return .insertEntity(
+            entity,
+            attributes: attributes,
+            save: try arguments.optionalBool("save") ?? true,
+            bindingAs: arguments.bindingName
+        )
     }
 
     static let deleteEntities = StepDefinition(
@@ -242,8 +275,14 @@ package enum BuiltInSteps {
     }
 
     static func objectRequest(_ name: String, _ method: HTTPMethod) -> StepDefinition {
-        StepDefinition(name: name, summary: "Sends an object through its class route", usage: ["{class, attributes}", "{object}"]) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-            let shape = try arguments.oneOf([.mapping(required: ["class"], optional: ["attributes"]), .mapping(required: ["object"])])
+        StepDefinition(
+            name: name,
+            summary: "Sends an object through its class route",
+            usage: ["{class, attributes}", "{object}"]
+        ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+            let shape = try arguments.oneOf([
+                .mapping(required: ["class"], optional: ["attributes"]), .mapping(required: ["object"]),
+            ])
             if shape == 1 { return .sendObject(.bound(try arguments.boundName("object")), method: method) }
             let entity = try arguments.string("class")
             try check(entity, is: .entity, arguments["class"], build)
@@ -345,7 +384,8 @@ package enum BuiltInSteps {
         guard let method = HTTPMethod(name: text) else {
             let node = arguments[key]?.location ?? arguments.location
             throw StepArgumentError(
-                "Unknown HTTP method '\(text)'." + Suggestions.didYouMean(text.uppercased(), in: HTTPMethod.allCases.map(\.rawValue)),
+                "Unknown HTTP method '\(text)'."
+                    + Suggestions.didYouMean(text.uppercased(), in: HTTPMethod.allCases.map(\.rawValue)),
                 at: node
             )
         }
@@ -356,14 +396,17 @@ package enum BuiltInSteps {
         let text = try arguments.scalar()
         guard let status = ReachabilityStatus(name: text) else {
             throw StepArgumentError(
-                "Unknown reachability status '\(text)'." + Suggestions.didYouMean(text, in: ReachabilityStatus.allCases.map(\.rawValue)),
+                "Unknown reachability status '\(text)'."
+                    + Suggestions.didYouMean(text, in: ReachabilityStatus.allCases.map(\.rawValue)),
                 at: arguments.location
             )
         }
         return status
     }
 
-    static func check(_ name: String, is kind: NameKind, _ node: StepArguments?, _ build: StepBuildContext) throws(StepArgumentError) {
+    static func check(_ name: String, is kind: NameKind, _ node: StepArguments?, _ build: StepBuildContext)
+        throws(StepArgumentError)
+    {
         guard let node else { return }
         try build.vocabulary.check(name, is: kind, at: node.location)
     }

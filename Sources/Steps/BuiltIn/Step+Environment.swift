@@ -15,7 +15,11 @@ extension Step {
             let manager = try await environment.factory.setUp(baseURL: baseURL)
             // A request is bounded like the step that makes it (`--timeout`), whatever the app configured.
             manager.client.timeout = context.stepTimeout
-            context[ScenarioWorld.Key.self] = ScenarioWorld(manager: manager, environment: environment, context: context)
+            context[ScenarioWorld.Key.self] = ScenarioWorld(
+                manager: manager,
+                environment: environment,
+                context: context
+            )
             context[SharedStateLeaks.ManagerKey.self] = manager
             return .success
         }

@@ -1,6 +1,7 @@
 import Foundation
 public import ObjectManager
 public import Scenarios
+import Synchronization
 
 extension Step {
     /// Passes when the last request has completed and matches every given expectation:
@@ -23,15 +24,26 @@ extension Step {
             guard let lastRecord = world.manager.lastRecord else { return .wait("No request has completed yet") }
             let record = ResponseFacts(lastRecord)
             if let status, record.status != status {
-                return ScenarioWorld.notYet("The last response (\(record.text)) has status \(record.status.map(String.init) ?? "none"), expected \(status)", settled: settled)
+                return ScenarioWorld.notYet(
+                    "The last response (\(record.text)) has status \(record.status.map(String.init) ?? "none"), expected \(status)",
+                    settled: settled
+                )
             }
             let body = record.body
             if let json {
                 let expected = try json.interpolated(in: context)
                 guard let actual = try? JSONValue(parsing: body) else {
-                    return ScenarioWorld.notYet("The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'", settled: settled)
+                    return ScenarioWorld.notYet(
+                        "The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'",
+                        settled: settled
+                    )
                 }
-                if !actual.contains(expected) { return ScenarioWorld.notYet("The last response's JSON \(actual) does not contain \(expected)", settled: settled) }
+                if !actual.contains(expected) {
+                    return ScenarioWorld.notYet(
+                        "The last response's JSON \(actual) does not contain \(expected)",
+                        settled: settled
+                    )
+                }
             }
             if let bodyContains {
                 let text = try context.interpolate(bodyContains)
@@ -41,16 +53,29 @@ extension Step {
             }
             if let error {
                 let text = try context.interpolate(error)
-                guard let message = record.errorDescription else { return ScenarioWorld.notYet("The last request (\(record.text)) did not fail", settled: settled) }
-                if !message.contains(text) { return ScenarioWorld.notYet("The last request failed with '\(message)', expected '\(text)'", settled: settled) }
+                guard let message = record.errorDescription else {
+                    return ScenarioWorld.notYet("The last request (\(record.text)) did not fail", settled: settled)
+                }
+                if !message.contains(text) {
+                    return ScenarioWorld.notYet(
+                        "The last request failed with '\(message)', expected '\(text)'",
+                        settled: settled
+                    )
+                }
             }
             return .success
         }.returningPromptly()
     }
 
     /// Passes when the store holds `count` objects of `entity` matching `where` (any count ≥ 1 when nil).
-    public static func expectEntities(_ entity: String, count: Int?, where conditions: [String: AttributeValue] = [:]) -> Step {
-        let filter = conditions.isEmpty ? "" : " where " + conditions.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+    public static func expectEntities(_ entity: String, count: Int?, where conditions: [String: AttributeValue] = [:])
+        -> Step
+    {
+        let filter =
+            conditions.isEmpty
+            ? ""
+            : " where "
+                + conditions.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
         return Step("expect entities \(entity)" + (count.map { " count \($0)" } ?? "") + filter) { context in
             let world = try context.world
             let settled = world.isSettled  // read before looking, so a late finish is not missed
@@ -67,7 +92,12 @@ extension Step {
                 return .failure("Entity '\(entity)' has no attribute '\(unknown)'.")
             }
             if let count {
-                return matching.count == count ? .success : ScenarioWorld.notYet("\(matching.count) \(entity) object(s)\(filter), expected \(count)", settled: settled)
+                return matching.count == count
+                    ? .success
+                    : ScenarioWorld.notYet(
+                        "\(matching.count) \(entity) object(s)\(filter), expected \(count)",
+                        settled: settled
+                    )
             }
             return matching.isEmpty ? ScenarioWorld.notYet("No \(entity) object\(filter)", settled: settled) : .success
         }.returningPromptly()
@@ -90,12 +120,21 @@ extension Step {
             let manager = world.manager
             let url = manager.router.url(forPath: try context.interpolate(path))
             return manager.cache.cachedResponse(for: method, url: url) != nil
-                ? .success : ScenarioWorld.notYet("No cached response for \(method) \(url.path) (\(manager.cache.count) cached)", settled: settled)
+                ? .success
+                : ScenarioWorld.notYet(
+                    "No cached response for \(method) \(url.path) (\(manager.cache.count) cached)",
+                    settled: settled
+                )
         }.returningPromptly()
     }
 
     /// Passes when the stub server's journal holds matching requests (`count` exactly, or at least one).
-    public static func expectRequest(method: String? = nil, path: String? = nil, count: Int? = nil, json: JSONValue? = nil) -> Step {
+    public static func expectRequest(
+        method: String? = nil,
+        path: String? = nil,
+        count: Int? = nil,
+        json: JSONValue? = nil
+    ) -> Step {
         var parts: [String] = []
         if let method { parts.append(method.uppercased()) }
         if let path { parts.append(path) }
@@ -110,18 +149,25 @@ extension Step {
             let matching = journal.entries.filter { entry in
                 (method == nil || entry.method.caseInsensitiveCompare(method ?? "") == .orderedSame)
                     && (path == nil || entry.path == path)
-                    && (expected == nil || (try? JSONValue(parsing: entry.body)).map { $0.contains(expected ?? .null) } == true)
+                    && (expected == nil
+                        || (try? JSONValue(parsing: entry.body)).map { $0.contains(expected ?? .null) } == true)
             }
             // The journal keeps the first 64 KiB of a body: say so when a `json` match may have missed for that.
             let seen = journal.entries.map { entry in
                 "\(entry.method) \(entry.path)"
-                    + (expected != nil && entry.isBodyTruncated ? " (body of \(entry.bodyLength) bytes, only its start kept)" : "")
+                    + (expected != nil && entry.isBodyTruncated
+                        ? " (body of \(entry.bodyLength) bytes, only its start kept)" : "")
             }.joined(separator: ", ")
             if let count {
                 return matching.count == count
-                    ? .success : ScenarioWorld.notYet("\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]", settled: settled)
+                    ? .success
+                    : ScenarioWorld.notYet(
+                        "\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]",
+                        settled: settled
+                    )
             }
-            return matching.isEmpty ? ScenarioWorld.notYet("No matching request; the server saw: [\(seen)]", settled: settled) : .success
+            return matching.isEmpty
+                ? ScenarioWorld.notYet("No matching request; the server saw: [\(seen)]", settled: settled) : .success
         }.returningPromptly()
     }
 
@@ -154,9 +200,13 @@ extension Step {
             let world = try context.world
             let count = world.manager.queue.count
             if count > 0 {
-                return .wait("\(count) request(s) queued or in flight" + (world.manager.queue.isSuspended ? " (the queue is suspended)" : ""))
+                return .wait(
+                    "\(count) request(s) queued or in flight"
+                        + (world.manager.queue.isSuspended ? " (the queue is suspended)" : "")
+                )
             }
-            return world.runningCount == 0 ? .success : .wait("\(world.runningCount) background action(s) still running")
+            return world.runningCount == 0
+                ? .success : .wait("\(world.runningCount) background action(s) still running")
         }.returningPromptly()
     }
 }
@@ -173,8 +223,6 @@ enum NotificationNames {
     }
 }
 
-import Synchronization
-
 /// Set once a notification is seen; registers its observer on the first attempt only.
 final class NotificationFlag: Sendable {
     private let state = Mutex((observing: false, seen: false))
@@ -188,11 +236,14 @@ final class NotificationFlag: Sendable {
             return !state.observing
         }
         guard first else { return false }
-        let token = world.environment.notificationCenter.addObserver(forName: name, object: nil, queue: nil) { [weak self, weak context] _ in
+        let token = world.environment.notificationCenter.addObserver(forName: name, object: nil, queue: nil) {
+            [weak self, weak context] _ in
             self?.state.withLock { $0.seen = true }
             context?.signalChange()
         }
-        world.keepNotificationToken(NotificationObservation(token: token as AnyObject, center: world.environment.notificationCenter))
+        world.keepNotificationToken(
+            NotificationObservation(token: token as AnyObject, center: world.environment.notificationCenter)
+        )
         return true
     }
 }

@@ -18,7 +18,11 @@ extension Step {
     /// Step.stubRoute(forClass: "Review", method: .post, toPathPattern: "/422")
     /// ```
     public static func stubRoute(forClass entity: String, method: HTTPMethod, toPathPattern pattern: String) -> Step {
-        stubRoute(.class(entity: entity, method: method), to: pattern, description: "stub route \(entity) \(method) to \(pattern)")
+        stubRoute(
+            .class(entity: entity, method: method),
+            to: pattern,
+            description: "stub route \(entity) \(method) to \(pattern)"
+        )
     }
 
     /// Re-points a relationship route.
@@ -78,7 +82,9 @@ extension Step {
     ) -> Step {
         Step("cache response \(method) \(path)") { context in
             let manager = try context.objectManager
-            var fields = try headers.sorted { $0.key < $1.key }.map { HTTPHeader(name: $0.key, value: try context.interpolate($0.value)) }
+            var fields = try headers.sorted { $0.key < $1.key }.map {
+                HTTPHeader(name: $0.key, value: try context.interpolate($0.value))
+            }
             let data: Data
             var contentType = "application/json"
             switch body {
@@ -92,7 +98,9 @@ extension Step {
                 data = try fixtures.data(named: name)
                 contentType = fixtures.mimeType(named: name)
             }
-            if fields[field: "Content-Type"] == nil { fields.append(HTTPHeader(name: "Content-Type", value: contentType)) }
+            if fields[field: "Content-Type"] == nil {
+                fields.append(HTTPHeader(name: "Content-Type", value: contentType))
+            }
             let url = manager.router.url(forPath: try context.interpolate(path))
             manager.cache.store(CachedResponse(method: method, url: url, status: status, headers: fields, body: data))
             return .success

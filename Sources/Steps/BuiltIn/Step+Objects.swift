@@ -41,7 +41,10 @@ extension Step {
     ) -> Step {
         Step("insert entity \(entity)" + (save ? "" : " (unsaved)") + (name.map { " as \($0)" } ?? "")) { context in
             guard let store = try context.objectManager.store else { throw StepError.noStore }
-            let object = try store.mainContext.insert(entity: entity, attributes: try attributes.interpolated(in: context))
+            let object = try store.mainContext.insert(
+                entity: entity,
+                attributes: try attributes.interpolated(in: context)
+            )
             if save { try store.mainContext.save() }
             if let name { context.bind(name, to: BoundObject(object)) }
             return .success

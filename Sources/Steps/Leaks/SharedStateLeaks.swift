@@ -100,7 +100,9 @@ package struct SharedStateLeaks: Sendable {
                 continue
             }
             if current.pathPattern != route.pathPattern || current.method != route.method {
-                leaks.append("route \(name(route.key)) still points to \(current.method == route.method ? "" : "\(current.method) ")\(current.pathPattern)")
+                leaks.append(
+                    "route \(name(route.key)) still points to \(current.method == route.method ? "" : "\(current.method) ")\(current.pathPattern)"
+                )
             }
         }
         for route in routes.routes where configured.route(for: route.key) == nil {

@@ -44,7 +44,9 @@ package enum KeptStore {
 
     /// Whether the file at `url` is a store scenario-run kept.
     static func isKept(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url), let bytes = try? handle.read(upToCount: 72) else { return false }
+        guard let handle = try? FileHandle(forReadingFrom: url), let bytes = try? handle.read(upToCount: 72) else {
+            return false
+        }
         try? handle.close()
         return bytes.count == 72 && Array(bytes.prefix(16)) == header && Array(bytes[68..<72]) == applicationID
     }

@@ -1,7 +1,7 @@
+import Diagnostics
 package import Foundation
 import ObjectManager
 package import Scenarios
-import Diagnostics
 
 /// Scenario-level run events as compact JSON lines, the way `scenario-run --jobs` workers report to
 /// their parent: a positional array per event, written and read with the object manager's JSON
@@ -28,7 +28,10 @@ package enum RunEventLines {
         case .stepWaiting(let id, let step, let reason, let waited):
             fields = ["waiting"] + scenario(id) + [.int(step), .string(reason), nanoseconds(waited)]
         case .stepFinished(let id, let step, let phase, let outcome, let duration):
-            fields = ["stepFinished"] + scenario(id) + [.int(step), .string(phase.rawValue), json(outcome), nanoseconds(duration)]
+            fields =
+                ["stepFinished"] + scenario(id) + [
+                    .int(step), .string(phase.rawValue), json(outcome), nanoseconds(duration),
+                ]
         case .log(let id, let line):
             fields = ["log"] + scenario(id) + [.string(line)]
         case .attemptFinished(let id, let attempt, let outcome, let duration):
@@ -55,7 +58,8 @@ package enum RunEventLines {
             guard case .int(let step) = rest[0], let phase = phase(rest[1]) else { return nil }
             return .stepStarted(id, step: step, phase: phase)
         case ("waiting", 3):
-            guard case .int(let step) = rest[0], case .string(let reason) = rest[1], let waited = duration(rest[2]) else {
+            guard case .int(let step) = rest[0], case .string(let reason) = rest[1], let waited = duration(rest[2])
+            else {
                 return nil
             }
             return .stepWaiting(id, step: step, reason: reason, waited: waited)
@@ -68,7 +72,9 @@ package enum RunEventLines {
             guard case .string(let line) = rest[0] else { return nil }
             return .log(id, line)
         case ("attempt", 3):
-            guard case .int(let attempt) = rest[0], let outcome = scenarioOutcome(rest[1]), let duration = duration(rest[2]) else {
+            guard case .int(let attempt) = rest[0], let outcome = scenarioOutcome(rest[1]),
+                let duration = duration(rest[2])
+            else {
                 return nil
             }
             return .attemptFinished(id, attempt: attempt, outcome: outcome, duration: duration)

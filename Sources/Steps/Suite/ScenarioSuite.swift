@@ -59,7 +59,10 @@ package struct ScenarioSuite: Sendable {
         if FileManager.default.fileExists(atPath: serverFile.path) {
             do {
                 serverRoutes = try ServerRouteTable.load(
-                    contentsOf: URL(fileURLWithPath: Self.displayPath(serverFile, from: directory), relativeTo: directory),
+                    contentsOf: URL(
+                        fileURLWithPath: Self.displayPath(serverFile, from: directory),
+                        relativeTo: directory
+                    ),
                     fixtures: fixtures
                 )
             } catch {
@@ -134,7 +137,9 @@ package struct ScenarioSuite: Sendable {
     }
 
     /// Runs scenarios against a fresh stub server, handing every event to `onEvent`.
-    package func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async throws -> RunSummary {
+    package func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async throws
+        -> RunSummary
+    {
         let server = makeServer()
         _ = try await server.start()
         do {

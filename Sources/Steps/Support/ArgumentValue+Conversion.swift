@@ -11,7 +11,8 @@ extension ArgumentValue {
         case .double(let value): .double(value)
         case .string(let value): .string(value)
         case .list(let items): .array(items.map(\.jsonValue))
-        case .mapping(let entries): .object(Dictionary(entries.map { ($0.key, $0.value.jsonValue) }, uniquingKeysWith: { _, last in last }))
+        case .mapping(let entries):
+            .object(Dictionary(entries.map { ($0.key, $0.value.jsonValue) }, uniquingKeysWith: { _, last in last }))
         }
     }
 

@@ -19,7 +19,12 @@ public final class TestEnvironment: Sendable {
     public let fixtures: TestFixture
     public let notificationCenter: NotificationCenter
 
-    package init(factory: TestFactory, server: StubServer, fixtures: URL, notificationCenter: NotificationCenter = .default) {
+    package init(
+        factory: TestFactory,
+        server: StubServer,
+        fixtures: URL,
+        notificationCenter: NotificationCenter = .default
+    ) {
         self.factory = factory
         self.server = server
         self.fixtures = TestFixture(directory: fixtures)
@@ -37,20 +42,24 @@ public final class TestEnvironment: Sendable {
         for route in routes.routes {
             switch route.key {
             case .class(let entity, let method): classRoutes.insert("\(entity) \(method)")
-            case .relationship(let name, let entity, let method): relationshipRoutes.insert("\(name) of \(entity) \(method)")
+            case .relationship(let name, let entity, let method):
+                relationshipRoutes.insert("\(name) of \(entity) \(method)")
             case .named(let name): namedRoutes.insert(name)
             }
         }
         var factoryEntities: [String: String] = [:]
         for name in factoryNames { factoryEntities[name] = factory.entity(ofFactory: name) }
-        return Vocabulary([
-            .entity: Set(model.entityNames),
-            .classRoute: classRoutes,
-            .relationshipRoute: relationshipRoutes,
-            .namedRoute: namedRoutes,
-            .factory: Set(factoryNames),
-        ], attributes: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, Set($0.attributeNames)) }),
-        factoryEntities: factoryEntities)
+        return Vocabulary(
+            [
+                .entity: Set(model.entityNames),
+                .classRoute: classRoutes,
+                .relationshipRoute: relationshipRoutes,
+                .namedRoute: namedRoutes,
+                .factory: Set(factoryNames),
+            ],
+            attributes: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, Set($0.attributeNames)) }),
+            factoryEntities: factoryEntities
+        )
     }
 }
 

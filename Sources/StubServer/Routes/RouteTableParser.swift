@@ -1,6 +1,6 @@
-import ObjectManager
 import Diagnostics
 import Foundation
+import ObjectManager
 import YAMLSource
 
 /// Turns `server.yml` text into routes, collecting a diagnostic for every problem it finds.

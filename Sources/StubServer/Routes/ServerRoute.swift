@@ -1,6 +1,6 @@
-package import ObjectManager
 package import Diagnostics
 package import Foundation
+package import ObjectManager
 
 /// One entry of `server.yml`: which requests it answers and how.
 ///

@@ -1,6 +1,6 @@
-import ObjectManager
 package import Diagnostics
 package import Foundation
+import ObjectManager
 import YAMLSource
 
 /// The stub server's routes, in file order; the first matching route wins.
@@ -30,7 +30,9 @@ package struct ServerRouteTable: Sendable, Equatable {
         try parse(try YAMLText(checking: yaml, file: file), file: file, fixtures: fixtures)
     }
 
-    private static func parse(_ source: YAMLText, file: String, fixtures: URL?) throws(DiagnosticList) -> ServerRouteTable {
+    private static func parse(_ source: YAMLText, file: String, fixtures: URL?) throws(DiagnosticList)
+        -> ServerRouteTable
+    {
         var parser = RouteTableParser(source: source, file: file, fixtures: fixtures.map(FixtureFolder.init))
         let routes = parser.parse()
         guard parser.diagnostics.isEmpty else { throw DiagnosticList(parser.diagnostics) }

@@ -1,7 +1,7 @@
-import ObjectManager
 import Foundation
 import Hummingbird
 import NIOCore
+import ObjectManager
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +32,12 @@ struct StubResponder: HTTPResponder {
         let body = try await readBody(of: request)
         journal.record(
             JournalEntry(
-                method: method, path: path, query: query, headers: headers, body: body.kept, bodyLength: body.length
+                method: method,
+                path: path,
+                query: query,
+                headers: headers,
+                body: body.kept,
+                bodyLength: body.length
             )
         )
         if let refusal = body.refusal {

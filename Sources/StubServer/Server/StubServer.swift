@@ -109,7 +109,11 @@ public final class StubServer: Sendable {
         let held = HeldConnections()
         let app = Application(
             responder: StubResponder(
-                table: routes, fixtures: FixtureFolder(fixtures), journal: journal, held: held, limits: limits
+                table: routes,
+                fixtures: FixtureFolder(fixtures),
+                journal: journal,
+                held: held,
+                limits: limits
             ),
             server: .http1(configuration: Self.channelConfiguration(limits: limits, connections: connections)),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),

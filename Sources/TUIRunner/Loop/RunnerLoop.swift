@@ -15,7 +15,8 @@ final class RunnerLoop: Sendable {
         case tick
     }
 
-    typealias RunScenarios = @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
+    typealias RunScenarios =
+        @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
         RunSummary
 
     private let screen: any Screen

@@ -20,7 +20,8 @@ package enum TerminalRunner {
     ///   - cancel: cancels the run in progress (its current scenario's tear-down still runs).
     package static func run(
         configuration: TUIConfiguration,
-        run: @escaping @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
+        run:
+            @escaping @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
             RunSummary,
         cancel: @escaping @Sendable () -> Void
     ) async -> TUIOutcome {
@@ -28,7 +29,13 @@ package enum TerminalRunner {
         let session = TerminalSession(screen: screen)
         defer { session.restore() }
         let renderer = Renderer(glyphs: screen.isUTF8 ? .unicode : .ascii, theme: Theme(colours: screen.hasColours))
-        let loop = RunnerLoop(screen: screen, renderer: renderer, configuration: configuration, run: run, cancel: cancel)
+        let loop = RunnerLoop(
+            screen: screen,
+            renderer: renderer,
+            configuration: configuration,
+            run: run,
+            cancel: cancel
+        )
         let inputs = loop.inputs
         session.handleSignals(interrupt: { inputs.yield(.interrupt) }, resize: { inputs.yield(.resize) })
         return await loop.run()

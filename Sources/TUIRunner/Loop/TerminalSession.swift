@@ -22,7 +22,9 @@ final class TerminalSession: @unchecked Sendable {  // `interrupts` and `winch` 
     func handleSignals(interrupt: @escaping @Sendable () -> Void, resize: @escaping @Sendable () -> Void) {
         let interrupts = InterruptHandler(onFirst: interrupt) { [self] in
             restore()
-            try? FileHandle.standardError.write(contentsOf: Data("Interrupted twice: quitting without a summary.\n".utf8))
+            try? FileHandle.standardError.write(
+                contentsOf: Data("Interrupted twice: quitting without a summary.\n".utf8)
+            )
         }
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         winch.setEventHandler { resize() }

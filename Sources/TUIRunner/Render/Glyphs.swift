@@ -22,15 +22,47 @@ struct Glyphs: Sendable, Hashable {
     var ellipsis: String
 
     static let unicode = Glyphs(
-        pending: "·", running: "●", passed: "✓", failed: "✗", skipped: "–", leaked: "⚠", expanded: "▾", collapsed: "▸",
-        horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘",
-        barFull: "█", barEmpty: "░", arrow: "→", bullet: "•", ellipsis: "…"
+        pending: "·",
+        running: "●",
+        passed: "✓",
+        failed: "✗",
+        skipped: "–",
+        leaked: "⚠",
+        expanded: "▾",
+        collapsed: "▸",
+        horizontal: "─",
+        vertical: "│",
+        topLeft: "┌",
+        topRight: "┐",
+        bottomLeft: "└",
+        bottomRight: "┘",
+        barFull: "█",
+        barEmpty: "░",
+        arrow: "→",
+        bullet: "•",
+        ellipsis: "…"
     )
 
     static let ascii = Glyphs(
-        pending: ".", running: "*", passed: "+", failed: "x", skipped: "-", leaked: "!", expanded: "v", collapsed: ">",
-        horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
-        barFull: "#", barEmpty: ".", arrow: "->", bullet: "-", ellipsis: "~"
+        pending: ".",
+        running: "*",
+        passed: "+",
+        failed: "x",
+        skipped: "-",
+        leaked: "!",
+        expanded: "v",
+        collapsed: ">",
+        horizontal: "-",
+        vertical: "|",
+        topLeft: "+",
+        topRight: "+",
+        bottomLeft: "+",
+        bottomRight: "+",
+        barFull: "#",
+        barEmpty: ".",
+        arrow: "->",
+        bullet: "-",
+        ellipsis: "~"
     )
 
     func status(_ status: ScenarioStatus) -> Character {

@@ -22,7 +22,9 @@ package struct Renderer: Sendable {
         case .tooSmall(let width, let height):
             buffer.put(
                 "Terminal too small (\(width)x\(height)): needs \(Layout.minimumWidth)x\(Layout.minimumHeight).",
-                x: 0, y: 0, style: theme.style(.failed)
+                x: 0,
+                y: 0,
+                style: theme.style(.failed)
             )
         case .panes(let panes):
             drawStatus(state, in: panes.status, into: &buffer)
@@ -55,11 +57,13 @@ package struct Renderer: Sendable {
             }
         let run = state.runCount > 1 ? "  run \(state.runCount)" : ""
         let note = state.statusNote.map { "  \($0)" } ?? ""
-        var text = " \(counts.done)/\(counts.total)  \(counts.failed) failed  \(Format.clock(state.elapsed))  \(stateText)\(run)\(note) "
+        var text =
+            " \(counts.done)/\(counts.total)  \(counts.failed) failed  \(Format.clock(state.elapsed))  \(stateText)\(run)\(note) "
         let barWidth = rect.width - text.count - 16
         if barWidth >= 5 {
             let filled = counts.total == 0 ? 0 : barWidth * counts.done / counts.total
-            text += "[" + String(repeating: glyphs.barFull, count: filled)
+            text +=
+                "[" + String(repeating: glyphs.barFull, count: filled)
                 + String(repeating: glyphs.barEmpty, count: barWidth - filled) + "]"
         }
         buffer.put(" scenario-run", x: rect.x, y: rect.y, style: Style(bold: true, reverse: true), limit: rect.width)
@@ -71,7 +75,13 @@ package struct Renderer: Sendable {
                 var style = bar
                 if theme.colours { style.colour = .red }
                 style.bold = true
-                buffer.put(failedText, x: rect.x + 13 + offset, y: rect.y, style: style, limit: rect.width - 13 - offset)
+                buffer.put(
+                    failedText,
+                    x: rect.x + 13 + offset,
+                    y: rect.y,
+                    style: style,
+                    limit: rect.width - 13 - offset
+                )
             }
         }
     }
@@ -86,7 +96,8 @@ package struct Renderer: Sendable {
         let rows = state.rows
         guard !rows.isEmpty else {
             let empty =
-                !state.order.isEmpty ? "No scenario matches the filter."
+                !state.order.isEmpty
+                ? "No scenario matches the filter."
                 : state.runCount > 0 ? "No scenario to run." : "Loading…"
             buffer.put(empty, x: inner.x + 1, y: inner.y, style: theme.style(.dim), limit: inner.width - 1)
             return
@@ -103,10 +114,20 @@ package struct Renderer: Sendable {
                 var countText = " \(counts.done)/\(counts.total)"
                 if counts.failed > 0 { countText += ", \(counts.failed) failed" }
                 let name = state.featureNames[file] ?? file
-                let written = buffer.put("\(marker) \(name)", x: inner.x, y: y, style: theme.style(.title),
-                    limit: inner.width - countText.count)
-                buffer.put(countText, x: inner.x + written, y: y,
-                    style: counts.failed > 0 ? theme.style(.failed) : theme.style(.dim), limit: inner.width - written)
+                let written = buffer.put(
+                    "\(marker) \(name)",
+                    x: inner.x,
+                    y: y,
+                    style: theme.style(.title),
+                    limit: inner.width - countText.count
+                )
+                buffer.put(
+                    countText,
+                    x: inner.x + written,
+                    y: y,
+                    style: counts.failed > 0 ? theme.style(.failed) : theme.style(.dim),
+                    limit: inner.width - written
+                )
             case .scenario(let id):
                 guard let scenario = state.scenarios[id] else { continue }
                 var time = scenario.duration.map { Format.short($0) } ?? ""
@@ -115,11 +136,16 @@ package struct Renderer: Sendable {
                 // A scenario that leaked shows ⚠: red when the leak failed it, yellow under `leaks: warn`.
                 let leaked = scenario.leakStep != nil
                 let glyph = leaked ? glyphs.leaked : glyphs.status(scenario.status)
-                let style = leaked && scenario.status != .failed ? theme.style(.warned) : theme.style(for: scenario.status)
+                let style =
+                    leaked && scenario.status != .failed ? theme.style(.warned) : theme.style(for: scenario.status)
                 buffer.put(String(glyph), x: inner.x + 2, y: y, style: style, limit: inner.width - 2)
                 let nameWidth = inner.width - 4 - (time.isEmpty ? 0 : time.count + 1)
-                buffer.put(Format.truncate(id.name, to: nameWidth, ellipsis: glyphs.ellipsis), x: inner.x + 4, y: y,
-                    limit: nameWidth)
+                buffer.put(
+                    Format.truncate(id.name, to: nameWidth, ellipsis: glyphs.ellipsis),
+                    x: inner.x + 4,
+                    y: y,
+                    limit: nameWidth
+                )
                 if !time.isEmpty {
                     buffer.put(time, x: inner.maxX - time.count, y: y, style: theme.style(.dim), limit: time.count)
                 }
@@ -176,12 +202,21 @@ package struct Renderer: Sendable {
             var x = inner.x + 3
             x += buffer.put(phase, x: x, y: y, style: theme.style(.dim), limit: available)
             let descriptionWidth = inner.maxX - x - (trailingWidth > 0 ? trailingWidth + 1 : 0)
-            buffer.put(Format.truncate(step.planned.description, to: descriptionWidth, ellipsis: glyphs.ellipsis),
-                x: x, y: y, limit: descriptionWidth)
+            buffer.put(
+                Format.truncate(step.planned.description, to: descriptionWidth, ellipsis: glyphs.ellipsis),
+                x: x,
+                y: y,
+                limit: descriptionWidth
+            )
             if trailingWidth > 0 {
                 let style = step.status == .running ? theme.style(.running) : theme.style(.dim)
-                buffer.put(Format.truncate(trailing, to: trailingWidth, ellipsis: glyphs.ellipsis),
-                    x: inner.maxX - trailingWidth, y: y, style: style, limit: trailingWidth)
+                buffer.put(
+                    Format.truncate(trailing, to: trailingWidth, ellipsis: glyphs.ellipsis),
+                    x: inner.maxX - trailingWidth,
+                    y: y,
+                    style: style,
+                    limit: trailingWidth
+                )
             }
             if index == selected {
                 buffer.restyle(Rect(x: inner.x, y: y, width: inner.width, height: 1)) { $0.reverse = true }
@@ -213,8 +248,9 @@ package struct Renderer: Sendable {
                     switch scenario.status {
                     case .pending: "Pending."
                     case .running: "Running…"
-                    case .passed: "Passed in \(scenario.duration.map(Format.short) ?? "?")."
-                        + (state.flaky[id].map { " Flaky: \($0.failed) of \($0.tries) tries failed." } ?? "")
+                    case .passed:
+                        "Passed in \(scenario.duration.map(Format.short) ?? "?")."
+                            + (state.flaky[id].map { " Flaky: \($0.failed) of \($0.tries) tries failed." } ?? "")
                     case .failed: "Failed."
                     case .skipped: "Skipped."
                     case .warned: "Passed with a warning."
@@ -222,7 +258,12 @@ package struct Renderer: Sendable {
                 lines.append((summary, theme.style(for: scenario.status)))
                 lines.append(("\(scenario.planned.location.fileAndLine)", theme.style(.dim)))
                 if let index = scenario.leakStep {
-                    lines.append(("\(glyphs.leaked) \(scenario.steps[index].planned.description) (leaks: warn)", theme.style(.warned)))
+                    lines.append(
+                        (
+                            "\(glyphs.leaked) \(scenario.steps[index].planned.description) (leaks: warn)",
+                            theme.style(.warned)
+                        )
+                    )
                     lines += leakLines(scenario.leaks, width: inner.width, style: theme.style(.warned))
                 }
             }
@@ -263,26 +304,49 @@ package struct Renderer: Sendable {
         let inner = rect.inner
         var lines: [(String, Style)] = []
         guard let snapshot = state.shownInspection else {
-            buffer.put("No state kept for this scenario: it has not finished in this run.",
-                x: inner.x + 1, y: inner.y, style: theme.style(.dim), limit: inner.width - 1)
+            buffer.put(
+                "No state kept for this scenario: it has not finished in this run.",
+                x: inner.x + 1,
+                y: inner.y,
+                style: theme.style(.dim),
+                limit: inner.width - 1
+            )
             return
         }
         lines.append(("Routes (\(snapshot.routes.filter(\.stubbed).count) stubbed):", theme.style(.title)))
         for route in snapshot.routes {
-            lines.append(((route.stubbed ? "* " : "  ") + route.text + (route.stubbed ? "  (stubbed)" : ""),
-                route.stubbed ? theme.style(.stubbed) : .plain))
+            lines.append(
+                (
+                    (route.stubbed ? "* " : "  ") + route.text + (route.stubbed ? "  (stubbed)" : ""),
+                    route.stubbed ? theme.style(.stubbed) : .plain
+                )
+            )
         }
-        let pending = snapshot.pendingRequests.isEmpty
-            ? "nothing pending" : "\(snapshot.pendingRequests.count) pending: " + snapshot.pendingRequests.joined(separator: ", ")
-        lines.append(("Queue: " + (snapshot.queueSuspended ? "suspended" : "running") + ", " + pending, theme.style(.title)))
+        let pending =
+            snapshot.pendingRequests.isEmpty
+            ? "nothing pending"
+            : "\(snapshot.pendingRequests.count) pending: " + snapshot.pendingRequests.joined(separator: ", ")
+        lines.append(
+            ("Queue: " + (snapshot.queueSuspended ? "suspended" : "running") + ", " + pending, theme.style(.title))
+        )
         lines.append(("Reachability: \(snapshot.reachability)", theme.style(.title)))
-        lines.append(("Cache: \(snapshot.cachedResponses.count) response\(snapshot.cachedResponses.count == 1 ? "" : "s")", theme.style(.title)))
+        lines.append(
+            (
+                "Cache: \(snapshot.cachedResponses.count) response\(snapshot.cachedResponses.count == 1 ? "" : "s")",
+                theme.style(.title)
+            )
+        )
         for response in snapshot.cachedResponses { lines.append(("  " + response, .plain)) }
         lines.append(("Entities (j/k to choose):", theme.style(.title)))
         let selected = min(state.inspectorEntity, max(0, snapshot.entities.count - 1))
         for (index, entity) in snapshot.entities.enumerated() {
             let marker = index == selected ? "> " : "  "
-            lines.append((marker + "\(entity.name): \(entity.count)", index == selected ? Style(bold: true, reverse: true) : .plain))
+            lines.append(
+                (
+                    marker + "\(entity.name): \(entity.count)",
+                    index == selected ? Style(bold: true, reverse: true) : .plain
+                )
+            )
         }
         if snapshot.entities.indices.contains(selected) {
             let entity = snapshot.entities[selected]
@@ -324,8 +388,13 @@ package struct Renderer: Sendable {
 
     private func drawFooter(_ state: TUIState, in rect: Rect, into buffer: inout CellBuffer) {
         if state.isEditingFilter {
-            buffer.put("Filter: /\(state.filterText)_   Enter keeps it, Esc clears it", x: rect.x, y: rect.y,
-                style: theme.style(.title), limit: rect.width)
+            buffer.put(
+                "Filter: /\(state.filterText)_   Enter keeps it, Esc clears it",
+                x: rect.x,
+                y: rect.y,
+                style: theme.style(.title),
+                limit: rect.width
+            )
             return
         }
         if let message = state.message {
@@ -364,8 +433,13 @@ package struct Renderer: Sendable {
         buffer[rect.maxX - 1, rect.maxY - 1] = Cell(character: glyphs.bottomRight, style: style)
         let titleWidth = rect.width - 4
         if titleWidth > 0 {
-            buffer.put(" " + Format.truncate(title, to: titleWidth - 2, ellipsis: glyphs.ellipsis) + " ",
-                x: rect.x + 1, y: rect.y, style: Style(colour: style.colour, bold: true), limit: titleWidth)
+            buffer.put(
+                " " + Format.truncate(title, to: titleWidth - 2, ellipsis: glyphs.ellipsis) + " ",
+                x: rect.x + 1,
+                y: rect.y,
+                style: Style(colour: style.colour, bold: true),
+                limit: titleWidth
+            )
         }
     }
 }

@@ -103,7 +103,10 @@ final class NCursesScreen: Screen {
         let thread = Thread { [self] in
             defer { done.signal() }
             while true {
-                var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+                var fds = [
+                    pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+                ]
                 let ready = poll(&fds, 2, -1)
                 if ready < 0 {
                     if errno == EINTR { continue }

@@ -47,7 +47,9 @@ import Testing
     @Test func aResponseCompletesTheExchangeAndTheConnectionStaysOpen() throws {
         let future = start(1)
         let head = try channel.readOutbound(as: HTTPClientRequestPart.self)
-        guard case .head(let written) = head else { Issue.record("expected the request head, got \(String(describing: head))"); return }
+        guard case .head(let written) = head else {
+            Issue.record("expected the request head, got \(String(describing: head))"); return
+        }
         #expect(written.uri == "/items")
         try respond("[1]")
         #expect(try outcome(future) == .success("[1]"))

@@ -30,7 +30,9 @@ import Testing
         let response = try await transport.send(
             HTTPRequest(
                 method: .post,
-                url: server.url.appendingPathComponent("reviews").appending(queryItems: [URLQueryItem(name: "q", value: "a b")]),
+                url: server.url.appendingPathComponent("reviews").appending(queryItems: [
+                    URLQueryItem(name: "q", value: "a b")
+                ]),
                 headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
                 body: Data(#"{"title":"Great"}"#.utf8)
             )
@@ -53,9 +55,15 @@ import Testing
         let received = Recorder<String>()
         let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
         let transport = NIOHTTPTransport()
-        let url = try #require(URL(string: "\(server.url.absoluteString)/restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262"))
+        let url = try #require(
+            URL(string: "\(server.url.absoluteString)/restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262")
+        )
         _ = try await transport.send(HTTPRequest(method: .get, url: url))
-        #expect(received.all.first?.hasPrefix("GET /restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262 HTTP/1.1\r\n") == true)
+        #expect(
+            received.all.first?.hasPrefix(
+                "GET /restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262 HTTP/1.1\r\n"
+            ) == true
+        )
         await transport.shutdown()
         await server.stop()
     }
@@ -82,7 +90,9 @@ import Testing
         let server = try await ScriptedHTTPServer(script: Self.answering("[]"))
         let transport = NIOHTTPTransport()
         for _ in 0..<5 {
-            let response = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("items")))
+            let response = try await transport.send(
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("items"))
+            )
             #expect(response.status == 200)
         }
         #expect(server.connectionCount == 1)
@@ -107,7 +117,11 @@ import Testing
             for index in 0..<4 {
                 group.addTask {
                     let response = try await transport.send(
-                        HTTPRequest(method: .get, url: server.url.appendingPathComponent("items/\(index)"), timeout: .seconds(3))
+                        HTTPRequest(
+                            method: .get,
+                            url: server.url.appendingPathComponent("items/\(index)"),
+                            timeout: .seconds(3)
+                        )
                     )
                     return ("/items/\(index)", response.bodyText)
                 }
@@ -129,7 +143,9 @@ import Testing
             try await connection.write("2\r\n3]\r\n0\r\n\r\n")
         }
         let transport = NIOHTTPTransport()
-        let response = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("numbers")))
+        let response = try await transport.send(
+            HTTPRequest(method: .get, url: server.url.appendingPathComponent("numbers"))
+        )
         #expect(response.bodyText == "[1,2,3]")
         await transport.shutdown()
         await server.stop()
@@ -142,7 +158,9 @@ import Testing
         }
         let transport = NIOHTTPTransport()
         for _ in 0..<3 {
-            let response = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("once")))
+            let response = try await transport.send(
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("once"))
+            )
             #expect(response.status == 200)
         }
         #expect(server.connectionCount == 3)
@@ -162,7 +180,9 @@ import Testing
         let server = try await ScriptedHTTPServer(script: Self.answersOncePerConnection)
         let transport = NIOHTTPTransport()
         for method in [HTTPMethod.get, .put, .delete] {
-            let response = try await transport.send(HTTPRequest(method: method, url: server.url.appendingPathComponent("short")))
+            let response = try await transport.send(
+                HTTPRequest(method: method, url: server.url.appendingPathComponent("short"))
+            )
             #expect(response.status == 200)
         }
         // The first connection answered GET; PUT was retried on a second, DELETE on a third.
@@ -176,9 +196,13 @@ import Testing
         let transport = NIOHTTPTransport()
         _ = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("first")))
         let error = try await #require(throws: ObjectManagerError.self) {
-            try await transport.send(HTTPRequest(method: .post, url: server.url.appendingPathComponent("reviews"), body: Data("{}".utf8)))
+            try await transport.send(
+                HTTPRequest(method: .post, url: server.url.appendingPathComponent("reviews"), body: Data("{}".utf8))
+            )
         }
-        #expect(error.description == "The request to /reviews failed: The server closed the connection without a response.")
+        #expect(
+            error.description == "The request to /reviews failed: The server closed the connection without a response."
+        )
         #expect(server.connectionCount == 1)
         await transport.shutdown()
         await server.stop()
@@ -192,7 +216,9 @@ import Testing
         let error = try await #require(throws: ObjectManagerError.self) {
             try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("gone")))
         }
-        #expect(error.description == "The request to /gone failed: The server closed the connection without a response.")
+        #expect(
+            error.description == "The request to /gone failed: The server closed the connection without a response."
+        )
         await transport.shutdown()
         await server.stop()
     }
@@ -219,7 +245,9 @@ import Testing
         }
         let transport = NIOHTTPTransport()
         let request = Task {
-            try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("slow"), timeout: .seconds(30)))
+            try await transport.send(
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("slow"), timeout: .seconds(30))
+            )
         }
         #expect(await eventually { server.connectionCount == 1 })
         request.cancel()
@@ -239,7 +267,9 @@ import Testing
         }
         let error = try await #require(throws: ObjectManagerError.self) { try await request.value }
         #expect(error.isCancellation)
-        let response = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("next")))
+        let response = try await transport.send(
+            HTTPRequest(method: .get, url: server.url.appendingPathComponent("next"))
+        )
         #expect(response.status == 200)
         #expect(received.all.map { $0.components(separatedBy: " ")[1] } == ["/next"])
         await transport.shutdown()

@@ -72,10 +72,15 @@ struct ReachabilityTests {
         let second = client()
         await second.startMonitoringReachability()
         #expect(second.reachabilityStatus == .reachableViaWiFi)
-        #expect(probe.calls.all.count - calls <= 1, "the second client's start did not probe again (at most one poll in between)")
+        #expect(
+            probe.calls.all.count - calls <= 1,
+            "the second client's start did not probe again (at most one poll in between)"
+        )
 
         probe.answer.append(ReachabilityStatus.notReachable.rawValue)
-        #expect(await eventually { first.reachabilityStatus == .notReachable && second.reachabilityStatus == .notReachable })
+        #expect(
+            await eventually { first.reachabilityStatus == .notReachable && second.reachabilityStatus == .notReachable }
+        )
 
         // A stubbed client leaves the shared monitor running for the others.
         first.stubReachability(.reachableViaWWAN)
@@ -87,10 +92,18 @@ struct ReachabilityTests {
     }
 
     @Test func requestsCarryDefaultHeadersAndTimeout() {
-        let client = HTTPClient(baseURL: URL(string: "http://127.0.0.1:1")!, transport: InMemoryTransport { _ in throw CancellationError() })
+        let client = HTTPClient(
+            baseURL: URL(string: "http://127.0.0.1:1")!,
+            transport: InMemoryTransport { _ in throw CancellationError() }
+        )
         client.setDefaultHeader("X-API-Key", to: "secret")
         client.timeout = .seconds(3)
-        let request = client.request(.post, url: client.baseURL, body: Data("{}".utf8), headers: [HTTPHeader(name: "Accept", value: "text/html")])
+        let request = client.request(
+            .post,
+            url: client.baseURL,
+            body: Data("{}".utf8),
+            headers: [HTTPHeader(name: "Accept", value: "text/html")]
+        )
         #expect(request.headers[field: "x-api-key"] == "secret")
         #expect(request.headers[field: "Accept"] == "text/html")
         #expect(request.headers[field: "Content-Type"] == "application/json")

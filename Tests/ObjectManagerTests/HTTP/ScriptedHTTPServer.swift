@@ -23,11 +23,12 @@ final class ScriptedHTTPServer: Sendable {
             while true {
                 if let end = buffered.firstRange(of: Array("\r\n\r\n".utf8)) {
                     let head = String(decoding: buffered[..<end.lowerBound], as: UTF8.self)
-                    let length = head.split(separator: "\r\n").compactMap { line -> Int? in
-                        let parts = line.split(separator: ":", maxSplits: 1)
-                        guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-                        return Int(parts[1].trimmingCharacters(in: .whitespaces))
-                    }.first ?? 0
+                    let length =
+                        head.split(separator: "\r\n").compactMap { line -> Int? in
+                            let parts = line.split(separator: ":", maxSplits: 1)
+                            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+                        }.first ?? 0
                     if buffered.count - end.upperBound >= length {
                         let request = String(decoding: buffered[..<(end.upperBound + length)], as: UTF8.self)
                         buffered.removeFirst(end.upperBound + length)
@@ -83,7 +84,7 @@ final class ScriptedHTTPServer: Sendable {
         }
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var url: URL { URL(literal: "http://127.0.0.1:\(port)") }
 
     func stop() async {
         try? await channel.channel.close()

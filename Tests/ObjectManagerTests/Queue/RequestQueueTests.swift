@@ -13,7 +13,13 @@ struct RequestQueueTests {
         // One at a time, so that the order they are queued in is the order they are made in.
         var tasks: [Task<Int, any Error>] = []
         for index in 1...3 {
-            tasks.append(Task { try await queue.perform("r\(index)") { recorder.append("r\(index)"); return index } })
+            tasks.append(
+                Task {
+                    try await queue.perform("r\(index)") {
+                        recorder.append("r\(index)"); return index
+                    }
+                }
+            )
             #expect(await eventually { queue.pendingCount == index })
         }
         #expect(recorder.all.isEmpty)
@@ -38,7 +44,11 @@ struct RequestQueueTests {
             }
         }
         #expect(await eventually { started.all == ["slow"] })
-        let queued = Task { try await queue.perform("queued") { started.append("queued"); return 2 } }
+        let queued = Task {
+            try await queue.perform("queued") {
+                started.append("queued"); return 2
+            }
+        }
         #expect(await eventually { queue.pendingCount == 1 })
         queue.cancelAll()
         await #expect(throws: CancellationError.self) { try await inFlight.value }

@@ -19,7 +19,9 @@ struct PathPatternTests {
 
     @Test func missingValueNamesPatternAndParameter() {
         let pattern = PathPattern("/restaurants/:restaurantID/reviews")
-        #expect(throws: RoutingError.missingValue(pattern: "/restaurants/:restaurantID/reviews", parameter: "restaurantID")) {
+        #expect(
+            throws: RoutingError.missingValue(pattern: "/restaurants/:restaurantID/reviews", parameter: "restaurantID")
+        ) {
             try pattern.interpolate { _ in nil }
         }
         #expect(
@@ -48,7 +50,14 @@ struct RouteSetTests {
     func routes() throws -> RouteSet {
         var set = RouteSet()
         try set.add(Route(entity: "Review", method: .post, pathPattern: "/restaurants/:restaurantID/reviews"))
-        try set.add(Route(relationship: "reviews", ofEntity: "Restaurant", method: .get, pathPattern: "/restaurants/:restaurantID/reviews"))
+        try set.add(
+            Route(
+                relationship: "reviews",
+                ofEntity: "Restaurant",
+                method: .get,
+                pathPattern: "/restaurants/:restaurantID/reviews"
+            )
+        )
         try set.add(Route(name: "restaurants", method: .get, pathPattern: "/restaurants"))
         return set
     }

@@ -18,7 +18,10 @@ struct EntityStoreLeakTests {
         #expect(try store.savedRowCounts().isEmpty)
         try context.insert(entity: "Review", attributes: ["reviewID": 3, "title": "Again"])
         try context.save()
-        #expect(try store.savedRowCounts().map { "\($0.entity) \($0.count)" } == ["Review 1"], "an insert after removeAll is counted")
+        #expect(
+            try store.savedRowCounts().map { "\($0.entity) \($0.count)" } == ["Review 1"],
+            "an insert after removeAll is counted"
+        )
     }
 
     @Test func unsavedChangesCountInsertsByEntityAndOtherChanges() throws {

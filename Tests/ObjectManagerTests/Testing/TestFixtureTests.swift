@@ -6,7 +6,8 @@ import Testing
 struct TestFixtureTests {
     let fixtures = TestFixture(
         directory: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Fixtures")
     )
 
@@ -35,7 +36,9 @@ struct TestFixtureTests {
     }
 
     @Test func nothingOutsideTheFolderIsRead() {
-        #expect(throws: TestFixtureError.outsideFolder(name: "../Package.swift")) { try fixtures.data(named: "../Package.swift") }
+        #expect(throws: TestFixtureError.outsideFolder(name: "../Package.swift")) {
+            try fixtures.data(named: "../Package.swift")
+        }
         #expect(!fixtures.exists(named: "../Package.swift"))
     }
 

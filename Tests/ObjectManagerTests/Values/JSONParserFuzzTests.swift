@@ -11,16 +11,17 @@ import Testing
 /// tested on its own.
 struct JSONParserFuzzTests {
     /// Edge cases written out, besides the generated ones.
-    static let edgeCases: [[UInt8]] = [
-        "0", "-0", "01", "-01", "00", "1.", ".5", "-", "+1", "1e", "1e+", "1E5", "-1.5e-3", "1e400", "-1e400",
-        "123456789012345678901234567890", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
-        "tru", "nul", "falsey", "[", "]", "{}", "[1,]", "[,1]", "{\"a\":1,}", "{\"a\"}", "{a:1}", "[1 2]",
-        #""\x""#, #""\u12""#, #""\uD800""#, #""\uDC00""#, #""\uD800\u0041""#, #""\uD83D\uDE00""#, #""\'""#,
-        "\"\u{01}\"", "\"a\tb\"", "\"\u{7F}\"", " \n\t\r[ ]\r\n", "[1]x", "\u{FEFF}[]", "[\"é\"]",
-    ].map { Array($0.utf8) } + [
-        [0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xC3, 0xA9, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x5B, 0x00, 0x5D], [0x22, 0x00, 0x22],
-    ]
+    static let edgeCases: [[UInt8]] =
+        [
+            "0", "-0", "01", "-01", "00", "1.", ".5", "-", "+1", "1e", "1e+", "1E5", "-1.5e-3", "1e400", "-1e400",
+            "123456789012345678901234567890", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
+            "tru", "nul", "falsey", "[", "]", "{}", "[1,]", "[,1]", "{\"a\":1,}", "{\"a\"}", "{a:1}", "[1 2]",
+            #""\x""#, #""\u12""#, #""\uD800""#, #""\uDC00""#, #""\uD800\u0041""#, #""\uD83D\uDE00""#, #""\'""#,
+            "\"\u{01}\"", "\"a\tb\"", "\"\u{7F}\"", " \n\t\r[ ]\r\n", "[1]x", "\u{FEFF}[]", "[\"é\"]",
+        ].map { Array($0.utf8) } + [
+            [0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xC3, 0xA9, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x5B, 0x00, 0x5D], [0x22, 0x00, 0x22],
+        ]
 
     @Test func agreesWithJSONSerializationOnEdgeCases() {
         for bytes in Self.edgeCases { Self.compare(bytes) }
@@ -37,9 +38,11 @@ struct JSONParserFuzzTests {
 
     @Test func agreesWithJSONSerializationOnRandomAndDamagedDocuments() {
         var random = SplitMix(seed: 0x150_0D0C)
-        let damage: [[UInt8]] = [
-            "0", "1", "-", "+", ".", "e", "E", "\\", "\"", ",", ":", "[", "]", "{", "}", " ", "u", "D800", "\\u", "x",
-        ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82], [0x00], [0x1F], [0x7F], [0xED, 0xB0, 0x80]]
+        let damage: [[UInt8]] =
+            [
+                "0", "1", "-", "+", ".", "e", "E", "\\", "\"", ",", ":", "[", "]", "{", "}", " ", "u", "D800", "\\u",
+                "x",
+            ].map { Array($0.utf8) } + [[0xFF], [0xC3], [0xE2, 0x82], [0x00], [0x1F], [0x7F], [0xED, 0xB0, 0x80]]
         for _ in 0..<3000 {
             var bytes = Array(Self.document(&random, depth: 0).utf8)
             for _ in 0..<random.next(below: 3) where !bytes.isEmpty {
@@ -112,7 +115,11 @@ struct JSONParserFuzzTests {
         switch (ours, theirs) {
         case (nil, nil): break
         case (let ours?, let theirs?):
-            #expect(agrees(ours, theirs), "read differently: \(shown): \(ours) vs \(theirs)", sourceLocation: sourceLocation)
+            #expect(
+                agrees(ours, theirs),
+                "read differently: \(shown): \(ours) vs \(theirs)",
+                sourceLocation: sourceLocation
+            )
         case (nil, _?): Issue.record("only JSONSerialization accepts \(shown)", sourceLocation: sourceLocation)
         case (_?, nil): Issue.record("only this parser accepts \(shown)", sourceLocation: sourceLocation)
         }
@@ -151,7 +158,9 @@ struct JSONParserFuzzTests {
             let numbers = ["0", "-0", "7", "-12", "3.25", "-0.5e3", "1E-7", "9007199254740993", "2.5e+300", "42"]
             return numbers[random.next(below: numbers.count)]
         case 3, 4, 5:
-            let strings = [#""""#, #""plain""#, #""é ünï 日本""#, #""tab\t nl\n \"q\" \\ \/""#, #""\u00e9\ud83d\ude00""#, #""😀""#]
+            let strings = [
+                #""""#, #""plain""#, #""é ünï 日本""#, #""tab\t nl\n \"q\" \\ \/""#, #""\u00e9\ud83d\ude00""#, #""😀""#,
+            ]
             return strings[random.next(below: strings.count)]
         case 6:
             let count = random.next(below: 4)
@@ -159,7 +168,9 @@ struct JSONParserFuzzTests {
             return "[" + items.joined(separator: ",") + "]"
         default:
             let count = random.next(below: 4)
-            let members = (0..<count).map { index in "\(space)\"k\(index)\"\(space):\(space)" + document(&random, depth: depth + 1) }
+            let members = (0..<count).map { index in
+                "\(space)\"k\(index)\"\(space):\(space)" + document(&random, depth: depth + 1)
+            }
             return "{" + members.joined(separator: ",") + "}"
         }
     }

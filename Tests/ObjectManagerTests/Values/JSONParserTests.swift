@@ -7,8 +7,10 @@ struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONValue(parsing: Data(text.utf8)) }
 
     @Test func parsesEveryKindOfValue() throws {
-        #expect(try parse(#" {"a": [1, -2.5, 3e2, true, false, null, "x"], "b": {}} "#)
-            == ["a": [1, -2.5, 300.0, true, false, nil, "x"], "b": [:]])
+        #expect(
+            try parse(#" {"a": [1, -2.5, 3e2, true, false, null, "x"], "b": {}} "#)
+                == ["a": [1, -2.5, 300.0, true, false, nil, "x"], "b": [:]]
+        )
         #expect(try parse("12345678901") == .int(12_345_678_901))
     }
 
@@ -18,9 +20,15 @@ struct JSONParserTests {
     }
 
     @Test func reportsWhatAndWhere() {
-        #expect(throws: JSONParseError(message: "Expected ',' or '}' in an object", offset: 8)) { try parse(#"{"a": 1 "b": 2}"#) }
-        #expect(throws: JSONParseError(message: "Unexpected text after the JSON value", offset: 4)) { try parse("[1] x") }
-        #expect(throws: JSONParseError(message: "Unexpected character '<'", offset: 0)) { try parse("<html>Service unavailable.</html>") }
+        #expect(throws: JSONParseError(message: "Expected ',' or '}' in an object", offset: 8)) {
+            try parse(#"{"a": 1 "b": 2}"#)
+        }
+        #expect(throws: JSONParseError(message: "Unexpected text after the JSON value", offset: 4)) {
+            try parse("[1] x")
+        }
+        #expect(throws: JSONParseError(message: "Unexpected character '<'", offset: 0)) {
+            try parse("<html>Service unavailable.</html>")
+        }
         #expect(throws: JSONParseError(message: "Unterminated string", offset: 4)) { try parse(#""abc"#) }
         #expect(throws: JSONParseError(message: "Unexpected end of JSON", offset: 0)) { try parse("") }
     }

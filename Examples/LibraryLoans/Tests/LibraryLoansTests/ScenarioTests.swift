@@ -17,7 +17,8 @@ struct ScenarioTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yml") }
         return try files.reduce(0) { total, file in
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            return total + text.split(separator: "\n").count { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- scenario:") }
+            return total
+                + text.split(separator: "\n").count { $0.trimmingCharacters(in: .whitespaces).hasPrefix("- scenario:") }
         }
     }
 

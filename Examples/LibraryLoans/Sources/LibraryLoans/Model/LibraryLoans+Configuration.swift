@@ -13,7 +13,9 @@ extension LibraryLoans {
         try router.addRoute(Route(entity: "Loan", method: .put, pathPattern: "/loans/:loanID"))
         try router.addRoute(Route(entity: "Loan", method: .delete, pathPattern: "/loans/:loanID"))
         try router.addRoute(Route(entity: "Book", method: .get, pathPattern: "/books/:bookID"))
-        try router.addRoute(Route(relationship: "loans", ofEntity: "Book", method: .get, pathPattern: "/books/:bookID/loans"))
+        try router.addRoute(
+            Route(relationship: "loans", ofEntity: "Book", method: .get, pathPattern: "/books/:bookID/loans")
+        )
         try router.addRoute(Route(name: "books", method: .get, pathPattern: "/books"))
         // The query is literal text of the pattern: it is sent as written, and response descriptors
         // match the path without it (so `/books` below maps this response too).
@@ -21,8 +23,12 @@ extension LibraryLoans {
         try router.addRoute(Route(name: "loans", method: .get, pathPattern: "/loans"))
 
         manager.addResponseDescriptor(ResponseDescriptor(mapping: bookMapping, method: .get, pathPattern: "/books"))
-        manager.addResponseDescriptor(ResponseDescriptor(mapping: bookMapping, method: .get, pathPattern: "/books/:bookID"))
-        manager.addResponseDescriptor(ResponseDescriptor(mapping: loanMapping, method: .get, pathPattern: "/books/:bookID/loans"))
+        manager.addResponseDescriptor(
+            ResponseDescriptor(mapping: bookMapping, method: .get, pathPattern: "/books/:bookID")
+        )
+        manager.addResponseDescriptor(
+            ResponseDescriptor(mapping: loanMapping, method: .get, pathPattern: "/books/:bookID/loans")
+        )
         manager.addResponseDescriptor(ResponseDescriptor(mapping: loanMapping, method: .get, pathPattern: "/loans"))
         // A sent loan's answer is mapped back onto it, wherever its route points.
         manager.addResponseDescriptor(ResponseDescriptor(mapping: loanMapping, method: .post))

@@ -80,18 +80,29 @@ extension LibraryLoans {
             let world = try context.world
             let settled = world.isSettled  // read before looking, so a late finish is not missed
             let list = LibraryScreens.loanList
-            guard list.isLoaded else { return ScenarioWorld.notYet("The loan list shows nothing yet", settled: settled) }
+            guard list.isLoaded else {
+                return ScenarioWorld.notYet("The loan list shows nothing yet", settled: settled)
+            }
             let shown = list.message.map { " (message '\($0)')" } ?? ""
             if let count, list.rows.count != count {
-                return ScenarioWorld.notYet("The loan list shows \(list.rows.count) loan(s)\(shown), expected \(count)", settled: settled)
+                return ScenarioWorld.notYet(
+                    "The loan list shows \(list.rows.count) loan(s)\(shown), expected \(count)",
+                    settled: settled
+                )
             }
             if let overdue, list.overdueCount != overdue {
-                return ScenarioWorld.notYet("The loan list shows \(list.overdueCount) overdue loan(s), expected \(overdue)", settled: settled)
+                return ScenarioWorld.notYet(
+                    "The loan list shows \(list.overdueCount) overdue loan(s), expected \(overdue)",
+                    settled: settled
+                )
             }
             if let message {
                 let expected = try context.interpolate(message)
                 guard let text = list.message, text.contains(expected) else {
-                    return ScenarioWorld.notYet("The loan list's message is '\(list.message ?? "")', expected '\(expected)'", settled: settled)
+                    return ScenarioWorld.notYet(
+                        "The loan list's message is '\(list.message ?? "")', expected '\(expected)'",
+                        settled: settled
+                    )
                 }
             }
             return .success
