@@ -32,6 +32,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Diagnostics", swiftSettings: swiftSettings),
+        .target(name: "SharedValues", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),
         .target(
             name: "YAMLSource",
             dependencies: ["Diagnostics", .product(name: "Yams", package: "Yams")],
@@ -40,7 +41,7 @@ let package = Package(
         .target(
             name: "ObjectManager",
             dependencies: [
-                "Diagnostics",
+                "SharedValues", "Diagnostics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -52,7 +53,7 @@ let package = Package(
         .target(
             name: "StubServer",
             dependencies: [
-                "ObjectManager",
+                "SharedValues",
                 "Diagnostics",
                 "YAMLSource",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -67,7 +68,7 @@ let package = Package(
         ),
         .target(
             name: "Scenarios",
-            dependencies: ["Diagnostics", "YAMLSource"],
+            dependencies: ["SharedValues", "Diagnostics", "YAMLSource"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -122,6 +123,7 @@ let package = Package(
             name: "scenario-bench",
             dependencies: [
                 "ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp", "TUIRunner", "Diagnostics",
+                "ScenarioRunCLI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -150,15 +152,20 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["ObjectManager", "TestSupport", "scenario-run-faults"],
+            dependencies: [
+                "ObjectManager", "ScenarioRunCLI", "Scenarios", "Diagnostics", "TestSupport",
+                "scenario-run-faults",
+            ],
             exclude: ["HostileCorpus"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "SharedValuesTests", dependencies: ["SharedValues"], swiftSettings: swiftSettings),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScenariosTests",
             dependencies: [
-                "Scenarios", "Diagnostics", "YAMLSource", "TestSupport", .product(name: "Yams", package: "Yams"),
+                "Scenarios", "SharedValues", "Diagnostics", "YAMLSource", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["Malformed", "Fixtures"],
             swiftSettings: swiftSettings

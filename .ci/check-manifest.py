@@ -38,7 +38,7 @@ def main():
             for file in files:
                 if file.endswith(".swift"):
                     with open(os.path.join(base, file), encoding="utf-8") as text:
-                        imports |= set(re.findall(r"^(?:@testable |package |internal |public |@_exported )?import (\w+)", text.read(), re.M))
+                        imports |= set(re.findall(r"^(?:(?:@testable|@_exported|package|internal|public)\s+)*import (\w+)", text.read(), re.M))
         internal = {dep for kind, dep in declared if kind in ("byName", "target")}
         for kind, dep in sorted(declared):
             modules = PRODUCT_MODULES.get(dep, {dep}) if kind == "product" else {dep}

@@ -1,5 +1,6 @@
 import Diagnostics
 import Scenarios
+import SharedValues
 import Testing
 
 struct ScenarioShuffleTests {

@@ -1,4 +1,5 @@
 import Foundation
+import SharedValues
 import TestSupport
 import Testing
 import YAMLSource
@@ -139,7 +140,7 @@ struct YAMLNodeTests {
     /// Damaged copies of every corpus file (a seeded generator: characters dropped, doubled or replaced
     /// by YAML's indicators, lines duplicated): both composers accept the same files, to the same tree.
     @Test func damagedFilesComposeAsYamsComposesThem() throws {
-        var generator = SplitMix(seed: 0x5CE7_A210)
+        var generator = SplitMix64(seed: 0x5CE7_A210)
         let indicators: [Character] = [
             ":", "-", " ", "\n", "\t", "\"", "'", "&", "*", "!", "#", "[", "]", "{", "}", ",", "?", "|", ">", "%",
         ]

@@ -263,10 +263,10 @@ struct ServerRouteTableTests {
         #expect(
             errors(yaml, fixtures: fixtures)
                 == """
-                server.yml:2:26: error: Fixture 'nope.json' does not exist in 'Fixtures'.
+                server.yml:2:26: error: Fixture 'nope.json' not found in 'Fixtures'. Did you mean 'here.json'?
                   - { path: /a, fixture: nope.json }
                                          ^
-                server.yml:4:26: error: Fixture '../outside.txt' does not exist in 'Fixtures'.
+                server.yml:4:26: error: Fixture '../outside.txt' is outside 'Fixtures'; fixtures are read only from inside it.
                   - { path: /c, fixture: ../outside.txt }
                                          ^
                 """

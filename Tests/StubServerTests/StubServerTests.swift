@@ -132,7 +132,7 @@ struct StubServerTests {
         let url = try await server.start()
         let reply = try await RawHTTPClient.get("/gone", port: url.port ?? 0)
         #expect(reply.status == 404)
-        #expect(reply.text.hasSuffix(#"{"error":"Fixture 'gone.json' does not exist in 'Fixtures'."}"#))
+        #expect(reply.text.hasSuffix(#"{"error":"Fixture 'gone.json' not found in 'Fixtures'."}"#))
         await server.stop()
     }
 

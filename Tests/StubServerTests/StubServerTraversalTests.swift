@@ -137,11 +137,11 @@ struct StubServerTraversalTests {
             let messages = error.diagnostics.map(\.message)
             #expect(
                 messages == [
-                    "Fixture '../../etc/passwd' does not exist in 'Fixtures'.",
-                    "Fixture '/etc/passwd' does not exist in 'Fixtures'.",
-                    "Fixture 'link-passwd' does not exist in 'Fixtures'.",
-                    "Fixture 'linked-folder/secret' does not exist in 'Fixtures'.",
-                    "Fixture '%2e%2e/secret' does not exist in 'Fixtures'.",
+                    "Fixture '../../etc/passwd' is outside 'Fixtures'; fixtures are read only from inside it.",
+                    "Fixture '/etc/passwd' is outside 'Fixtures'; fixtures are read only from inside it.",
+                    "Fixture 'link-passwd' is outside 'Fixtures'; fixtures are read only from inside it.",
+                    "Fixture 'linked-folder/secret' is outside 'Fixtures'; fixtures are read only from inside it.",
+                    "Fixture '%2e%2e/secret' not found in 'Fixtures'.",
                 ]
             )
         }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import SharedValues
 import Synchronization
 
 /// The live transport: HTTP/1.1 written straight on SwiftNIO channels for `http://` URLs, with
@@ -375,7 +376,7 @@ extension Duration {
     }
 }
 
-extension HTTPMethod {
+extension SharedValues.HTTPMethod {
     /// Whether sending the request twice has the effect of sending it once (RFC 9110 9.2.2).
     var isIdempotent: Bool { self != .post && self != .patch }
 }

@@ -15,23 +15,30 @@ public struct TestFixture: Sendable {
         self.directory = directory.standardizedFileURL
     }
 
-    /// The URL of a fixture; it must stay inside the folder.
+    private var folder: FixtureFolder { FixtureFolder(directory) }
+
+    /// The URL of a fixture, by ``FixtureFolder``'s rule: a plain relative name whose real path (links
+    /// resolved) stays inside the folder. A file that does not exist yet gets the URL it would have.
     public func url(named name: String) throws(TestFixtureError) -> URL {
-        let url = directory.appendingPathComponent(name).standardizedFileURL
-        guard url.path.hasPrefix(directory.path + "/") else { throw .outsideFolder(name: name) }
-        return url
+        switch folder.lookUp(name) {
+        case .file(let url): return url
+        case .notFound: return directory.appendingPathComponent(name)
+        case .outside: throw .outsideFolder(name: name)
+        }
     }
 
     public func exists(named name: String) -> Bool {
-        guard let url = try? url(named: name) else { return false }
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        folder.file(named: name) != nil
     }
 
     public func data(named name: String) throws(TestFixtureError) -> Data {
         let url = try url(named: name)
-        guard let data = FileManager.default.contents(atPath: url.path), exists(named: name) else {
-            throw .notFound(name: name, directory: directory.path, suggestions: nearbyNames(to: name))
+        guard exists(named: name), let data = FileManager.default.contents(atPath: url.path) else {
+            throw .notFound(
+                name: name,
+                directory: directory.path,
+                suggestions: Suggestions.nearest(to: name, in: fileNames)
+            )
         }
         return data
     }
@@ -55,18 +62,7 @@ public struct TestFixture: Sendable {
     }
 
     /// Every file name in the folder (recursively, relative), sorted.
-    public var fileNames: [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        var names: [String] = []
-        while let name = enumerator.nextObject() as? String {
-            if exists(named: name) { names.append(name) }
-        }
-        return names.sorted()
-    }
-
-    private func nearbyNames(to name: String) -> [String] {
-        Suggestions.nearest(to: name, in: fileNames)
-    }
+    public var fileNames: [String] { folder.fileNames }
 
     /// The MIME type for a file extension; `application/octet-stream` when unknown.
     public static func mimeType(forPathExtension pathExtension: String) -> String {
@@ -83,11 +79,13 @@ public enum TestFixtureError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String {
         switch self {
         case .notFound(let name, let directory, let suggestions):
-            "Fixture '\(name)' does not exist in '\(directory)'."
-                + (suggestions.isEmpty
-                    ? "" : " Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?")
+            FixtureFolder.notFoundMessage(
+                name: name,
+                folder: URL(fileURLWithPath: directory).lastPathComponent,
+                suggestions: suggestions
+            )
         case .outsideFolder(let name):
-            "Fixture '\(name)' is outside the fixture folder."
+            FixtureFolder.outsideMessage(name: name, folder: nil)
         case .notJSON(let name, let reason):
             "Fixture '\(name)' is not valid JSON: \(reason)"
         }

@@ -1,5 +1,6 @@
 public import Diagnostics
 public import Foundation
+import SharedValues
 
 /// What a step definition may consult while building a step: the fixture folder and the app's vocabulary.
 public struct StepBuildContext: Sendable {
@@ -13,20 +14,21 @@ public struct StepBuildContext: Sendable {
         self.vocabulary = vocabulary
     }
 
-    /// Whether the fixture folder holds a regular file at the relative path `name` (never outside the folder).
+    /// Whether the fixture folder holds a regular file at the relative path `name`, by ``FixtureFolder``'s
+    /// rule: its real path inside the folder, links resolved.
     public func fixtureExists(_ name: String) -> Bool {
-        guard let directory = fixturesDirectory, !name.hasPrefix("/") else { return false }
-        let components = name.split(separator: "/")
-        guard !components.contains("..") else { return false }
-        var isDirectory: ObjCBool = false
-        let path = directory.appendingPathComponent(name).path
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        guard let directory = fixturesDirectory else { return false }
+        return FixtureFolder(directory).file(named: name) != nil
     }
 
-    /// Throws `Fixture 'x.json' not found in 'Fixtures'.` unless the fixture exists.
+    /// Throws `Fixture 'x.json' not found in 'Fixtures'.` (with a suggestion when a name is near) unless the
+    /// fixture exists.
     public func checkFixture(_ name: String, at location: SourceLocation) throws(StepArgumentError) {
-        guard !fixtureExists(name) else { return }
-        let folder = fixturesDirectory?.lastPathComponent ?? "the fixture folder"
-        throw StepArgumentError("Fixture '\(name)' not found in '\(folder)'.", at: location)
+        guard let directory = fixturesDirectory else {
+            throw StepArgumentError("Fixture '\(name)' not found: the project has no fixture folder.", at: location)
+        }
+        let folder = FixtureFolder(directory)
+        guard folder.file(named: name) == nil else { return }
+        throw StepArgumentError(folder.message(for: name), at: location)
     }
 }

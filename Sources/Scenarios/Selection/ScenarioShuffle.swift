@@ -1,3 +1,5 @@
+import SharedValues
+
 /// The order of `--shuffle SEED`: a Fisher–Yates shuffle driven by ``SplitMix64``, so one seed gives
 /// one order on every machine, with any `--jobs` and in every shard.
 ///

@@ -1,3 +1,5 @@
+import SharedValues
+
 /// Part K of N of a suite (`--shard K/N`, 1-based): every scenario lands in exactly one part, its part
 /// stays put as the suite changes, and the parts' sizes differ by at most one.
 ///

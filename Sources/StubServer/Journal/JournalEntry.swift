@@ -1,5 +1,5 @@
 public import Foundation
-public import ObjectManager
+public import SharedValues
 
 /// A request the stub server received, recorded before any delay or fault.
 public struct JournalEntry: Sendable, Codable, Equatable {

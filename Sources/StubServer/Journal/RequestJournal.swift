@@ -1,5 +1,5 @@
 import Foundation
-public import ObjectManager
+public import SharedValues
 import Synchronization
 
 /// The requests the stub server received, in arrival order, safe to read from any task.

@@ -1,4 +1,4 @@
-import ObjectManager
+import SharedValues
 import YAMLSource
 
 extension JSONValue {

@@ -1,5 +1,5 @@
 import Diagnostics
-import ObjectManager
+import SharedValues
 
 /// Everything that can be wrong in a `server.yml`, rendered to text in one place.
 enum RouteTableError: Equatable {
@@ -20,7 +20,8 @@ enum RouteTableError: Equatable {
     case unknownFault(String)
     case unknownMethod(String)
     case conflictingContent(first: String, second: String)
-    case missingFixture(name: String, folder: String)
+    /// A `fixture:` that reaches no file, in ``FixtureFolder``'s words.
+    case missingFixture(message: String)
 
     static let routeKeys = ["path", "method", "status", "fixture", "json", "body", "headers", "delay", "fault"]
 
@@ -63,8 +64,8 @@ enum RouteTableError: Equatable {
                 + Suggestions.didYouMean(method.uppercased(), in: HTTPMethod.allCases.map(\.rawValue))
         case .conflictingContent(let first, let second):
             return "Route has both '\(first)' and '\(second)'; use only one of 'fixture', 'json' and 'body'."
-        case .missingFixture(let name, let folder):
-            return "Fixture '\(name)' does not exist in '\(folder)'."
+        case .missingFixture(let message):
+            return message
         }
     }
 }

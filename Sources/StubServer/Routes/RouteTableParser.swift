@@ -1,6 +1,6 @@
 import Diagnostics
 import Foundation
-import ObjectManager
+import SharedValues
 import YAMLSource
 
 /// Turns `server.yml` text into routes, collecting a diagnostic for every problem it finds.
@@ -178,7 +178,7 @@ struct RouteTableParser {
         default:
             guard let name = string(node, what: "a fixture file name") else { return .none }
             if let fixtures, fixtures.file(named: name) == nil {
-                report(.missingFixture(name: name, folder: fixtures.displayName), at: node)
+                report(.missingFixture(message: fixtures.message(for: name)), at: node)
             }
             return .fixture(name)
         }

@@ -1,6 +1,6 @@
 package import Diagnostics
 package import Foundation
-package import ObjectManager
+package import SharedValues
 
 /// One entry of `server.yml`: which requests it answers and how.
 ///

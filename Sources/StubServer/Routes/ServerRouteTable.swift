@@ -1,6 +1,6 @@
 package import Diagnostics
 package import Foundation
-import ObjectManager
+import SharedValues
 import YAMLSource
 
 /// The stub server's routes, in file order; the first matching route wins.

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import ObjectManager
+import SharedValues
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +20,7 @@ struct StubResponder: HTTPResponder {
     typealias Context = StubRequestContext
 
     let table: ServerRouteTable
-    let fixtures: FixtureFolder
+    let fixtures: ServedFixtures
     let journal: RequestJournal
     let held: HeldConnections
     let limits: StubServerLimits
@@ -112,7 +112,7 @@ struct StubResponder: HTTPResponder {
             contentType = MIMEType.json
         case .fixture(let name):
             guard let (data, _) = fixtures.contents(named: name) else {
-                let message = RouteTableError.missingFixture(name: name, folder: fixtures.displayName).message
+                let message = fixtures.folder.message(for: name)
                 return Self.error(message, status: .notFound)
             }
             bytes = data

@@ -4,6 +4,7 @@ import HummingbirdCore
 public import Logging
 import NIOCore
 import ServiceLifecycle
+import SharedValues
 import Synchronization
 
 /// The local HTTP server scenarios talk to: routes from `server.yml`, static fixtures, a request journal.
@@ -110,7 +111,7 @@ public final class StubServer: Sendable {
         let app = Application(
             responder: StubResponder(
                 table: routes,
-                fixtures: FixtureFolder(fixtures),
+                fixtures: ServedFixtures(FixtureFolder(fixtures)),
                 journal: journal,
                 held: held,
                 limits: limits

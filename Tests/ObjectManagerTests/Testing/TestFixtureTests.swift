@@ -30,7 +30,7 @@ struct TestFixtureTests {
         do {
             _ = try fixtures.data(named: "reveiw.json")
         } catch {
-            #expect(error.description.hasPrefix("Fixture 'reveiw.json' does not exist in '"))
+            #expect(error.description.hasPrefix("Fixture 'reveiw.json' not found in '"))
             #expect(error.description.hasSuffix("Did you mean 'review.json' or 'reviews.json'?"))
         }
     }

@@ -1,7 +1,7 @@
 import Diagnostics
 import Foundation
+import ScenarioRunCLI
 import Scenarios
-import Steps
 import Testing
 
 /// The lines `--jobs` workers write: every scenario-level event survives the round trip; run-level

@@ -29,6 +29,11 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
         return high
     }
 
+    /// ``next(below:)`` for `Int` bounds (indexes and counts); `bound` must be above 0.
+    package mutating func next(below bound: Int) -> Int {
+        Int(truncatingIfNeeded: next(below: UInt64(bound)))
+    }
+
     /// SplitMix64's finaliser: spreads every input bit over the whole word.
     package static func mix(_ value: UInt64) -> UInt64 {
         var z = value

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ObjectManager
+@testable import SharedValues
 
 struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONValue(parsing: Data(text.utf8)) }

@@ -42,22 +42,25 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
         components.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
-    /// Fills every placeholder from `lookup`, percent-encoding each value as a path segment.
-    /// Throws `RoutingError.missingValue` naming the pattern and the first placeholder with no value.
-    public func interpolate(_ lookup: (String) -> String?) throws(RoutingError) -> String {
+    /// Fills every placeholder from `lookup`, percent-encoding each value as a path segment; fails with
+    /// the first placeholder `lookup` has no value for (the object manager's `interpolate` names it).
+    package func filled(_ lookup: (String) -> String?) -> Result<String, MissingPlaceholder> {
         var path = ""
         for component in components {
             switch component {
             case .literal(let text):
                 path += text
             case .parameter(let name):
-                guard let value = lookup(name) else {
-                    throw RoutingError.missingValue(pattern: rawValue, parameter: name)
-                }
+                guard let value = lookup(name) else { return .failure(MissingPlaceholder(name: name)) }
                 path += Self.percentEncodeSegment(value)
             }
         }
-        return path
+        return .success(path)
+    }
+
+    /// A placeholder with no value.
+    package struct MissingPlaceholder: Error {
+        package var name: String
     }
 
     /// Matches a concrete path (without query) and returns the placeholder values (percent-decoded), or `nil`.

@@ -1,13 +1,13 @@
 /// Splitting and percent-decoding of raw request paths.
-enum RequestPath {
+package enum RequestPath {
     /// The raw path and the raw query (without `?`) of a request target.
-    static func split(target: String) -> (path: String, query: String?) {
+    package static func split(target: String) -> (path: String, query: String?) {
         guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
         return (String(target[..<mark]), String(target[target.index(after: mark)...]))
     }
 
     /// The percent-decoded, non-empty segments of a raw path, or `nil` when a segment does not decode.
-    static func decodedSegments(of path: String) -> [String]? {
+    package static func decodedSegments(of path: String) -> [String]? {
         var segments: [String] = []
         for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
             guard let decoded = decoded(raw) else { return nil }
@@ -24,7 +24,7 @@ enum RequestPath {
     /// The segments of a path that may name a file under a folder, or `nil` when the path could leave the
     /// folder or is not a plain relative file path: empty segments (absolute paths such as `//etc/passwd`),
     /// `.` and `..` (also percent-encoded), encoded separators and NUL bytes.
-    static func safeSegments(of path: String, leadingSlash: Bool) -> [String]? {
+    package static func safeSegments(of path: String, leadingSlash: Bool) -> [String]? {
         var rest = Substring(path)
         if leadingSlash {
             guard rest.hasPrefix("/") else { return nil }
