@@ -12,39 +12,6 @@ struct Measurement: Sendable {
     var minimum: Duration { samples[0] }
     var maximum: Duration { samples[samples.count - 1] }
 
-    /// Runs `body` once untimed, then `runs` times timed; each run does `operations` operations.
-    static func run(
-        _ name: String,
-        runs: Int,
-        operations: Int = 1,
-        unit: String,
-        _ body: () async throws -> Void
-    ) async rethrows -> Measurement {
-        try await run(name, runs: runs, operations: operations, unit: unit, setUp: {}, { _ in try await body() })
-    }
-
-    /// Like ``run(_:runs:operations:unit:_:)``, with an untimed `setUp` before every run whose value `body` gets.
-    static func run<Input>(
-        _ name: String,
-        runs: Int,
-        operations: Int = 1,
-        unit: String,
-        setUp: () async throws -> Input,
-        _ body: (Input) async throws -> Void
-    ) async rethrows -> Measurement {
-        let clock = ContinuousClock()
-        try await body(try await setUp())
-        var samples: [Duration] = []
-        samples.reserveCapacity(runs)
-        for _ in 0..<runs {
-            let input = try await setUp()
-            let start = clock.now
-            try await body(input)
-            samples.append((clock.now - start) / operations)
-        }
-        return Measurement(name: name, samples: samples.sorted(), unit: unit)
-    }
-
     /// One Markdown table row: name, median, min, max, runs.
     var row: String {
         "| \(name) | \(Self.format(median)) | \(Self.format(minimum)) | \(Self.format(maximum)) | per \(unit) | \(samples.count) |"
