@@ -23,7 +23,7 @@ public struct TestFixture: Sendable {
         switch folder.lookUp(name) {
         case .file(let url): return url
         case .notFound: return directory.appendingPathComponent(name)
-        case .outside: throw .outsideFolder(name: name)
+        case .outside: throw .outsideFolder(name: name, directory: directory.path)
         }
     }
 
@@ -73,7 +73,7 @@ public struct TestFixture: Sendable {
 /// Why a fixture could not be read.
 public enum TestFixtureError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound(name: String, directory: String, suggestions: [String])
-    case outsideFolder(name: String)
+    case outsideFolder(name: String, directory: String)
     case notJSON(name: String, reason: String)
 
     public var description: String {
@@ -84,8 +84,8 @@ public enum TestFixtureError: Error, Sendable, Hashable, CustomStringConvertible
                 folder: URL(fileURLWithPath: directory).lastPathComponent,
                 suggestions: suggestions
             )
-        case .outsideFolder(let name):
-            FixtureFolder.outsideMessage(name: name, folder: nil)
+        case .outsideFolder(let name, let directory):
+            FixtureFolder.outsideMessage(name: name, folder: URL(fileURLWithPath: directory).lastPathComponent)
         case .notJSON(let name, let reason):
             "Fixture '\(name)' is not valid JSON: \(reason)"
         }

@@ -97,10 +97,9 @@ package struct FixtureFolder: Sendable {
         "Fixture '\(name)' not found in '\(folder)'." + Suggestions.didYouMean(suggestions: suggestions)
     }
 
-    /// `Fixture '../secret' is outside 'Fixtures'; fixtures are read only from inside it.` (`the fixture
-    /// folder` when the folder is not named).
-    package static func outsideMessage(name: String, folder: String?) -> String {
-        "Fixture '\(name)' is outside \(folder.map { "'\($0)'" } ?? "the fixture folder"); fixtures are read only from inside it."
+    /// `Fixture '../secret' is outside 'Fixtures'; fixtures are read only from inside it.`
+    package static func outsideMessage(name: String, folder: String) -> String {
+        "Fixture '\(name)' is outside '\(folder)'; fixtures are read only from inside it."
     }
 
     /// The names of the files the rule reaches (recursively, relative, sorted; at most ``listingLimit``

@@ -36,7 +36,7 @@ struct TestFixtureTests {
     }
 
     @Test func nothingOutsideTheFolderIsRead() {
-        #expect(throws: TestFixtureError.outsideFolder(name: "../Package.swift")) {
+        #expect(throws: TestFixtureError.outsideFolder(name: "../Package.swift", directory: fixtures.directory.path)) {
             try fixtures.data(named: "../Package.swift")
         }
         #expect(!fixtures.exists(named: "../Package.swift"))
