@@ -148,8 +148,9 @@ struct RunCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let live = !ci && Terminal.stdoutIsTTY
         // Headless, from the start: a signal while loading still ends in a complete report (everything
-        // skipped). The live runner handles signals itself once it owns the terminal (libdispatch does
-        // not take a signal back from a cancelled source, so there is one handler per process).
+        // skipped). The live runner's signals are handled by ``TUIRun`` once it owns the terminal
+        // (libdispatch does not take a signal back from a cancelled source, so there is one handler per
+        // process).
         let cancellation = RunCancellation()
         let interrupts =
             live
