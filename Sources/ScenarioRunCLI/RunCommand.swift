@@ -1,12 +1,10 @@
 import ArgumentParser
 import Diagnostics
-import Dispatch
 import Foundation
 import ObjectManager
 import Scenarios
 import Steps
 import StubServer
-import Synchronization
 
 /// `scenario-run [PATH ...]` — run scenario files or folders (default: Scenarios/).
 struct RunCommand: AsyncParsableCommand {
@@ -148,8 +146,9 @@ struct RunCommand: AsyncParsableCommand {
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let live = !ci && Terminal.stdoutIsTTY
         // Headless, from the start: a signal while loading still ends in a complete report (everything
-        // skipped). The live runner handles signals itself once it owns the terminal (libdispatch does
-        // not take a signal back from a cancelled source, so there is one handler per process).
+        // skipped). The live runner's signals are handled by ``TUIRun`` once it owns the terminal
+        // (libdispatch does not take a signal back from a cancelled source, so there is one handler per
+        // process).
         let cancellation = RunCancellation()
         let interrupts =
             live
@@ -164,48 +163,8 @@ struct RunCommand: AsyncParsableCommand {
             )
         defer { interrupts?.cancel() }
 
-        var settings: RunSettings
-        do {
-            settings = try project.settings(environment: environment)
-        } catch {
-            throw Terminal.failLoading(error)
-        }
-        if failFast { settings.failFast = true }
-        if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
-        if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) {
-            settings.scenarioTimeout = duration
-        }
-        if let filter { settings.filter = filter }
-        settings.repetitions = `repeat`
-        settings.retries = retries
-        // Which part of the suite this job runs: --shard, else the CI's parallel-job variables.
-        var part: Shard?
-        do {
-            if let shard {
-                part = try Shard(parsing: shard)
-            } else {
-                part = try Shard(environment: environment)
-            }
-        } catch {
-            Terminal.printError("error: \(error)")
-            throw ExitCode(2)
-        }
-        // --shard-timings balances the part by time; without a part there is nothing to balance.
-        if var shard = part, let shardTimings {
-            do {
-                let data: Data
-                do {
-                    data = try Data(contentsOf: URL(fileURLWithPath: shardTimings))
-                } catch {
-                    throw MergeJUnitCommand.unreadable(shardTimings, error)
-                }
-                shard.timings = try ShardTimings(junit: data, path: shardTimings)
-                part = shard
-            } catch {
-                Terminal.printError(MergeJUnitCommand.text(error))
-                throw ExitCode(2)
-            }
-        }
+        let settings = try runSettings(environment: environment)
+        let part = try shardPart(environment: environment)
         let shuffle = shuffleValue.flatMap(ShuffleArgument.shuffle)
 
         if jobs > 1, settings.skipTearDown {
@@ -213,24 +172,7 @@ struct RunCommand: AsyncParsableCommand {
                 "note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept."
             )
         }
-        // Scenarios run in worker processes, so that a crash or a hang ends a scenario, not the run; they
-        // start now, to load the scenario files while this process does. KIF_SKIP_TEAR_DOWN runs them
-        // here instead (what the last one left is this process's to keep and inspect), and so does
-        // --in-process (no isolation, for speed).
-        let pool =
-            !list && !settings.skipTearDown && !inProcess
-            ? WorkerPool(
-                WorkerPool.Options(
-                    // The live runner shows one running scenario at a time.
-                    jobs: live ? 1 : jobs,
-                    arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
-                        + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : [])
-                        + ["--repeat", String(`repeat`), "--retries", String(retries)],
-                    liveEvents: live,
-                    forwardOutput: !live,
-                    scenarioTimeout: settings.scenarioTimeout
-                )
-            ) : nil
+        let pool = workerPool(settings: settings, live: live)
 
         let suite: ScenarioSuite
         let loaded: [Scenario]
@@ -381,137 +323,5 @@ struct RunCommand: AsyncParsableCommand {
         await server.stop()
         try finish(summary)
         if let pool, !pool.workerFailures.isEmpty { throw ExitCode(1) }
-    }
-
-    /// What every run ends with: the JUnit report, the failures for `--rerun-failed`, the kept store
-    /// (KIF_SKIP_TEAR_DOWN), and the exit status.
-    private func finish(
-        _ summary: RunSummary,
-        junit junitReporter: JUnitReporter?,
-        failures: FailureCollector,
-        failureState: FailureState,
-        previousFailures: Set<String>,
-        settings: RunSettings,
-        directory: URL
-    ) throws {
-        var reportFailed = false
-        if let junit, let junitReporter {
-            do {
-                try junitReporter.write(to: URL(fileURLWithPath: junit))
-            } catch {
-                // The run's result is not known to CI without its report: not a success.
-                Terminal.printError("error: The JUnit report was not written. \(error)")
-                reportFailed = true
-            }
-        }
-        // Scenarios that did not run this time (filtered out, skipped) keep what the last run said.
-        let failedNow = FailureState.merged(previous: previousFailures, ran: failures.ranNames, failed: failures.names)
-        do {
-            try failureState.save(failedNow)
-        } catch {
-            Terminal.printError("warning: The failed scenarios were not saved for --rerun-failed: \(error)")
-        }
-        if settings.skipTearDown {
-            do {
-                if let lines = try KeptStore.keep(in: directory) { print(lines.joined(separator: "\n")) }
-            } catch {
-                Terminal.printError("error: Could not keep the store: \(error)")
-            }
-        }
-        if reportFailed { throw ExitCode(2) }
-        if summary.failed > 0 || summary.cancelled { throw ExitCode(1) }
-    }
-}
-
-/// The phase marks the benchmark harness (`shared/bench/peer/bench.py`) reads from `BENCH_TIMING_FILE`:
-/// when the first scenario started and the last one finished, as Unix seconds, and how many ran.
-final class TimingMarks: Sendable {
-    private let path: String
-    private let marks = Mutex<(first: Double?, last: Double?, scenarios: Int)>((nil, nil, 0))
-
-    init(path: String) {
-        self.path = path
-    }
-
-    func handle(_ event: RunEvent) {
-        switch event {
-        case .scenarioStarted:
-            let now = Date().timeIntervalSince1970
-            marks.withLock { $0.first = $0.first ?? now }
-        case .scenarioFinished(_, let outcome, _):
-            let now = Date().timeIntervalSince1970
-            marks.withLock { marks in
-                marks.last = now
-                if outcome != .skipped { marks.scenarios += 1 }
-            }
-        default:
-            break
-        }
-    }
-
-    func write() {
-        let (first, last, scenarios) = marks.withLock { ($0.first, $0.last, $0.scenarios) }
-        let now = Date().timeIntervalSince1970
-        let json = #"{"first_setup": \#(first ?? now), "last_teardown": \#(last ?? now), "scenarios": \#(scenarios)}"#
-        try? json.write(toFile: path, atomically: true, encoding: .utf8)
-    }
-}
-
-/// Remembers the names of the scenarios that ran and of those that failed, for `--rerun-failed`.
-final class FailureCollector: Sendable {
-    private let seen = Mutex<(ran: Set<String>, failed: Set<String>)>(([], []))
-
-    func handle(_ event: RunEvent) {
-        guard case .scenarioFinished(let id, let outcome, _) = event else { return }
-        seen.withLock { seen in
-            switch outcome {
-            case .passed: seen.ran.insert(id.name)
-            case .failed:
-                seen.ran.insert(id.name)
-                seen.failed.insert(id.name)
-            case .skipped: break
-            }
-        }
-    }
-
-    /// The names of the scenarios that failed.
-    var names: Set<String> { seen.withLock { $0.failed } }
-    /// The names of the scenarios that ran (passed or failed).
-    var ranNames: Set<String> { seen.withLock { $0.ran } }
-}
-
-/// Whether the run was interrupted, and what to call when it is: the signal may come before there is a
-/// run to cancel (while loading), or during it.
-final class RunCancellation: Sendable {
-    private let state = Mutex<(cancelled: Bool, onCancel: (@Sendable () -> Void)?)>((false, nil))
-
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    func cancel() {
-        let action = state.withLock { state -> (@Sendable () -> Void)? in
-            state.cancelled = true
-            return state.onCancel
-        }
-        action?()
-    }
-
-    /// Calls `action` on cancellation — at once when the run was cancelled already.
-    func onCancel(_ action: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
-            state.onCancel = action
-            return state.cancelled
-        }
-        if now { action() }
-    }
-}
-
-/// The events of a run cancelled before it began: every scenario skipped.
-enum RunEvents {
-    static func skipping(_ scenarios: [Scenario], plan: RunPlan, emit: (RunEvent) -> Void) -> RunSummary {
-        emit(.runStarted(plan))
-        for scenario in scenarios { emit(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero)) }
-        let summary = RunSummary(passed: 0, failed: 0, skipped: scenarios.count, duration: .zero, cancelled: true)
-        emit(.runFinished(summary))
-        return summary
     }
 }

@@ -25,6 +25,10 @@ enum TUIRun {
         if skipTearDown {
             configuration.inspector = { @Sendable in inspectorSnapshot() }
         }
+        // SIGINT, SIGTERM and SIGHUP are handled from when the live runner owns the terminal until it
+        // gives it back: the first cancels the run and quits, a second restores the terminal and exits.
+        var interrupts: InterruptHandler?
+        defer { interrupts?.cancel() }
         return await TerminalRunner.run(configuration: configuration) { ids, onEvent in
             var selected = scenarios
             if let ids {
@@ -34,6 +38,11 @@ enum TUIRun {
             return await execute(selected, onEvent)
         } cancel: {
             cancel()
+        } controls: { controls in
+            interrupts = InterruptHandler(onFirst: { controls.interrupt() }) {
+                controls.restoreTerminal()
+                Terminal.printError("Interrupted twice: quitting without a summary.")
+            }
         }
     }
 

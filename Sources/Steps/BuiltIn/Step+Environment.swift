@@ -1,5 +1,24 @@
 public import Scenarios
 
+/// The definitions of the default set-up and tear-down steps, whose bodies follow.
+extension BuiltInSteps {
+    static let setUpTestEnvironment = StepDefinition(
+        name: "set up the test environment",
+        summary: "Fresh shared object manager, store, cache and journal"
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        try noArguments(arguments)
+        return .setUpTestEnvironment()
+    }
+
+    static let tearDownTestEnvironment = StepDefinition(
+        name: "tear down the test environment",
+        summary: "Cancel requests, empty the store and cache, drop shared instances"
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        try noArguments(arguments)
+        return .tearDownTestEnvironment()
+    }
+}
+
 extension Step {
     /// The default set-up (KIF setDefaultStepsToSetUp): a fresh shared object manager on the stub
     /// server with the app's routes and mappings, an empty in-memory default store, an empty cache,

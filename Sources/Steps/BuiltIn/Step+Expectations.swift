@@ -3,6 +3,96 @@ public import ObjectManager
 public import Scenarios
 import Synchronization
 
+/// The definitions of the steps that expect and wait, whose bodies follow.
+extension BuiltInSteps {
+    static let expectResponse = StepDefinition(
+        name: "expect response",
+        summary: "Passes when the last request has completed and matches",
+        usage: ["{status, json, body contains, error}"]
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        _ = try arguments.oneOf([.mapping(required: [], optional: ["status", "json", "body contains", "error"])])
+        return .expectResponse(
+            status: try arguments.optionalInt("status", in: statuses),
+            json: arguments["json"]?.value.jsonValue,
+            bodyContains: try arguments.optionalString("body contains"),
+            error: try arguments.optionalString("error")
+        )
+    }
+
+    static let expectEntities = StepDefinition(
+        name: "expect entities",
+        summary: "Passes when the store holds that many matching objects",
+        usage: ["{entity, count, where}"]
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+        _ = try arguments.oneOf([.mapping(required: ["entity"], optional: ["count", "where"])])
+        let entity = try arguments.string("entity")
+        try check(entity, is: .entity, arguments["entity"], build)
+        try build.vocabulary.checkAttributes(of: entity, in: arguments["where"])
+        return .expectEntities(
+            entity,
+            count: try arguments.optionalInt("count", in: counts),
+            where: try arguments.optionalMapping("where")?.value.attributeValues ?? [:]
+        )
+    }
+
+    static let expectPendingRequests = StepDefinition(
+        name: "expect pending requests",
+        summary: "Passes when N requests are queued or in flight",
+        usage: ["N"]
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        .expectPendingRequests(try arguments.intValue(in: counts))
+    }
+
+    static let expectCachedResponse = StepDefinition(
+        name: "expect cached response",
+        summary: "Passes when the cache holds a response for that URL",
+        usage: ["{path, method}"]
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        _ = try arguments.oneOf([.mapping(required: ["path"], optional: ["method"])])
+        let method = try arguments["method"] == nil ? .get : method(arguments, "method")
+        return .expectCachedResponse(path: try arguments.string("path"), method: method)
+    }
+
+    static let expectRequest = StepDefinition(
+        name: "expect request",
+        summary: "Passes when the stub server's journal holds matching requests",
+        usage: ["{method, path, count, json}"]
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        _ = try arguments.oneOf([.mapping(required: [], optional: ["method", "path", "count", "json"])])
+        if arguments["method"] != nil { _ = try method(arguments, "method") }
+        return .expectRequest(
+            method: try arguments.optionalString("method"),
+            path: try arguments.optionalString("path"),
+            count: try arguments.optionalInt("count", in: counts),
+            json: arguments["json"]?.value.jsonValue
+        )
+    }
+
+    static let expectReachability = StepDefinition(
+        name: "expect reachability",
+        summary: "Passes when the HTTP client reports that status",
+        usage: ReachabilityStatus.allCases.map(\.rawValue)
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        .expectReachability(try reachability(arguments))
+    }
+
+    static let waitForNotification = StepDefinition(
+        name: "wait for notification",
+        summary: "Passes once the notification is posted",
+        usage: ["NAME"]
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        .waitForNotification(named: try arguments.scalar())
+    }
+
+    static let waitForRequests = StepDefinition(
+        name: "wait for requests",
+        summary: "Passes when the queue is empty and nothing is in flight"
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        try noArguments(arguments)
+        return .waitForRequests()
+    }
+}
+
 extension Step {
     /// Passes when the last request has completed and matches every given expectation:
     /// `status`, `json` (the body contains it), `bodyContains` (text), `error` (the error message contains it).

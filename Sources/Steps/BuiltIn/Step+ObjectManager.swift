@@ -2,6 +2,85 @@ import Foundation
 public import ObjectManager
 public import Scenarios
 
+/// The definitions of the steps that change the shared object manager, whose bodies follow.
+extension BuiltInSteps {
+    static let stubRoute = StepDefinition(
+        name: "stub route",
+        summary: "Re-points a route of the shared router",
+        usage: ["{class, method, to}", "{relationship, class, method, to}", "{name, to}"]
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+        let shape = try arguments.oneOf([
+            .mapping(required: ["class", "method", "to"]),
+            .mapping(required: ["relationship", "class", "method", "to"]),
+            .mapping(required: ["name", "to"]),
+        ])
+        let to = try arguments.string("to")
+        guard to.hasPrefix("/") else {
+            throw StepArgumentError(
+                "'to' takes a path pattern that starts with '/', like '/422', not '\(to)'.",
+                at: arguments["to"]?.location ?? arguments.location
+            )
+        }
+        switch shape {
+        case 0:
+            let entity = try arguments.string("class")
+            let method = try method(arguments, "method")
+            try check("\(entity) \(method)", is: .classRoute, arguments["class"], build)
+            return .stubRoute(forClass: entity, method: method, toPathPattern: to)
+        case 1:
+            let name = try arguments.string("relationship")
+            let entity = try arguments.string("class")
+            let method = try method(arguments, "method")
+            try check("\(name) of \(entity) \(method)", is: .relationshipRoute, arguments["relationship"], build)
+            return .stubRoute(forRelationship: name, ofClass: entity, method: method, toPathPattern: to)
+        default:
+            let name = try arguments.string("name")
+            try check(name, is: .namedRoute, arguments["name"], build)
+            return .stubRoute(named: name, toPathPattern: to)
+        }
+    }
+
+    static let suspendQueue = StepDefinition(
+        name: "suspend queue",
+        summary: "Suspends or resumes the request queue",
+        usage: ["true", "false"]
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        .suspendQueue(try arguments.boolValue())
+    }
+
+    static let stubReachability = StepDefinition(
+        name: "stub reachability",
+        summary: "Fakes the network reachability status",
+        usage: ReachabilityStatus.allCases.map(\.rawValue)
+    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
+        .stubReachability(try reachability(arguments))
+    }
+
+    static let cacheResponse = StepDefinition(
+        name: "cache response",
+        summary: "Stores a response in the response cache",
+        usage: ["{path, method, data, status, headers}", "{path, method, fixture, status, headers}"]
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+        let shape = try arguments.oneOf([
+            .mapping(required: ["path", "data"], optional: ["method", "status", "headers"]),
+            .mapping(required: ["path", "fixture"], optional: ["method", "status", "headers"]),
+        ])
+        let path = try arguments.string("path")
+        let method = try arguments["method"] == nil ? .get : method(arguments, "method")
+        let status = try arguments.optionalInt("status", in: statuses) ?? 200
+        let headers = try headerValues(arguments["headers"])
+        let body: CachedBody
+        if shape == 0, let data = arguments["data"] {
+            if case .string(let text) = data.value { body = .text(text) } else { body = .json(data.value.jsonValue) }
+        } else {
+            let name = try arguments.string("fixture")
+            if let node = arguments["fixture"] { try build.checkFixture(name, at: node.location) }
+            body = .fixture(name)
+        }
+        return .cacheResponse(path: path, method: method, status: status, headers: headers, body: body)
+    }
+}
+
 /// Where a `cache response` step takes the body from.
 public enum CachedBody: Sendable {
     /// Inline data: text, or JSON for structured values.

@@ -1,6 +1,83 @@
 public import ObjectManager
 public import Scenarios
 
+/// The definitions of the steps that create and delete objects, whose bodies follow.
+extension BuiltInSteps {
+    static let createFromFactory = StepDefinition(
+        name: "create from factory",
+        summary: "Builds an object from a named factory",
+        usage: ["{factory, properties, as}", "FACTORY"],
+        bindsName: true
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+        if case .scalar = arguments.content {
+            let factory = try arguments.scalar()
+            try build.vocabulary.check(factory, is: .factory, at: arguments.location)
+            return .createObject(fromFactory: factory, bindingAs: arguments.bindingName)
+        }
+        try arguments.rejectUnknownKeys(allowed: ["factory", "properties"])
+        let factory = try arguments.string("factory")
+        try check(factory, is: .factory, arguments["factory"], build)
+        if let entity = build.vocabulary.factoryEntities[factory] {
+            try build.vocabulary.checkAttributes(of: entity, in: arguments["properties"])
+        }
+        let properties = try arguments.optionalMapping("properties")?.value.attributeValues ?? [:]
+        return .createObject(fromFactory: factory, properties: properties, bindingAs: arguments.bindingName)
+    }
+
+    static let createFromFactories = StepDefinition(
+        name: "create from factories",
+        summary: "One object from each named factory",
+        usage: ["[FACTORY, ...]"]
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+        let items = try arguments.list()
+        var names: [String] = []
+        for item in items {
+            let name = try item.scalar()
+            try build.vocabulary.check(name, is: .factory, at: item.location)
+            names.append(name)
+        }
+        return .createObjects(fromFactories: names)
+    }
+
+    static let insertEntity = StepDefinition(
+        name: "insert entity",
+        summary: "Inserts an object into the entity store",
+        usage: ["{entity, attributes, save, as}"],
+        bindsName: true
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+        try arguments.rejectUnknownKeys(allowed: ["entity", "attributes", "save"])
+        let entity = try arguments.string("entity")
+        try check(entity, is: .entity, arguments["entity"], build)
+        try build.vocabulary.checkAttributes(of: entity, in: arguments["attributes"])
+        let attributes = try arguments.optionalMapping("attributes")?.value.attributeValues ?? [:]
+        return .insertEntity(
+            entity,
+            attributes: attributes,
+            save: try arguments.optionalBool("save") ?? true,
+            bindingAs: arguments.bindingName
+        )
+    }
+
+    static let deleteEntities = StepDefinition(
+        name: "delete entities",
+        summary: "Deletes every object of an entity, or of all entities, and saves",
+        usage: ["{entity}", "all"]
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+        if case .scalar = arguments.content {
+            let text = try arguments.scalar()
+            guard text.lowercased() == "all" else {
+                try build.vocabulary.check(text, is: .entity, at: arguments.location)
+                return .deleteEntities(text)
+            }
+            return .deleteEntities(nil)
+        }
+        _ = try arguments.oneOf([.mapping(required: ["entity"])])
+        let entity = try arguments.string("entity")
+        try check(entity, is: .entity, arguments["entity"], build)
+        return .deleteEntities(entity)
+    }
+}
+
 extension Step {
     /// Builds an object from a named factory (inserted, unsaved, into the main context), with
     /// `properties` overriding the factory's attributes, then runs `configuration` on it.

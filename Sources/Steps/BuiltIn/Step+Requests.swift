@@ -1,6 +1,48 @@
 public import ObjectManager
 public import Scenarios
 
+/// The definitions of the steps that send requests, whose bodies follow.
+extension BuiltInSteps {
+    static let getObjects = StepDefinition(
+        name: "get objects",
+        summary: "Sends a GET through router, queue, HTTP, mapping and store",
+        usage: ["{route}", "{path}", "{relationship, of}"]
+    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+        let shape = try arguments.oneOf([
+            .mapping(required: ["route"]), .mapping(required: ["path"]), .mapping(required: ["relationship", "of"]),
+        ])
+        switch shape {
+        case 0:
+            let route = try arguments.string("route")
+            try check(route, is: .namedRoute, arguments["route"], build)
+            return .getObjects(.route(route))
+        case 1:
+            return .getObjects(.path(try arguments.string("path")))
+        default:
+            return .getObjects(.relationship(try arguments.string("relationship"), of: try arguments.boundName("of")))
+        }
+    }
+
+    static func objectRequest(_ name: String, _ method: HTTPMethod) -> StepDefinition {
+        StepDefinition(
+            name: name,
+            summary: "Sends an object through its class route",
+            usage: ["{class, attributes}", "{object}"]
+        ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
+            let shape = try arguments.oneOf([
+                .mapping(required: ["class"], optional: ["attributes"]), .mapping(required: ["object"]),
+            ])
+            if shape == 1 { return .sendObject(.bound(try arguments.boundName("object")), method: method) }
+            let entity = try arguments.string("class")
+            try check(entity, is: .entity, arguments["class"], build)
+            try check("\(entity) \(method)", is: .classRoute, arguments["class"], build)
+            try build.vocabulary.checkAttributes(of: entity, in: arguments["attributes"])
+            let attributes = try arguments.optionalMapping("attributes")?.value.attributeValues ?? [:]
+            return .sendObject(.new(entity: entity, attributes: attributes), method: method)
+        }
+    }
+}
+
 /// What a `get objects` step loads.
 public enum ObjectsSource: Sendable, Hashable, CustomStringConvertible {
     case route(String)

@@ -18,12 +18,16 @@ package enum TerminalRunner {
     ///   - run: runs the scenarios with these ids (nil: the initial selection), passing every event on;
     ///     called again for re-runs, never twice at once.
     ///   - cancel: cancels the run in progress (its current scenario's tear-down still runs).
+    ///   - controls: called once, when the terminal is taken, with what the caller's signal handlers can
+    ///     do to the session (interrupt it, restore the terminal); the caller owns SIGINT, SIGTERM and
+    ///     SIGHUP.
     package static func run(
         configuration: TUIConfiguration,
         run:
             @escaping @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
             RunSummary,
-        cancel: @escaping @Sendable () -> Void
+        cancel: @escaping @Sendable () -> Void,
+        controls: (TerminalControls) -> Void = { _ in }
     ) async -> TUIOutcome {
         let screen = NCursesScreen(wantColours: configuration.colours)
         let session = TerminalSession(screen: screen)
@@ -37,7 +41,8 @@ package enum TerminalRunner {
             cancel: cancel
         )
         let inputs = loop.inputs
-        session.handleSignals(interrupt: { inputs.yield(.interrupt) }, resize: { inputs.yield(.resize) })
+        session.handleResize { inputs.yield(.resize) }
+        controls(TerminalControls(interrupt: { inputs.yield(.interrupt) }, restoreTerminal: { session.restore() }))
         return await loop.run()
     }
 }

@@ -1,18 +1,28 @@
 import Dispatch
-package import Foundation
+import Foundation
 import Synchronization
 
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP during a run: the first one calls `onFirst` (cancel the run
 /// gracefully — the current scenario's tear-down still runs); a second one kills the
 /// ``ChildProcesses``, calls `onSecond` (restore what must be restored) and exits at once with 130.
-/// Shared by the headless runner and the TUI.
-package final class InterruptHandler: Sendable {
+/// Used by the headless runner, the live runner (``TUIRun``), the worker and `serve`: the program
+/// owns these signals and the exit, the libraries never do.
+///
+/// The handlers are DispatchSource signal sources on a global queue, not swift-service-lifecycle's
+/// `UnixSignals`: its async iterator needs the Swift cooperative pool, which an app step blocking its
+/// threads can starve in `--in-process` mode, and a second Ctrl-C must still exit at once.
+///
+/// ```swift
+/// let interrupts = InterruptHandler(onFirst: { runner.cancel() })
+/// defer { interrupts.cancel() }
+/// ```
+final class InterruptHandler: Sendable {
     private let sources: Mutex<[any DispatchSourceSignal]>
 
     private let signals: [Int32]
 
     /// Handles `signals` (by default SIGINT, SIGTERM and SIGHUP) until ``cancel()``.
-    package init(
+    init(
         signals: [Int32]? = nil,
         onFirst: @escaping @Sendable () -> Void,
         onSecond: @escaping @Sendable () -> Void = {}
@@ -44,7 +54,7 @@ package final class InterruptHandler: Sendable {
     }
 
     /// Stops handling the signals and gives them back their default action; later calls do nothing.
-    package func cancel() {
+    func cancel() {
         let installed = sources.withLock { sources in
             defer { sources = [] }
             return sources
@@ -57,19 +67,19 @@ package final class InterruptHandler: Sendable {
 
 /// The worker processes this process started and has not seen end: whatever way the runner leaves
 /// (a second interrupt exits at once), none of them outlives it.
-package enum ChildProcesses {
+enum ChildProcesses {
     private static let running = Mutex<Set<pid_t>>([])
 
-    package static func add(_ pid: pid_t) {
+    static func add(_ pid: pid_t) {
         running.withLock { _ = $0.insert(pid) }
     }
 
-    package static func remove(_ pid: pid_t) {
+    static func remove(_ pid: pid_t) {
         running.withLock { _ = $0.remove(pid) }
     }
 
     /// Sends SIGKILL to every child still running.
-    package static func killAll() {
+    static func killAll() {
         for pid in running.withLock({ $0 }) { kill(pid, SIGKILL) }
     }
 }

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+import Steps
+
+extension RunCommand {
+    /// What every run ends with: the JUnit report, the failures for `--rerun-failed`, the kept store
+    /// (KIF_SKIP_TEAR_DOWN), and the exit status.
+    func finish(
+        _ summary: RunSummary,
+        junit junitReporter: JUnitReporter?,
+        failures: FailureCollector,
+        failureState: FailureState,
+        previousFailures: Set<String>,
+        settings: RunSettings,
+        directory: URL
+    ) throws {
+        var reportFailed = false
+        if let junit, let junitReporter {
+            do {
+                try junitReporter.write(to: URL(fileURLWithPath: junit))
+            } catch {
+                // The run's result is not known to CI without its report: not a success.
+                Terminal.printError("error: The JUnit report was not written. \(error)")
+                reportFailed = true
+            }
+        }
+        // Scenarios that did not run this time (filtered out, skipped) keep what the last run said.
+        let failedNow = FailureState.merged(previous: previousFailures, ran: failures.ranNames, failed: failures.names)
+        do {
+            try failureState.save(failedNow)
+        } catch {
+            Terminal.printError("warning: The failed scenarios were not saved for --rerun-failed: \(error)")
+        }
+        if settings.skipTearDown {
+            do {
+                if let lines = try KeptStore.keep(in: directory) { print(lines.joined(separator: "\n")) }
+            } catch {
+                Terminal.printError("error: Could not keep the store: \(error)")
+            }
+        }
+        if reportFailed { throw ExitCode(2) }
+        if summary.failed > 0 || summary.cancelled { throw ExitCode(1) }
+    }
+}

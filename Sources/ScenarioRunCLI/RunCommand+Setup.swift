@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+/// What the options make of the run before anything loads: the settings, the part of the suite this job
+/// runs, and the worker processes.
+extension RunCommand {
+    /// The project's settings with the options on top.
+    func runSettings(environment: [String: String]) throws -> RunSettings {
+        var settings: RunSettings
+        do {
+            settings = try project.settings(environment: environment)
+        } catch {
+            throw Terminal.failLoading(error)
+        }
+        if failFast { settings.failFast = true }
+        if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
+        if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) {
+            settings.scenarioTimeout = duration
+        }
+        if let filter { settings.filter = filter }
+        settings.repetitions = `repeat`
+        settings.retries = retries
+        return settings
+    }
+
+    /// Which part of the suite this job runs: --shard, else the CI's parallel-job variables. Prints the
+    /// error and exits 2 when the part or its --shard-timings cannot be read.
+    func shardPart(environment: [String: String]) throws -> Shard? {
+        var part: Shard?
+        do {
+            if let shard {
+                part = try Shard(parsing: shard)
+            } else {
+                part = try Shard(environment: environment)
+            }
+        } catch {
+            Terminal.printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        // --shard-timings balances the part by time; without a part there is nothing to balance.
+        if var shard = part, let shardTimings {
+            do {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: shardTimings))
+                } catch {
+                    throw MergeJUnitCommand.unreadable(shardTimings, error)
+                }
+                shard.timings = try ShardTimings(junit: data, path: shardTimings)
+                part = shard
+            } catch {
+                Terminal.printError(MergeJUnitCommand.text(error))
+                throw ExitCode(2)
+            }
+        }
+        return part
+    }
+
+    /// The worker processes the scenarios run in, or nil when this process runs them (or `--list` runs
+    /// none).
+    ///
+    /// Scenarios run in worker processes, so that a crash or a hang ends a scenario, not the run; they
+    /// start now, to load the scenario files while this process does. KIF_SKIP_TEAR_DOWN runs them
+    /// here instead (what the last one left is this process's to keep and inspect), and so does
+    /// --in-process (no isolation, for speed).
+    func workerPool(settings: RunSettings, live: Bool) -> WorkerPool? {
+        !list && !settings.skipTearDown && !inProcess
+            ? WorkerPool(
+                WorkerPool.Options(
+                    // The live runner shows one running scenario at a time.
+                    jobs: live ? 1 : jobs,
+                    arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
+                        + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : [])
+                        + ["--repeat", String(`repeat`), "--retries", String(retries)],
+                    liveEvents: live,
+                    forwardOutput: !live,
+                    scenarioTimeout: settings.scenarioTimeout
+                )
+            ) : nil
+    }
+}

@@ -1,0 +1,135 @@
+import Diagnostics
+import Foundation
+import YAMLSource
+
+/// Building each step from its YAML node: the registry's definition, its arguments, and the `as:` binding
+/// and `${name}` references checked against the names bound before it.
+extension ScenarioFileLoader {
+    // MARK: Steps
+
+    mutating func steps(_ items: [YAMLNode], bound: inout Set<String>) -> [Step] {
+        items.compactMap { step($0, bound: &bound) }
+    }
+
+    private mutating func step(_ node: YAMLNode, bound: inout Set<String>) -> Step? {
+        let nameNode: YAMLNode
+        let argumentsNode: YAMLNode?
+        switch node.content {
+        case .scalar:
+            nameNode = node
+            argumentsNode = nil
+        case .mapping(let mapping) where mapping.count == 1:
+            guard let pair = mapping.first else { return nil }
+            nameNode = pair.key
+            argumentsNode = pair.value
+        case .mapping(let mapping):
+            report(.stepNotOneKey(count: mapping.count), at: location(of: node))
+            return nil
+        case .sequence:
+            report(.stepNotNameOrMapping, at: location(of: node))
+            return nil
+        }
+        guard let name = nameNode.string else {
+            report(.stepNotNameOrMapping, at: location(of: nameNode))
+            return nil
+        }
+        let nameLocation = location(of: nameNode)
+        guard let definition = registry.definition(named: name) else {
+            report(
+                .unknownStep(name, suggestion: Suggestions.didYouMean(name, in: registry.names)),
+                at: nameLocation
+            )
+            // Bind its `as:` anyway so that later references do not pile up errors.
+            if let value = argumentsNode?["as"]?.string { bound.insert(value) }
+            return nil
+        }
+
+        var arguments =
+            argumentsNode.map { self.arguments($0, stepName: definition.name, topLevel: true) }
+            ?? StepArguments.none(stepName: definition.name, at: nameLocation)
+        var binding: String?
+        if case .mapping(var entries) = arguments.content, let index = entries.firstIndex(where: { $0.key == "as" }) {
+            let entry = entries.remove(at: index)
+            arguments.content = .mapping(entries)
+            if case .scalar(let text, _) = entry.value.content, Self.isValidName(text) {
+                if definition.bindsName {
+                    binding = text
+                } else {
+                    report(.bindingNotAllowed(step: definition.name, name: text), at: entry.keyLocation)
+                }
+            } else {
+                report(.invalidBindingName(entry.value.rendering), at: entry.value.location)
+            }
+        }
+        arguments.bindingName = binding
+        arguments.boundNames = bound
+
+        for (text, location) in arguments.scalars {
+            do throws(Interpolation.Problem) {
+                for name in try Interpolation.parse(text) {
+                    guard case .reference(let name, let keyPath) = name, !bound.contains(name) else { continue }
+                    report(
+                        .unboundName(name, reference: Interpolation.spelling(name: name, keyPath: keyPath)),
+                        at: location
+                    )
+                }
+            } catch {
+                switch error {
+                case .unterminated: report(.unterminatedReference(text), at: location)
+                case .emptyName: report(.emptyReference(text), at: location)
+                }
+            }
+        }
+        if let binding { bound.insert(binding) }
+
+        do throws(StepArgumentError) {
+            var step = try definition.build(arguments, buildContext)
+            step.location = nameLocation
+            return step
+        } catch {
+            report(.argument(error.message), at: error.location)
+            return nil
+        }
+    }
+
+    private func arguments(_ node: YAMLNode, stepName: String, topLevel: Bool = false) -> StepArguments {
+        let at = location(of: node)
+        switch node.content {
+        case .scalar(let text, let isPlain):
+            if topLevel, node.isNull {
+                return StepArguments(.none, at: at, stepName: stepName)
+            }
+            return StepArguments(.scalar(text, isPlain: isPlain), at: at, stepName: stepName)
+        case .sequence(let sequence):
+            return StepArguments(
+                .sequence(sequence.map { arguments($0, stepName: stepName) }),
+                at: at,
+                stepName: stepName
+            )
+        case .mapping(let mapping):
+            let entries = mapping.map { key, value in
+                StepArguments.Entry(
+                    key: key.string ?? "",
+                    keyLocation: location(of: key),
+                    value: arguments(value, stepName: stepName)
+                )
+            }
+            return StepArguments(.mapping(entries), at: at, stepName: stepName)
+        }
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
+    }
+}
+
+extension StepArguments {
+    /// The node as text, for messages.
+    fileprivate var rendering: String {
+        if case .scalar(let text, _) = content { return text }
+        return kindDescription
+    }
+}
