@@ -34,9 +34,10 @@ final class InterruptHandler: Sendable {
         for signalNumber in signals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
+            source.setEventHandler { [source] in
+                // Signals that arrive before the handler runs are one event: `data` says how many.
                 let seen = count.withLock { count in
-                    count += 1
+                    count += max(1, Int(source.data))
                     return count
                 }
                 if seen == 1 {

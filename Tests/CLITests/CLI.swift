@@ -47,8 +47,8 @@ enum CLI {
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             stdoutURL = temporary.appendingPathComponent("stdout")
             stderrURL = temporary.appendingPathComponent("stderr")
-            FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-            FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
             process.executableURL = executable
             process.arguments = arguments
             process.currentDirectoryURL = directory

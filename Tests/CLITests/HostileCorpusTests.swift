@@ -60,7 +60,7 @@ struct HostileCorpusTests {
         let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n"])
         defer { try? FileManager.default.removeItem(at: project) }
         let url = project.appendingPathComponent(path)
-        FileManager.default.createFile(atPath: url.path, contents: Data("routes:\n".utf8))
+        _ = FileManager.default.createFile(atPath: url.path, contents: Data("routes:\n".utf8))
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: 64 * 1024 * 1024 + 1)
         try handle.close()

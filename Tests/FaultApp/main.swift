@@ -59,7 +59,7 @@ let sleepStep = StepDefinition(name: "sleep", summary: "Sleeps, stopping when ca
 let touch = StepDefinition(name: "touch", summary: "Creates an empty file", usage: ["PATH"]) { arguments, _ in
     let path = try arguments.scalar()
     return Step("touch \(path)") { _ in
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         return .success
     }
 }

@@ -134,6 +134,37 @@ struct TmuxEndToEndTests {
         #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
     }
 
+    @Test func aSecondSignalQuitsAtOnceRestoringTheTerminalAndKillingTheWorker() async throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let runBinary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent(
+            "scenario-run-faults"
+        ).path
+        let before = try tmux.stty(into: "before")
+        let scenarios = tmux.folder.appendingPathComponent("stuck.yml")
+        try """
+        scenarios:
+          - scenario: Stuck
+            steps: [ignore cancellation]
+        """.write(to: scenarios, atomically: true, encoding: .utf8)
+        tmux.type("\(binary) \(scenarios.path) 2>\(tmux.folder.path)/stderr.txt; echo EXIT=$?")
+        tmux.press("Enter")
+        _ = try tmux.waitForPane("the stuck step") { $0.contains("ignore cancellation") && $0.contains("running") }
+        let runner = try #require(Tmux.pids(matching: "scenario-run-faults \(scenarios.path)").first, "the runner")
+        let workers = ProcessList.children(of: runner)
+        #expect(!workers.isEmpty, "the live runner drives a worker process")
+        kill(runner, SIGTERM)
+        kill(runner, SIGHUP)
+        let pane = try tmux.waitForPane("the exit status") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=130", "\(pane)")
+        let stderr = try String(contentsOfFile: tmux.folder.path + "/stderr.txt", encoding: .utf8)
+        #expect(stderr.contains("Interrupted twice: quitting without a summary."), "\(stderr)")
+        let after = try tmux.stty(into: "after")
+        #expect(after == before, "stty -a is unchanged")
+        #expect(await eventually { workers.allSatisfy(ProcessList.hasEnded) }, "no worker outlives the runner")
+    }
+
     @Test func aCrashingScenarioFailsInTheLiveRunnerAndTheRunGoesOn() throws {
         let tmux = try Tmux()
         defer { tmux.kill() }

@@ -19,4 +19,12 @@ public enum ProcessList {
     public static func children(of parent: pid_t) -> [pid_t] {
         pids(["-P", String(parent)])
     }
+
+    /// Whether `pid` is gone or a zombie (killed, not yet reaped by whoever inherited it).
+    public static func hasEnded(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
 }

@@ -1,5 +1,5 @@
 package import Diagnostics
-package import Foundation
+import Foundation
 import Synchronization
 
 /// Runs scenarios one after another and reports what happens as ``RunEvent``s.
