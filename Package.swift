@@ -159,7 +159,11 @@ let package = Package(
             exclude: ["HostileCorpus"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "SharedValuesTests", dependencies: ["SharedValues"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SharedValuesTests",
+            dependencies: ["SharedValues", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ScenariosTests",

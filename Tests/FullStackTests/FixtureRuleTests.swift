@@ -3,6 +3,7 @@ import Foundation
 import ObjectManager
 import Scenarios
 import StubServer
+import TestSupport
 import Testing
 
 extension FullStack {
@@ -10,23 +11,8 @@ extension FullStack {
     /// thing about the ones they cannot reach: one rule, one message.
     @Suite struct FixtureRuleTests {
         @Test func theLoaderTheServerAndTestFixtureAgreeOnEveryName() throws {
-            let root = FileManager.default.temporaryDirectory.appending(path: "fixture-rule-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: root) }
-            let fixtures = root.appending(path: "Fixtures")
-            let manager = FileManager.default
-            try manager.createDirectory(at: fixtures.appending(path: "reviews"), withIntermediateDirectories: true)
-            try Data("{}".utf8).write(to: fixtures.appending(path: "review.json"))
-            try Data("[]".utf8).write(to: fixtures.appending(path: "reviews/1.json"))
-            try Data("no".utf8).write(to: root.appending(path: "secret.json"))
-            try manager.createSymbolicLink(
-                atPath: fixtures.appending(path: "alias.json").path,
-                withDestinationPath: "review.json"
-            )
-            try manager.createSymbolicLink(
-                atPath: fixtures.appending(path: "out.json").path,
-                withDestinationPath: "../secret.json"
-            )
-
+            let layout = try FixtureLayout()
+            let fixtures = layout.fixtures
             let loader = StepBuildContext(fixturesDirectory: fixtures)
             let testFixture = TestFixture(directory: fixtures)
             let location = SourceLocation(file: "a.yml", line: 1, column: 1)

@@ -99,10 +99,7 @@ struct TmuxEndToEndTests {
     func aSignalToTheLiveRunnerCancelsRestoresTheTerminalAndLeavesNoWorker(signal: Int32) throws {
         let tmux = try Tmux()
         defer { tmux.kill() }
-        let runBinary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
-        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent(
-            "scenario-run-faults"
-        ).path
+        let binary = try Tmux.faultsBinary()
         let before = try tmux.stty(into: "before")
         let report = tmux.folder.appendingPathComponent("report.xml")
         let scenarios = tmux.folder.appendingPathComponent("long.yml")
@@ -137,10 +134,7 @@ struct TmuxEndToEndTests {
     @Test func aSecondSignalQuitsAtOnceRestoringTheTerminalAndKillingTheWorker() async throws {
         let tmux = try Tmux()
         defer { tmux.kill() }
-        let runBinary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
-        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent(
-            "scenario-run-faults"
-        ).path
+        let binary = try Tmux.faultsBinary()
         let before = try tmux.stty(into: "before")
         let scenarios = tmux.folder.appendingPathComponent("stuck.yml")
         try """
@@ -168,11 +162,7 @@ struct TmuxEndToEndTests {
     @Test func aCrashingScenarioFailsInTheLiveRunnerAndTheRunGoesOn() throws {
         let tmux = try Tmux()
         defer { tmux.kill() }
-        let runBinary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
-        // The example app's scenario-run plus steps that crash (Tests/FaultApp), built beside it.
-        let binary = URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent(
-            "scenario-run-faults"
-        ).path
+        let binary = try Tmux.faultsBinary()
         let before = try tmux.stty(into: "before")
         let scenarios = tmux.folder.appendingPathComponent("crash.yml")
         try """
@@ -287,6 +277,14 @@ final class Tmux {
 
     /// The built executable, next to the test bundle (as argument-parser's AssertExecuteCommand finds it),
     /// else in `.build/debug`.
+    /// The example app's scenario-run plus steps that misbehave (Tests/FaultApp), built beside scenario-run.
+    static func faultsBinary() throws -> String {
+        let runBinary = try #require(scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        return URL(fileURLWithPath: runBinary).deletingLastPathComponent().appendingPathComponent(
+            "scenario-run-faults"
+        ).path
+    }
+
     static var scenarioRunBinary: String? {
         var candidates: [URL] = []
         if let override = ProcessInfo.processInfo.environment["SCENARIO_RUN_BINARY"] {
