@@ -11,6 +11,23 @@ extension CLI {
     /// never return, sleep and touch files (Tests/FaultApp).
     static var faultsBinary: URL { binary.deletingLastPathComponent().appendingPathComponent("scenario-run-faults") }
 
+    /// Starts `scenario-run-faults` with `arguments` in `project` and waits until a step of it touches
+    /// `started` in the project; returns the run and the worker processes it has then.
+    static func startFaults(
+        _ arguments: [String],
+        in project: URL,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (running: Running, workers: [pid_t]) {
+        let marker = project.appendingPathComponent("started")
+        let running = try Running(arguments, directory: project, environment: [:], executable: faultsBinary)
+        #expect(
+            await eventually { FileManager.default.fileExists(atPath: marker.path) },
+            "a step touched 'started'",
+            sourceLocation: sourceLocation
+        )
+        return (running, ProcessList.children(of: running.process.processIdentifier))
+    }
+
     /// The progress-board files a runner with this pid left in /dev/shm (there should be none).
     static func boardFiles(of pid: pid_t) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? []
@@ -169,15 +186,7 @@ struct FaultContainmentTests {
             """
         ])
         let report = project.appendingPathComponent("report.xml")
-        let marker = project.appendingPathComponent("started")
-        let running = try CLI.Running(
-            ["--ci", "--junit", report.path],
-            directory: project,
-            environment: [:],
-            executable: CLI.faultsBinary
-        )
-        #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
-        let workers = ProcessList.children(of: running.process.processIdentifier)
+        let (running, workers) = try await CLI.startFaults(["--ci", "--junit", report.path], in: project)
         #expect(workers.count == 1)
         for worker in workers { kill(worker, SIGKILL) }
         let result = await running.wait()
@@ -215,15 +224,10 @@ struct SignalTests {
     func aSignalCancelsTheRunAndTheReportIsComplete(signal: Int32, jobs: String) async throws {
         let project = try CLI.project(["Scenarios/long.yml": Self.scenarios])
         let report = project.appendingPathComponent("report.xml")
-        let marker = project.appendingPathComponent("started")
-        let running = try CLI.Running(
+        let (running, workers) = try await CLI.startFaults(
             ["--ci", "--jobs", jobs, "--junit", report.path],
-            directory: project,
-            environment: [:],
-            executable: CLI.faultsBinary
+            in: project
         )
-        #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
-        let workers = ProcessList.children(of: running.process.processIdentifier)
         // With two, the other worker may have run the rest and ended already.
         #expect((1...2).contains(workers.count))
         kill(running.process.processIdentifier, signal)
@@ -257,15 +261,7 @@ struct SignalTests {
                   - ignore cancellation
             """
         ])
-        let marker = project.appendingPathComponent("started")
-        let running = try CLI.Running(
-            ["--ci", "--timeout", "60"],
-            directory: project,
-            environment: [:],
-            executable: CLI.faultsBinary
-        )
-        #expect(await eventually { FileManager.default.fileExists(atPath: marker.path) })
-        let workers = ProcessList.children(of: running.process.processIdentifier)
+        let (running, workers) = try await CLI.startFaults(["--ci", "--timeout", "60"], in: project)
         #expect(workers.count == 1)
         kill(running.process.processIdentifier, SIGTERM)
         #expect(await eventually { running.stderr.contains("Cancelling") })

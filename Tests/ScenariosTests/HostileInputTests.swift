@@ -178,26 +178,16 @@ struct HostileInputTests {
         )
         try Data("x".utf8).write(to: scenarios.appendingPathComponent("a.yml"))
         try Data("x".utf8).write(to: scenarios.appendingPathComponent("sub/b.yml"))
-        try FileManager.default.createSymbolicLink(
-            atPath: scenarios.appendingPathComponent("sub/loop").path,
-            withDestinationPath: ".."
-        )
-        try FileManager.default.createSymbolicLink(
-            atPath: scenarios.appendingPathComponent("sub/self").path,
-            withDestinationPath: "."
-        )
-        try FileManager.default.createSymbolicLink(
-            atPath: scenarios.appendingPathComponent("again.yml").path,
-            withDestinationPath: "a.yml"
-        )
-        try FileManager.default.createSymbolicLink(
-            atPath: scenarios.appendingPathComponent("gone.yml").path,
-            withDestinationPath: "missing.yml"
-        )
-        try FileManager.default.createSymbolicLink(
-            atPath: scenarios.appendingPathComponent("gone-folder").path,
-            withDestinationPath: "missing"
-        )
+        let links = [
+            ("sub/loop", ".."), ("sub/self", "."), ("again.yml", "a.yml"), ("gone.yml", "missing.yml"),
+            ("gone-folder", "missing"),
+        ]
+        for (link, target) in links {
+            try FileManager.default.createSymbolicLink(
+                atPath: scenarios.appendingPathComponent(link).path,
+                withDestinationPath: target
+            )
+        }
         let (files, problems) = ScenarioFiles.find(in: [scenarios.path, scenarios.path + "/sub"])
         #expect(files == [scenarios.path + "/a.yml", scenarios.path + "/sub/b.yml"])
         #expect(

@@ -99,26 +99,22 @@ struct TmuxEndToEndTests {
     func aSignalToTheLiveRunnerCancelsRestoresTheTerminalAndLeavesNoWorker(signal: Int32) throws {
         let tmux = try Tmux()
         defer { tmux.kill() }
-        let binary = try Tmux.faultsBinary()
         let before = try tmux.stty(into: "before")
         let report = tmux.folder.appendingPathComponent("report.xml")
-        let scenarios = tmux.folder.appendingPathComponent("long.yml")
-        try """
-        scenarios:
-          - scenario: Quick
-            steps: [succeed]
-          - scenario: Sleeps
-            steps:
-              - sleep: 30
-          - scenario: Never runs
-            steps: [succeed]
-        """.write(to: scenarios, atomically: true, encoding: .utf8)
-        tmux.type("\(binary) --junit \(report.path) \(scenarios.path); echo EXIT=$?")
-        tmux.press("Enter")
-        _ = try tmux.waitForPane("the sleeping scenario") { $0.contains("sleep 30.0 s") && $0.contains("running") }
-        let runner = try #require(Tmux.pids(matching: "scenario-run-faults --junit").first, "the runner's pid")
-        let workers = ProcessList.children(of: runner)
-        #expect(!workers.isEmpty, "the live runner drives a worker process")
+        let (runner, workers) = try tmux.startFaults(
+            """
+            scenarios:
+              - scenario: Quick
+                steps: [succeed]
+              - scenario: Sleeps
+                steps:
+                  - sleep: 30
+              - scenario: Never runs
+                steps: [succeed]
+            """,
+            options: "--junit \(report.path)",
+            runningStep: "sleep 30.0 s"
+        )
         kill(runner, signal)
         let pane = try tmux.waitForPane("the summary after the signal") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=1")
@@ -134,20 +130,16 @@ struct TmuxEndToEndTests {
     @Test func aSecondSignalQuitsAtOnceRestoringTheTerminalAndKillingTheWorker() async throws {
         let tmux = try Tmux()
         defer { tmux.kill() }
-        let binary = try Tmux.faultsBinary()
         let before = try tmux.stty(into: "before")
-        let scenarios = tmux.folder.appendingPathComponent("stuck.yml")
-        try """
-        scenarios:
-          - scenario: Stuck
-            steps: [ignore cancellation]
-        """.write(to: scenarios, atomically: true, encoding: .utf8)
-        tmux.type("\(binary) \(scenarios.path) 2>\(tmux.folder.path)/stderr.txt; echo EXIT=$?")
-        tmux.press("Enter")
-        _ = try tmux.waitForPane("the stuck step") { $0.contains("ignore cancellation") && $0.contains("running") }
-        let runner = try #require(Tmux.pids(matching: "scenario-run-faults \(scenarios.path)").first, "the runner")
-        let workers = ProcessList.children(of: runner)
-        #expect(!workers.isEmpty, "the live runner drives a worker process")
+        let (runner, workers) = try tmux.startFaults(
+            """
+            scenarios:
+              - scenario: Stuck
+                steps: [ignore cancellation]
+            """,
+            redirect: "2>\(tmux.folder.path)/stderr.txt",
+            runningStep: "ignore cancellation"
+        )
         kill(runner, SIGTERM)
         kill(runner, SIGHUP)
         let pane = try tmux.waitForPane("the exit status") { Tmux.exitStatus(in: $0) != nil }
@@ -358,6 +350,32 @@ final class Tmux {
 
     /// `EXIT=N` as the shell printed it (not the `echo EXIT=$?` of the command line).
     /// The pids of processes whose command line contains `text`.
+    /// Writes `yaml` to `faults.yml` in the folder, starts `scenario-run-faults OPTIONS FILE REDIRECT` in the
+    /// pane and waits until `runningStep` shows as running; returns the runner's pid and its workers then.
+    func startFaults(
+        _ yaml: String,
+        options: String = "",
+        redirect: String = "",
+        runningStep: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (runner: pid_t, workers: [pid_t]) {
+        let binary = try Self.faultsBinary()
+        let scenarios = folder.appendingPathComponent("faults.yml")
+        try yaml.write(to: scenarios, atomically: true, encoding: .utf8)
+        let arguments = options.isEmpty ? scenarios.path : "\(options) \(scenarios.path)"
+        type("\(binary) \(arguments) \(redirect); echo EXIT=$?")
+        press("Enter")
+        _ = try waitForPane("the step '\(runningStep)' running") { $0.contains(runningStep) && $0.contains("running") }
+        let runner = try #require(
+            Self.pids(matching: "scenario-run-faults \(arguments)").first,
+            "the runner's pid",
+            sourceLocation: sourceLocation
+        )
+        let workers = ProcessList.children(of: runner)
+        #expect(!workers.isEmpty, "the live runner drives a worker process", sourceLocation: sourceLocation)
+        return (runner, workers)
+    }
+
     static func pids(matching text: String) -> [pid_t] {
         ProcessList.pids(["-f", text])
     }

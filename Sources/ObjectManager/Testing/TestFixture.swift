@@ -32,15 +32,19 @@ public struct TestFixture: Sendable {
     }
 
     public func data(named name: String) throws(TestFixtureError) -> Data {
-        let url = try url(named: name)
-        guard exists(named: name), let data = FileManager.default.contents(atPath: url.path) else {
-            throw .notFound(
-                name: name,
-                directory: directory.path,
-                suggestions: Suggestions.nearest(to: name, in: fileNames)
-            )
+        switch folder.lookUp(name) {
+        case .file(let url):
+            if let data = FileManager.default.contents(atPath: url.path) { return data }
+        case .notFound:
+            break
+        case .outside:
+            throw .outsideFolder(name: name, directory: directory.path)
         }
-        return data
+        throw .notFound(
+            name: name,
+            directory: directory.path,
+            suggestions: Suggestions.nearest(to: name, in: fileNames)
+        )
     }
 
     public func string(named name: String) throws(TestFixtureError) -> String {

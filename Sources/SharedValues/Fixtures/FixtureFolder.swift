@@ -44,13 +44,18 @@ package struct FixtureFolder: Sendable {
 
     /// What the fixture name `name` (`review.json`, `reviews/1.json`) reaches.
     package func lookUp(_ name: String) -> Lookup {
+        lookUp(name, root: Self.realPath(url.path))
+    }
+
+    /// ``lookUp(_:)`` with the folder's real path already resolved (`nil`: the folder is not there).
+    private func lookUp(_ name: String, root: String?) -> Lookup {
         var segments: [String] = []
         for part in name.split(separator: "/", omittingEmptySubsequences: false) {
             let segment = String(part)
             guard !segment.isEmpty, segment != ".", segment != "..", !segment.contains("\0") else { return .outside }
             segments.append(segment)
         }
-        return lookUp(segments: segments)
+        return lookUp(segments: segments, root: root)
     }
 
     /// The regular file the fixture name `name` reaches, or `nil`.
@@ -62,15 +67,15 @@ package struct FixtureFolder: Sendable {
     /// none or the path could leave the folder.
     package func file(atRequestPath path: String) -> URL? {
         guard let segments = RequestPath.safeSegments(of: path, leadingSlash: true),
-            case .file(let url) = lookUp(segments: segments)
+            case .file(let url) = lookUp(segments: segments, root: Self.realPath(self.url.path))
         else { return nil }
         return url
     }
 
     /// Joins the segments under the folder, resolves links, and checks the real path is a regular file
     /// inside the folder's real path.
-    private func lookUp(segments: [String]) -> Lookup {
-        guard !segments.isEmpty, let root = Self.realPath(url.path) else { return .notFound }
+    private func lookUp(segments: [String], root: String?) -> Lookup {
+        guard !segments.isEmpty, let root else { return .notFound }
         let candidate = ([root] + segments).joined(separator: "/")
         guard let real = Self.realPath(candidate) else { return .notFound }
         guard real.hasPrefix(root == "/" ? "/" : root + "/") else { return .outside }
@@ -106,11 +111,12 @@ package struct FixtureFolder: Sendable {
     /// entries are looked at).
     package var fileNames: [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: url.path) else { return [] }
+        let root = Self.realPath(url.path)
         var names: [String] = []
         var seen = 0
         while seen < Self.listingLimit, let name = enumerator.nextObject() as? String {
             seen += 1
-            if case .file = lookUp(name) { names.append(name) }
+            if case .file = lookUp(name, root: root) { names.append(name) }
         }
         return names.sorted()
     }

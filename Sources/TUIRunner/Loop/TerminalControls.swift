@@ -9,23 +9,10 @@
 /// }
 /// ```
 package struct TerminalControls: Sendable {
-    private let interruptRun: @Sendable () -> Void
-    private let restore: @Sendable () -> Void
-
-    init(interrupt: @escaping @Sendable () -> Void, restoreTerminal: @escaping @Sendable () -> Void) {
-        interruptRun = interrupt
-        restore = restoreTerminal
-    }
-
     /// What a first Ctrl-C does: cancels the run in progress (its current scenario's tear-down still
     /// runs), then quits the live runner.
-    package func interrupt() {
-        interruptRun()
-    }
-
+    package let interrupt: @Sendable () -> Void
     /// Restores the terminal now (before the program exits at once); only the first restore of a
     /// session does anything.
-    package func restoreTerminal() {
-        restore()
-    }
+    package let restoreTerminal: @Sendable () -> Void
 }
