@@ -25,6 +25,22 @@ public enum Suggestions {
         didYouMean(suggestions: nearest(to: name, in: candidates))
     }
 
+    /// " Did you mean 'a'?" when a candidate is near `name`; otherwise the candidates themselves,
+    /// sorted (the first 12, then a count): " Known: 'a', 'b'." — so an unknown name is never left without
+    /// what would have been accepted. `label` words the list (`Known`, `Valid values are`).
+    public static func didYouMeanOrKnown(
+        _ name: String,
+        in candidates: some Sequence<String>,
+        label: String = "Known"
+    ) -> String {
+        let all = Array(Set(candidates)).sorted()
+        let near = nearest(to: name, in: all)
+        if !near.isEmpty { return didYouMean(suggestions: near) }
+        guard !all.isEmpty else { return "" }
+        let shown = all.prefix(12).map { "'\($0)'" }.joined(separator: ", ")
+        return " \(label): \(shown)" + (all.count > 12 ? " and \(all.count - 12) more." : ".")
+    }
+
     /// " Did you mean 'a'?" for suggestions already found; "" when there are none.
     public static func didYouMean(suggestions near: [String]) -> String {
         switch near.count {

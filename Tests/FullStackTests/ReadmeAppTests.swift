@@ -64,10 +64,9 @@ enum ReadmeApp {
         let title = try arguments.scalar()
         return Step("expect title '\(title)'") { context in
             let world = try context.world
-            let settled = world.isSettled  // read first, so a late answer is not missed
             let count = try world.manager.store?.mainContext.count("Book", where: ["title": .string(title)]) ?? 0
-            return count > 0 ? .success : ScenarioWorld.notYet("No book titled '\(title)' yet", settled: settled)
-        }
+            return count > 0 ? .success : .wait("No book titled '\(title)' yet")
+        }.givingUpWhenSettled()
     }
 }
 

@@ -54,7 +54,7 @@ struct StepArgumentsTests {
         ) { try arguments.mapping("map") }
         #expect(
             throws: StepArgumentError(
-                "Unknown argument 'map' for step 'probe'.",
+                "Unknown argument 'map' for step 'probe'. It takes: 'count', 'name'.",
                 at: SourceLocation(file: file, line: 4, column: 32)
             )
         ) {

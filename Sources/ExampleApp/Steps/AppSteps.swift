@@ -87,23 +87,20 @@ extension RestaurantReviews {
         let message = try arguments.optionalString("message")
         return Step("expect composer" + (status.map { " \($0)" } ?? "") + (message.map { " '\($0)'" } ?? "")) {
             context in
-            let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let shown = Screens.composer.status
             if let status, shown.name != status {
-                return ScenarioWorld.notYet("The composer shows '\(shown)', expected '\(status)'", settled: settled)
+                return .wait("The composer shows '\(shown)', expected '\(status)'")
             }
             if let message {
                 let expected = try context.interpolate(message)
                 guard let text = shown.message, text.contains(expected) else {
-                    return ScenarioWorld.notYet(
-                        "The composer's message is '\(shown.message ?? "")', expected '\(expected)'",
-                        settled: settled
+                    return .wait(
+                        "The composer's message is '\(shown.message ?? "")', expected '\(expected)'"
                     )
                 }
             }
             return .success
-        }
+        }.givingUpWhenSettled()
     }
 
     /// `expect restaurant list: {count, banner}` — waits until the list shows that.
@@ -118,26 +115,22 @@ extension RestaurantReviews {
         return Step(
             "expect restaurant list" + (count.map { " count \($0)" } ?? "") + (banner.map { " banner '\($0)'" } ?? "")
         ) { context in
-            let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let list = Screens.restaurantList
             guard list.isLoaded else {
-                return ScenarioWorld.notYet("The restaurant list has not loaded", settled: settled)
+                return .wait("The restaurant list has not loaded")
             }
             if let count, list.rows.count != count {
-                return ScenarioWorld.notYet(
+                return .wait(
                     "The restaurant list shows \(list.rows.count) row(s)" + (list.errorMessage.map { " (\($0))" } ?? "")
-                        + ", expected \(count)",
-                    settled: settled
+                        + ", expected \(count)"
                 )
             }
             if let banner, list.banner != banner {
-                return ScenarioWorld.notYet(
-                    "The restaurant list's banner is '\(list.banner ?? "none")', expected '\(banner)'",
-                    settled: settled
+                return .wait(
+                    "The restaurant list's banner is '\(list.banner ?? "none")', expected '\(banner)'"
                 )
             }
             return .success
-        }
+        }.givingUpWhenSettled()
     }
 }

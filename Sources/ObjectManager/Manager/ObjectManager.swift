@@ -91,24 +91,26 @@ public final class ObjectManager: Sendable {
 
     // MARK: Requests
 
-    /// GETs a path relative to the base URL and maps the response.
+    /// GETs a path relative to the base URL and maps the response; `parameters` become its query.
     public func getObjects(
         atPath path: String,
         parameters: [String: String] = [:],
         cachePolicy: CachePolicy = .useProtocolCachePolicy
     ) async throws(ObjectManagerError) -> ObjectResult {
-        try await send(.get, url: router.url(forPath: path, query: parameters), cachePolicy: cachePolicy)
+        try await perform(request(atPath: path, parameters: parameters, cachePolicy: cachePolicy))
     }
 
-    /// GETs the path of a named route.
+    /// GETs the path of a named route: `parameters` (then `object`'s attributes) fill its
+    /// placeholders, the parameters left over become the query (RestKit: a GET's parameters are its query).
     public func getObjects(
         forRouteNamed name: String,
         object: ManagedObject? = nil,
         parameters: [String: String] = [:],
         cachePolicy: CachePolicy = .useProtocolCachePolicy
     ) async throws(ObjectManagerError) -> ObjectResult {
-        let path = try path(for: .named(name), object: object, parameters: parameters)
-        return try await send(.get, url: router.url(forPath: path), cachePolicy: cachePolicy)
+        try await perform(
+            try request(forRouteNamed: name, object: object, parameters: parameters, cachePolicy: cachePolicy)
+        )
     }
 
     /// GETs a relationship of an object through its relationship route and connects the results.
@@ -118,19 +120,9 @@ public final class ObjectManager: Sendable {
         parameters: [String: String] = [:],
         cachePolicy: CachePolicy = .useProtocolCachePolicy
     ) async throws(ObjectManagerError) -> ObjectResult {
-        let key = Route.Key.relationship(name: name, entity: object.entity.name, method: .get)
-        let path = try path(for: key, object: object, parameters: parameters)
-        let result = try await send(.get, url: router.url(forPath: path), cachePolicy: cachePolicy)
-        if let relationship = object.entity.relationship(named: name), relationship.isToMany,
-            let identification = object.identification
-        {
-            // The children were fetched through the parent: point their foreign key at it.
-            for child in result.objects where child.entity.name == relationship.destination {
-                try? child.setValue(identification, forAttribute: relationship.foreignKey)
-            }
-            try saveStore()
-        }
-        return result
+        try await perform(
+            try request(forRelationship: name, of: object, parameters: parameters, cachePolicy: cachePolicy)
+        )
     }
 
     /// GETs an object through its class route and maps the response back onto it.
@@ -158,12 +150,7 @@ public final class ObjectManager: Sendable {
     public func deleteObject(_ object: ManagedObject, parameters: [String: String] = [:])
         async throws(ObjectManagerError) -> ObjectResult
     {
-        let result = try await send(object, method: .delete, parameters: parameters)
-        if let context = object.context ?? store?.mainContext {
-            context.delete(object)
-            try saveStore()
-        }
-        return result
+        try await send(object, method: .delete, parameters: parameters)
     }
 
     /// Sends an object through its class route for `method`.
@@ -172,7 +159,62 @@ public final class ObjectManager: Sendable {
         method: HTTPMethod,
         parameters: [String: String] = [:]
     ) async throws(ObjectManagerError) -> ObjectResult {
-        let path = try path(
+        try await perform(try request(sending: object, method: method, parameters: parameters))
+    }
+
+    // MARK: Building requests
+
+    /// The request for a path relative to the base URL; `parameters` become its query.
+    public func request(
+        atPath path: String,
+        parameters: [String: String] = [:],
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
+    ) -> ObjectRequest {
+        ObjectRequest(method: .get, url: router.url(forPath: path, query: parameters), cachePolicy: cachePolicy)
+    }
+
+    /// The GET of a named route, built now: throws ``ObjectManagerError/routing(_:)`` for an unknown route
+    /// or a placeholder with no value (`No value for ':query' in /messages/search?q=:query.`).
+    public func request(
+        forRouteNamed name: String,
+        object: ManagedObject? = nil,
+        parameters: [String: String] = [:],
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
+    ) throws(ObjectManagerError) -> ObjectRequest {
+        ObjectRequest(
+            method: .get,
+            url: try url(for: .named(name), object: object, parameters: parameters),
+            object: nil,
+            cachePolicy: cachePolicy
+        )
+    }
+
+    /// The GET of an object's relationship through its relationship route, built now.
+    public func request(
+        forRelationship name: String,
+        of object: ManagedObject,
+        parameters: [String: String] = [:],
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
+    ) throws(ObjectManagerError) -> ObjectRequest {
+        let key = Route.Key.relationship(name: name, entity: object.entity.name, method: .get)
+        var request = ObjectRequest(
+            method: .get,
+            url: try url(for: key, object: object, parameters: parameters),
+            cachePolicy: cachePolicy
+        )
+        request.relationship = (name, object)
+        return request
+    }
+
+    /// An object sent through its class route for `method`, built now: the path from `parameters` and
+    /// the object's attributes (an object without the value a placeholder needs — a new object with no
+    /// ID on `/messages/:messageID` — throws), the body from its request descriptor for POST, PUT, PATCH.
+    public func request(
+        sending object: ManagedObject,
+        method: HTTPMethod,
+        parameters: [String: String] = [:]
+    ) throws(ObjectManagerError) -> ObjectRequest {
+        let url = try url(
             for: .class(entity: object.entity.name, method: method),
             object: object,
             parameters: parameters
@@ -186,13 +228,42 @@ public final class ObjectManager: Sendable {
             }
             body = (descriptor?.mapping.body(for: object) ?? object.json).encoded(sortedKeys: true)
         }
-        return try await send(
-            method,
-            url: router.url(forPath: path),
+        return ObjectRequest(
+            method: method,
+            url: url,
             body: body,
             object: object,
             cachePolicy: .reloadIgnoringCacheData
         )
+    }
+
+    /// Sends a request built by one of the `request(…)` methods through the pipeline: reachability and
+    /// cache policy, the queue, HTTP, error mapping, object mapping into the store, history. A DELETE of
+    /// an object deletes it from the store; a relationship's results are connected to their parent.
+    public func perform(_ request: ObjectRequest) async throws(ObjectManagerError) -> ObjectResult {
+        let result = try await send(
+            request.method,
+            url: request.url,
+            body: request.body,
+            object: request.object,
+            cachePolicy: request.cachePolicy
+        )
+        if request.method == .delete, let object = request.object,
+            let context = object.context ?? store?.mainContext
+        {
+            context.delete(object)
+            try saveStore()
+        }
+        if let (name, object) = request.relationship, let relationship = object.entity.relationship(named: name),
+            relationship.isToMany, let identification = object.identification
+        {
+            // The children were fetched through the parent: point their foreign key at it.
+            for child in result.objects where child.entity.name == relationship.destination {
+                try? child.setValue(identification, forAttribute: relationship.foreignKey)
+            }
+            try saveStore()
+        }
+        return result
     }
 
     /// The pipeline every request goes through: reachability and cache policy, the queue, HTTP,
@@ -207,13 +278,14 @@ public final class ObjectManager: Sendable {
         let started = ContinuousClock.now
         do {
             let response = try await load(method, url: url, body: body, cachePolicy: cachePolicy)
-            let objects = try map(response, method: method, object: object)
+            let (objects, mapping) = try map(response, method: method, object: object)
             finish(
                 RequestRecord(
                     method: method,
                     url: url,
                     response: response,
                     mappedObjectCount: objects.count,
+                    mapping: mapping,
                     errorDescription: nil,
                     duration: .now - started
                 )
@@ -285,8 +357,10 @@ public final class ObjectManager: Sendable {
         return response
     }
 
+    /// Maps a response into the store: the objects, and what the request log says of them when there
+    /// are none to map (no descriptor matches the path, an empty body).
     private func map(_ response: HTTPResponse, method: HTTPMethod, object: ManagedObject?) throws(ObjectManagerError)
-        -> [ManagedObject]
+        -> (objects: [ManagedObject], note: String?)
     {
         let json: JSONValue? =
             response.body.isEmpty ? nil : (try? JSONValue(parsing: response.body))
@@ -294,18 +368,28 @@ public final class ObjectManager: Sendable {
             let message = json.flatMap { errorMapping.message(in: $0) }
             throw .server(status: response.status, message: message, response: response)
         }
+        let path = response.url.path
         let descriptors = state.withLock { $0.responseDescriptors }.filter {
-            $0.matches(method: method, path: response.url.path, status: response.status)
+            $0.matches(method: method, path: path, status: response.status)
         }
-        guard !descriptors.isEmpty, let json else { return [] }
+        guard !descriptors.isEmpty else {
+            return ([], "no response descriptor matches \(method) \(path); nothing mapped")
+        }
+        guard let json else {
+            return ([], response.body.isEmpty ? "empty body; nothing mapped" : "body is not JSON; nothing mapped")
+        }
         guard let store else {
             throw .misconfigured("The object manager has no entity store to map responses into.")
         }
         var objects: [ManagedObject] = []
+        var emptyKeyPaths: [String] = []
         do {
             for descriptor in descriptors {
                 let root = descriptor.keyPath.map { json[keyPath: $0] } ?? json
-                guard let root, root != .null else { continue }
+                guard let root, root != .null else {
+                    emptyKeyPaths.append(descriptor.keyPath ?? "the body")
+                    continue
+                }
                 let target = object.flatMap { $0.entity.name == descriptor.mapping.entity ? $0 : nil }
                 objects += try ObjectMapper().map(root, with: descriptor.mapping, in: store.mainContext, onto: target)
             }
@@ -314,15 +398,25 @@ public final class ObjectManager: Sendable {
             store.mainContext.rollback()
             throw .mapping(reason: "\(error)", response: response)
         }
-        return objects
+        if objects.isEmpty {
+            let missing = emptyKeyPaths.isEmpty ? "" : ": no '\(emptyKeyPaths.joined(separator: "', '"))' in the body"
+            return ([], "nothing mapped\(missing)")
+        }
+        return (objects, nil)
     }
 
-    private func path(for key: Route.Key, object: ManagedObject?, parameters: [String: String])
-        throws(ObjectManagerError) -> String
+    /// The absolute URL of a route: placeholders from `parameters`, then from `object`'s attributes; the
+    /// parameters no placeholder takes become the query.
+    private func url(for key: Route.Key, object: ManagedObject?, parameters: [String: String])
+        throws(ObjectManagerError) -> URL
     {
         do {
             let route = try router.route(for: key)
-            return try router.path(for: route, parameters: parameters) { object?.value(forKeyPath: $0)?.stringValue }
+            let path = try router.path(for: route, parameters: parameters) {
+                object?.value(forKeyPath: $0)?.stringValue
+            }
+            let placeholders = Set(route.pathPattern.parameterNames)
+            return router.url(forPath: path, query: parameters.filter { !placeholders.contains($0.key) })
         } catch {
             throw .routing(error)
         }

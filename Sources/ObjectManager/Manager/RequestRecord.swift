@@ -9,15 +9,19 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
     public var response: HTTPResponse?
     /// The number of objects mapped from the response.
     public var mappedObjectCount: Int
+    /// Why a successful response mapped nothing (`no response descriptor matches GET /slow; nothing
+    /// mapped`), for the request log; `nil` when objects were mapped or the request failed.
+    public var mapping: String? = nil
     /// Why it failed, rendered; `nil` on success.
     public var errorDescription: String?
     public var duration: Duration
 
     public var status: Int? { response?.status }
 
-    /// `POST /review → 201 (1 object, 2.1 ms)`, `GET /restaurants → cache 200`, `POST /x → failed: …`.
+    /// `POST /review → 201 (1 object)`, `GET /restaurants → cache 200 (20 objects)`, `POST /x → failed: …`,
+    /// `GET /slow → 200 (no response descriptor matches GET /slow; nothing mapped)`.
     public var description: String {
-        var text = "\(method) \(url.path)"
+        var text = "\(method) \(url.path)" + (url.query.map { "?\($0)" } ?? "")
         if let response {
             text += " → " + (response.isFromCache ? "cache " : "") + "\(response.status)"
         }
@@ -25,6 +29,8 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
             text += response == nil ? " → failed: \(errorDescription)" : " (\(errorDescription))"
         } else if mappedObjectCount > 0 {
             text += " (\(mappedObjectCount) object\(mappedObjectCount == 1 ? "" : "s"))"
+        } else if let mapping {
+            text += " (\(mapping))"
         }
         return text
     }
@@ -36,4 +42,37 @@ public struct ObjectResult: Sendable {
     public var objects: [ManagedObject]
 
     public var firstObject: ManagedObject? { objects.first }
+}
+
+/// A request built and checked, ready to send with ``ObjectManager/perform(_:)``: building it is where
+/// an unknown route or a placeholder with no value fails, so a caller can fail at once and send later.
+///
+/// ```swift
+/// let request = try manager.request(forRouteNamed: "search", parameters: ["q": "lunch"])
+/// print(request.url)   // http://127.0.0.1:8080/messages/search?q=lunch
+/// let result = try await manager.perform(request)
+/// ```
+public struct ObjectRequest: Sendable {
+    public var method: HTTPMethod
+    public var url: URL
+    public var body: Data?
+    /// The object the response maps back onto (and, for DELETE, the one deleted from the store).
+    public var object: ManagedObject?
+    public var cachePolicy: CachePolicy
+    /// For a relationship's GET: its name and the parent the results are connected to.
+    var relationship: (name: String, parent: ManagedObject)?
+
+    public init(
+        method: HTTPMethod,
+        url: URL,
+        body: Data? = nil,
+        object: ManagedObject? = nil,
+        cachePolicy: CachePolicy = .useProtocolCachePolicy
+    ) {
+        self.method = method
+        self.url = url
+        self.body = body
+        self.object = object
+        self.cachePolicy = cachePolicy
+    }
 }

@@ -10,7 +10,7 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingValue(let pattern, let parameter):
-            "Cannot build a path from '\(pattern)': no value for ':\(parameter)'."
+            "No value for ':\(parameter)' in \(pattern)."
         case .noRoute(let key, let suggestions):
             "The route set has no \(key)."
                 + (suggestions.isEmpty ? "" : " Known: " + suggestions.joined(separator: ", ") + ".")

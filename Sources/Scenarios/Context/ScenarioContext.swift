@@ -14,6 +14,8 @@ public final class ScenarioContext: Sendable {
         var storage: [ObjectIdentifier: any Sendable] = [:]
         var currentStep: String?
         var stepStart: Stopwatch?
+        var activityProbe: (@Sendable () -> String?)?
+        var stepSerial = 0
     }
 
     /// The scenario this context runs.
@@ -129,6 +131,21 @@ public final class ScenarioContext: Sendable {
         changes.signal()
     }
 
+    // MARK: Activity
+
+    /// Sets what the runner asks, before each attempt of an expectation, whether anything that could
+    /// still change its answer is running: `nil` when nothing is, else what is (`1 request in flight`,
+    /// `idling resource 'outbox'`). Step modules set it when they prepare a scenario.
+    package func setActivityProbe(_ probe: @escaping @Sendable () -> String?) {
+        state.withLock { $0.activityProbe = probe }
+    }
+
+    /// What is running that could still change an expectation's answer, or `nil` when nothing is
+    /// (also when no step module said how to tell).
+    package var activity: String? {
+        state.withLock { $0.activityProbe }?()
+    }
+
     // MARK: The current step
 
     /// The description of the step being run, if any.
@@ -137,12 +154,16 @@ public final class ScenarioContext: Sendable {
     /// How long the current step has been running (across its retries), on the context's clock.
     public var stepElapsed: Duration { state.withLock { $0.stepStart?.elapsed } ?? .zero }
 
+    /// Counts the steps begun in this scenario (set-up steps included): 1 during the first.
+    package var stepSerial: Int { state.withLock { $0.stepSerial } }
+
     /// Marks the start of a step: its retries and ``stepElapsed`` count from here.
     package func beginStep(_ description: String) {
         let stopwatch = Stopwatch(clock)
         state.withLock {
             $0.currentStep = description
             $0.stepStart = stopwatch
+            $0.stepSerial += 1
         }
     }
 

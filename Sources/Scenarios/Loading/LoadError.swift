@@ -23,7 +23,8 @@ enum LoadError: Equatable {
     case unknownStep(String, suggestion: String)
     case bindingNotAllowed(step: String, name: String)
     case invalidBindingName(String)
-    case unboundName(String, reference: String)
+    case unboundName(String, reference: String, suggestion: String)
+    case unknownKeyPath(String)
     case unterminatedReference(String)
     case emptyReference(String)
     case argument(String)
@@ -74,8 +75,11 @@ enum LoadError: Equatable {
             return "Step '\(step)' does not bind a name; remove 'as: \(name)'."
         case .invalidBindingName(let name):
             return "Invalid name '\(name)' after 'as:'; use letters, digits and '_', starting with a letter."
-        case .unboundName(let name, let reference):
+        case .unboundName(let name, let reference, let suggestion):
             return "Unbound name '\(name)' in '\(reference)'; bind it with 'as: \(name)' on an earlier step."
+                + suggestion
+        case .unknownKeyPath(let message):
+            return message
         case .unterminatedReference(let text):
             return "Unterminated '${' in '\(text)'; write '${name}' or '${name.attribute}'."
         case .emptyReference(let text):

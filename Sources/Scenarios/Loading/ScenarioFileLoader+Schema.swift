@@ -15,7 +15,7 @@ extension ScenarioFileLoader {
         var tags: Set<String> = []
         var setUp: [Step] = []
         /// Names the file's set-up binds, visible to every scenario.
-        var bindings: Set<String> = []
+        var bindings = BoundNames()
 
         init(file: String) {
             feature = ((file as NSString).lastPathComponent as NSString).deletingPathExtension

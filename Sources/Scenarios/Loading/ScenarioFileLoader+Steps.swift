@@ -7,11 +7,11 @@ import YAMLSource
 extension ScenarioFileLoader {
     // MARK: Steps
 
-    mutating func steps(_ items: [YAMLNode], bound: inout Set<String>) -> [Step] {
+    mutating func steps(_ items: [YAMLNode], bound: inout BoundNames) -> [Step] {
         items.compactMap { step($0, bound: &bound) }
     }
 
-    private mutating func step(_ node: YAMLNode, bound: inout Set<String>) -> Step? {
+    private mutating func step(_ node: YAMLNode, bound: inout BoundNames) -> Step? {
         let nameNode: YAMLNode
         let argumentsNode: YAMLNode?
         switch node.content {
@@ -40,7 +40,7 @@ extension ScenarioFileLoader {
                 at: nameLocation
             )
             // Bind its `as:` anyway so that later references do not pile up errors.
-            if let value = argumentsNode?["as"]?.string { bound.insert(value) }
+            if let value = argumentsNode?["as"]?.string { bound.insert(value, entity: nil) }
             return nil
         }
 
@@ -62,16 +62,32 @@ extension ScenarioFileLoader {
             }
         }
         arguments.bindingName = binding
-        arguments.boundNames = bound
+        arguments.boundNames = bound.names
 
         for (text, location) in arguments.scalars {
             do throws(Interpolation.Problem) {
                 for name in try Interpolation.parse(text) {
-                    guard case .reference(let name, let keyPath) = name, !bound.contains(name) else { continue }
-                    report(
-                        .unboundName(name, reference: Interpolation.spelling(name: name, keyPath: keyPath)),
-                        at: location
-                    )
+                    guard case .reference(let name, let keyPath) = name else { continue }
+                    let reference = Interpolation.spelling(name: name, keyPath: keyPath)
+                    guard bound.names.contains(name) else {
+                        report(
+                            .unboundName(
+                                name,
+                                reference: reference,
+                                suggestion: Suggestions.didYouMeanOrKnown(name, in: bound.names, label: "Bound so far")
+                            ),
+                            at: location
+                        )
+                        continue
+                    }
+                    if let problem = bound.problem(
+                        with: name,
+                        keyPath: keyPath,
+                        reference: reference,
+                        in: buildContext.vocabulary
+                    ) {
+                        report(.unknownKeyPath(problem), at: location)
+                    }
                 }
             } catch {
                 switch error {
@@ -80,13 +96,13 @@ extension ScenarioFileLoader {
                 }
             }
         }
-        if let binding { bound.insert(binding) }
-
         do throws(StepArgumentError) {
             var step = try definition.build(arguments, buildContext)
             step.location = nameLocation
+            if let binding { bound.insert(binding, entity: step.boundEntity) }
             return step
         } catch {
+            if let binding { bound.insert(binding, entity: nil) }
             report(.argument(error.message), at: error.location)
             return nil
         }

@@ -21,6 +21,18 @@ public struct Step: Sendable {
     /// may call it inline instead of racing it against its timeout in a task of its own. Only the
     /// package's built-in steps say so; an app's steps are always raced.
     package var returnsPromptly = false
+    /// Whether this step is an expectation that may give up before its timeout once the app has
+    /// settled: when an attempt answers *wait* and, before it looked, no work a step started was
+    /// running, the request queue was empty, every idling resource of the app was idle, and nothing
+    /// changed for the run's settle time (`settle time:` in `scenario-run.yml`, 0.5 s by default), the
+    /// runner fails it with its wait reason and says it gave up early. The runner takes that reading,
+    /// not the step, so a late finish is never missed. Built-in expectations settle; mark an app's own
+    /// expectation with ``givingUpWhenSettled()``.
+    public var settles = false
+    /// The entity of the object this step binds with `as:`, when its definition knows it at load time
+    /// (`create from factory` knows its factory's entity): later `${name.attribute}` references are
+    /// then checked against that entity's attributes and relationships, with a suggestion.
+    public var boundEntity: String?
 
     public init(
         _ description: String,
@@ -32,6 +44,20 @@ public struct Step: Sendable {
         self.location = location
         self.timeout = timeout
         self.action = action
+    }
+
+    /// This step, marked as an expectation that gives up once the app has settled (``settles``).
+    ///
+    /// ```swift
+    /// Step("expect 3 loans") { context in
+    ///     let count = try await loans(in: context).count
+    ///     return count == 3 ? .success : .wait("\(count) loans, expected 3")
+    /// }.givingUpWhenSettled()
+    /// ```
+    public func givingUpWhenSettled() -> Step {
+        var step = self
+        step.settles = true
+        return step
     }
 
     /// This step, marked as returning promptly (``returnsPromptly``).

@@ -64,7 +64,7 @@ public struct StepArguments: Sendable {
         if !isReference, let boundNames, !boundNames.contains(name) {
             throw StepArgumentError(
                 "Unbound name '\(name)' in '\(key)'; bind it with 'as: \(name)' on an earlier step."
-                    + Suggestions.didYouMean(name, in: boundNames),
+                    + Suggestions.didYouMeanOrKnown(name, in: boundNames, label: "Bound so far"),
                 at: self[key]?.location ?? location
             )
         }
@@ -127,7 +127,7 @@ public struct StepArguments: Sendable {
         for entry in entries where !allowed.contains(entry.key) {
             throw StepArgumentError(
                 "Unknown argument '\(entry.key)' for step '\(stepName)'."
-                    + Suggestions.didYouMean(entry.key, in: allowed),
+                    + Suggestions.didYouMeanOrKnown(entry.key, in: allowed, label: "It takes"),
                 at: entry.keyLocation
             )
         }

@@ -8,15 +8,24 @@ public struct Vocabulary: Sendable {
     public var attributes: [String: Set<String>]
     /// The entity each named factory builds, so its `properties` are checked as that entity's attributes.
     public var factoryEntities: [String: String]
+    /// The path pattern of each named route (`search` → `/messages/search?q=:query`), so a step that
+    /// sends it can check at load time that its arguments fill every placeholder.
+    public var namedRoutePatterns: [String: String]
+    /// Relationship names by entity, readable as `${name.relationship}`. An entity that is absent is not checked.
+    public var relationships: [String: Set<String>]
 
     public init(
         _ names: [NameKind: Set<String>] = [:],
         attributes: [String: Set<String>] = [:],
-        factoryEntities: [String: String] = [:]
+        factoryEntities: [String: String] = [:],
+        namedRoutePatterns: [String: String] = [:],
+        relationships: [String: Set<String>] = [:]
     ) {
+        self.relationships = relationships
         self.names = names
         self.attributes = attributes
         self.factoryEntities = factoryEntities
+        self.namedRoutePatterns = namedRoutePatterns
     }
 
     /// Throws `Entity 'Review' has no attribute 'titel'. Did you mean 'title'?` for the first key of
@@ -36,6 +45,9 @@ public struct Vocabulary: Sendable {
     /// Throws `Unknown entity 'Reveiw'. Did you mean 'Review'?` unless `name` is known for `kind`.
     public func check(_ name: String, is kind: NameKind, at location: SourceLocation) throws(StepArgumentError) {
         guard let known = names[kind], !known.contains(name) else { return }
-        throw StepArgumentError("Unknown \(kind) '\(name)'." + Suggestions.didYouMean(name, in: known), at: location)
+        throw StepArgumentError(
+            "Unknown \(kind) '\(name)'." + Suggestions.didYouMeanOrKnown(name, in: known),
+            at: location
+        )
     }
 }

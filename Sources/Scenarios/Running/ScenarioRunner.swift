@@ -383,8 +383,14 @@ package final class ScenarioRunner: Sendable {
         let timeout = step.timeout ?? settings.stepTimeout
         var outcome: StepOutcome
         var abandoned = false
+        var settling = SettleWatch(
+            settleTime: step.settles ? settings.settleTime : nil,
+            generation: context.changes.generation
+        )
         attempts: while true {
             let generation = context.changes.generation
+            // Read before the attempt looks, so work that ends while it looks is never taken for none.
+            let activity = settling.isOn ? context.activity : nil
             let result: StepResult
             switch await attempt(step, in: context, within: timeout - stopwatch.elapsed, cancellable: cancellable) {
             case .finished(.success(let answer)):
@@ -412,9 +418,25 @@ package final class ScenarioRunner: Sendable {
                 break attempts
             case .wait(let reason):
                 let waited = stopwatch.elapsed
+                settling.attempted(
+                    at: waited,
+                    busy: activity != nil,
+                    generationBefore: generation,
+                    generationAfter: context.changes.generation
+                )
                 if waited >= timeout {
                     outcome = .failed(
-                        reason: "Timed out after \(timeout.shortSeconds) s waiting: \(reason)",
+                        reason: "Timed out after \(timeout.shortSeconds) s waiting: \(reason)"
+                            + (activity.map { " (still running: \($0))" } ?? ""),
+                        location: step.location
+                    )
+                    break attempts
+                }
+                if let settleTime = settling.settleTime, settling.hasSettled(at: waited) {
+                    outcome = .failed(
+                        reason:
+                            "\(reason) (gave up after \(waited.shortSeconds) s, before the \(timeout.shortSeconds) s "
+                            + "timeout: nothing was running and nothing changed for \(settleTime.shortSeconds) s)",
                         location: step.location
                     )
                     break attempts
@@ -423,8 +445,15 @@ package final class ScenarioRunner: Sendable {
                     outcome = .failed(reason: "Run cancelled while waiting: \(reason)", location: step.location)
                     break attempts
                 }
-                emit(.stepWaiting(id, step: index, reason: reason, waited: waited))
-                let pause = min(settings.retryInterval, timeout - waited)
+                emit(
+                    .stepWaiting(
+                        id,
+                        step: index,
+                        reason: reason + (activity.map { " (waiting on \($0))" } ?? ""),
+                        waited: waited
+                    )
+                )
+                let pause = min(settings.retryInterval, timeout - waited, settling.untilSettled(at: waited))
                 await context.pause(for: pause, orUntilChangeAfter: generation)
             }
         }

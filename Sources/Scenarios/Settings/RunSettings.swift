@@ -13,6 +13,7 @@ import YAMLSource
 /// fixtures: Fixtures
 /// scenarios: Scenarios
 /// leaks: fail
+/// settle time: 0.5
 /// ```
 package struct RunSettings: Sendable, Equatable {
     /// What `check for leaks` does with what a scenario left behind after its tear-down (`leaks:`).
@@ -39,6 +40,9 @@ package struct RunSettings: Sendable, Equatable {
     package var retries = 0
     /// How often a waiting step is retried when nothing signals a change.
     package var retryInterval: Duration = .milliseconds(50)
+    /// How long nothing may run or change before a failing expectation gives up ahead of its timeout
+    /// (`settle time:`; `nil` for `off`, which always waits out the timeout). See ``Step/settles``.
+    package var settleTime: Duration? = .milliseconds(500)
     /// Step names run before every scenario (KIF `setDefaultStepsToSetUp`).
     package var defaultSetUp: [String] = ["set up the test environment"]
     /// Step names run after every scenario, even a failed one.
@@ -67,7 +71,7 @@ package struct RunSettings: Sendable, Equatable {
 
     static let keys = [
         "step timeout", "retry interval", "default set up", "default tear down", "fixtures", "scenarios", "exclude",
-        "fail fast", "leaks",
+        "fail fast", "leaks", "settle time",
     ]
 
     /// Reads `scenario-run.yml`; every problem is a diagnostic, naming the file by `url.relativePath`.
@@ -137,6 +141,20 @@ package struct RunSettings: Sendable, Equatable {
             switch key {
             case "step timeout": seconds(key, value).map { settings.stepTimeout = $0 }
             case "retry interval": seconds(key, value).map { settings.retryInterval = $0 }
+            case "settle time":
+                if let text = value.string, ["off", "false", "no"].contains(text.lowercased()) {
+                    settings.settleTime = nil
+                } else if let text = value.string, let number = Double(text), number == 0 {
+                    settings.settleTime = .zero
+                } else if let text = value.string, Double(text) == nil {
+                    report(
+                        "'settle time' must be a number of seconds or off, not '\(text)'."
+                            + Suggestions.didYouMean(text, in: ["off"]),
+                        value
+                    )
+                } else {
+                    seconds(key, value).map { settings.settleTime = $0 }
+                }
             case "default set up":
                 names(key, value).map { (settings.defaultSetUp, settings.defaultSetUpSources) = $0 }
             case "default tear down":
@@ -173,7 +191,10 @@ package struct RunSettings: Sendable, Equatable {
                     report("'leaks' must be fail, warn or off.", value)
                 }
             default:
-                report("Unknown setting '\(key)'." + Suggestions.didYouMean(key, in: keys), keyNode)
+                report(
+                    "Unknown setting '\(key)'." + Suggestions.didYouMeanOrKnown(key, in: keys, label: "Settings are"),
+                    keyNode
+                )
             }
         }
         guard diagnostics.isEmpty else { throw DiagnosticList(diagnostics) }

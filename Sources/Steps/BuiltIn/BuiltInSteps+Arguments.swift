@@ -21,7 +21,11 @@ extension BuiltInSteps {
             let node = arguments[key]?.location ?? arguments.location
             throw StepArgumentError(
                 "Unknown HTTP method '\(text)'."
-                    + Suggestions.didYouMean(text.uppercased(), in: HTTPMethod.allCases.map(\.rawValue)),
+                    + Suggestions.didYouMeanOrKnown(
+                        text.uppercased(),
+                        in: HTTPMethod.allCases.map(\.rawValue),
+                        label: "Valid methods are"
+                    ),
                 at: node
             )
         }
@@ -33,7 +37,11 @@ extension BuiltInSteps {
         guard let status = ReachabilityStatus(name: text) else {
             throw StepArgumentError(
                 "Unknown reachability status '\(text)'."
-                    + Suggestions.didYouMean(text, in: ReachabilityStatus.allCases.map(\.rawValue)),
+                    + Suggestions.didYouMeanOrKnown(
+                        text,
+                        in: ReachabilityStatus.allCases.map(\.rawValue),
+                        label: "Valid statuses are"
+                    ),
                 at: arguments.location
             )
         }
@@ -47,13 +55,14 @@ extension BuiltInSteps {
         try build.vocabulary.check(name, is: kind, at: node.location)
     }
 
-    static func headerValues(_ node: StepArguments?) throws(StepArgumentError) -> [String: String] {
+    /// A mapping of names to scalar values (`headers:`, `parameters:`), each value as text.
+    static func stringValues(_ node: StepArguments?, of key: String) throws(StepArgumentError) -> [String: String] {
         guard let node else { return [:] }
         guard case .mapping(let entries) = node.content else {
-            throw StepArgumentError("'headers' takes a mapping of header names to values.", at: node.location)
+            throw StepArgumentError("'\(key)' takes a mapping of names to values.", at: node.location)
         }
-        var headers: [String: String] = [:]
-        for entry in entries { headers[entry.key] = try entry.value.scalar() }
-        return headers
+        var values: [String: String] = [:]
+        for entry in entries { values[entry.key] = try entry.value.scalar() }
+        return values
     }
 }

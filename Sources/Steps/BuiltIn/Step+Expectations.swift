@@ -8,12 +8,15 @@ extension BuiltInSteps {
     static let expectResponse = StepDefinition(
         name: "expect response",
         summary: "Passes when the last request has completed and matches",
-        usage: ["{status, json, body contains, error}"]
+        usage: ["{status, json, json includes, body contains, error}"]
     ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        _ = try arguments.oneOf([.mapping(required: [], optional: ["status", "json", "body contains", "error"])])
+        _ = try arguments.oneOf([
+            .mapping(required: [], optional: ["status", "json", "json includes", "body contains", "error"])
+        ])
         return .expectResponse(
             status: try arguments.optionalInt("status", in: statuses),
             json: arguments["json"]?.value.jsonValue,
+            jsonIncludes: arguments["json includes"]?.value.jsonValue,
             bodyContains: try arguments.optionalString("body contains"),
             error: try arguments.optionalString("error")
         )
@@ -56,15 +59,18 @@ extension BuiltInSteps {
     static let expectRequest = StepDefinition(
         name: "expect request",
         summary: "Passes when the stub server's journal holds matching requests",
-        usage: ["{method, path, count, json}"]
+        usage: ["{method, path, count, json, json includes}"]
     ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        _ = try arguments.oneOf([.mapping(required: [], optional: ["method", "path", "count", "json"])])
+        _ = try arguments.oneOf([
+            .mapping(required: [], optional: ["method", "path", "count", "json", "json includes"])
+        ])
         if arguments["method"] != nil { _ = try method(arguments, "method") }
         return .expectRequest(
             method: try arguments.optionalString("method"),
             path: try arguments.optionalString("path"),
             count: try arguments.optionalInt("count", in: counts),
-            json: arguments["json"]?.value.jsonValue
+            json: arguments["json"]?.value.jsonValue,
+            jsonIncludes: arguments["json includes"]?.value.jsonValue
         )
     }
 
@@ -95,66 +101,65 @@ extension BuiltInSteps {
 
 extension Step {
     /// Passes when the last request has completed and matches every given expectation:
-    /// `status`, `json` (the body contains it), `bodyContains` (text), `error` (the error message contains it).
+    /// `status`, `json` (the body contains it: objects as subsets, arrays element by element),
+    /// `jsonIncludes` (the same, but arrays in any order with extra elements allowed), `bodyContains`
+    /// (text), `error` (the error message contains it). A JSON mismatch names its first difference
+    /// (`$.messages: 3 elements, expected 2`).
     public static func expectResponse(
         status: Int? = nil,
         json: JSONValue? = nil,
+        jsonIncludes: JSONValue? = nil,
         bodyContains: String? = nil,
         error: String? = nil
     ) -> Step {
         var parts: [String] = []
         if let status { parts.append("status \(status)") }
         if let json { parts.append("json \(json)") }
+        if let jsonIncludes { parts.append("json includes \(jsonIncludes)") }
         if let bodyContains { parts.append("body contains '\(bodyContains)'") }
         if let error { parts.append("error '\(error)'") }
         return Step("expect response " + parts.joined(separator: ", ")) { context in
             let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             if world.runningCount > 0 { return .wait("\(world.runningCount) request(s) still running") }
             guard let lastRecord = world.manager.lastRecord else { return .wait("No request has completed yet") }
             let record = ResponseFacts(lastRecord)
             if let status, record.status != status {
-                return ScenarioWorld.notYet(
-                    "The last response (\(record.text)) has status \(record.status.map(String.init) ?? "none"), expected \(status)",
-                    settled: settled
+                return .wait(
+                    "The last response (\(record.text)) has status \(record.status.map(String.init) ?? "none"), expected \(status)"
                 )
             }
             let body = record.body
-            if let json {
-                let expected = try json.interpolated(in: context)
+            for (expected, arrays) in [(json, JSONArrayMatch.inOrder), (jsonIncludes, .includes)] {
+                guard let expected else { continue }
+                let wanted = try expected.interpolated(in: context)
                 guard let actual = try? JSONValue(parsing: body) else {
-                    return ScenarioWorld.notYet(
-                        "The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'",
-                        settled: settled
+                    return .wait(
+                        "The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'"
                     )
                 }
-                if !actual.contains(expected) {
-                    return ScenarioWorld.notYet(
-                        "The last response's JSON \(actual) does not contain \(expected)",
-                        settled: settled
-                    )
+                if let mismatch = actual.mismatch(against: wanted, arrays: arrays) {
+                    return .wait("The last response's JSON differs at \(mismatch)")
                 }
             }
             if let bodyContains {
                 let text = try context.interpolate(bodyContains)
                 if !String(decoding: body, as: UTF8.self).contains(text) {
-                    return ScenarioWorld.notYet("The last response's body does not contain '\(text)'", settled: settled)
+                    return .wait("The last response's body does not contain '\(text)'")
                 }
             }
             if let error {
                 let text = try context.interpolate(error)
                 guard let message = record.errorDescription else {
-                    return ScenarioWorld.notYet("The last request (\(record.text)) did not fail", settled: settled)
+                    return .wait("The last request (\(record.text)) did not fail")
                 }
                 if !message.contains(text) {
-                    return ScenarioWorld.notYet(
-                        "The last request failed with '\(message)', expected '\(text)'",
-                        settled: settled
+                    return .wait(
+                        "The last request failed with '\(message)', expected '\(text)'"
                     )
                 }
             }
             return .success
-        }.returningPromptly()
+        }.returningPromptly().givingUpWhenSettled()
     }
 
     /// Passes when the store holds `count` objects of `entity` matching `where` (any count ≥ 1 when nil).
@@ -168,7 +173,6 @@ extension Step {
                 + conditions.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
         return Step("expect entities \(entity)" + (count.map { " count \($0)" } ?? "") + filter) { context in
             let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             guard let store = world.manager.store else { throw StepError.noStore }
             let conditions = try conditions.interpolated(in: context)
             let description = try store.mainContext.entity(named: entity)
@@ -184,13 +188,12 @@ extension Step {
             if let count {
                 return matching.count == count
                     ? .success
-                    : ScenarioWorld.notYet(
-                        "\(matching.count) \(entity) object(s)\(filter), expected \(count)",
-                        settled: settled
+                    : .wait(
+                        "\(matching.count) \(entity) object(s)\(filter), expected \(count)"
                     )
             }
-            return matching.isEmpty ? ScenarioWorld.notYet("No \(entity) object\(filter)", settled: settled) : .success
-        }.returningPromptly()
+            return matching.isEmpty ? .wait("No \(entity) object\(filter)") : .success
+        }.returningPromptly().givingUpWhenSettled()
     }
 
     /// Passes when `count` requests are queued or in flight.
@@ -206,59 +209,75 @@ extension Step {
     public static func expectCachedResponse(path: String, method: HTTPMethod = .get) -> Step {
         Step("expect cached response \(method) \(path)") { context in
             let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let manager = world.manager
             let url = manager.router.url(forPath: try context.interpolate(path))
             return manager.cache.cachedResponse(for: method, url: url) != nil
                 ? .success
-                : ScenarioWorld.notYet(
-                    "No cached response for \(method) \(url.path) (\(manager.cache.count) cached)",
-                    settled: settled
+                : .wait(
+                    "No cached response for \(method) \(url.path) (\(manager.cache.count) cached)"
                 )
-        }.returningPromptly()
+        }.returningPromptly().givingUpWhenSettled()
     }
 
-    /// Passes when the stub server's journal holds matching requests (`count` exactly, or at least one).
+    /// Passes when the stub server's journal holds matching requests (`count` exactly, or at least one);
+    /// `json` and `jsonIncludes` match the request body as ``expectResponse(status:json:jsonIncludes:bodyContains:error:)``
+    /// does, and a miss names the nearest request's first difference.
     public static func expectRequest(
         method: String? = nil,
         path: String? = nil,
         count: Int? = nil,
-        json: JSONValue? = nil
+        json: JSONValue? = nil,
+        jsonIncludes: JSONValue? = nil
     ) -> Step {
         var parts: [String] = []
         if let method { parts.append(method.uppercased()) }
         if let path { parts.append(path) }
         if let count { parts.append("count \(count)") }
         if let json { parts.append("json \(json)") }
+        if let jsonIncludes { parts.append("json includes \(jsonIncludes)") }
         return Step("expect request " + parts.joined(separator: " ")) { context in
             let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let journal = world.environment.server.journal
             let path = try path.map { try context.interpolate($0) }
-            let expected = try json?.interpolated(in: context)
-            let matching = journal.entries.filter { entry in
+            let expected = try [(json, JSONArrayMatch.inOrder), (jsonIncludes, .includes)].compactMap { value, arrays in
+                try value.map { (try $0.interpolated(in: context), arrays) }
+            }
+            let candidates = journal.entries.filter { entry in
                 (method == nil || entry.method.caseInsensitiveCompare(method ?? "") == .orderedSame)
                     && (path == nil || entry.path == path)
-                    && (expected == nil
-                        || (try? JSONValue(parsing: entry.body)).map { $0.contains(expected ?? .null) } == true)
+            }
+            var bodyMismatch: String?
+            let matching = candidates.filter { entry in
+                guard !expected.isEmpty else { return true }
+                guard let body = try? JSONValue(parsing: entry.body) else {
+                    bodyMismatch = bodyMismatch ?? "\(entry.method) \(entry.path)'s body is not JSON"
+                    return false
+                }
+                for (wanted, arrays) in expected {
+                    if let mismatch = body.mismatch(against: wanted, arrays: arrays) {
+                        bodyMismatch = bodyMismatch ?? "\(entry.method) \(entry.path)'s body differs at \(mismatch)"
+                        return false
+                    }
+                }
+                return true
             }
             // The journal keeps the first 64 KiB of a body: say so when a `json` match may have missed for that.
             let seen = journal.entries.map { entry in
                 "\(entry.method) \(entry.path)"
-                    + (expected != nil && entry.isBodyTruncated
+                    + (!expected.isEmpty && entry.isBodyTruncated
                         ? " (body of \(entry.bodyLength) bytes, only its start kept)" : "")
             }.joined(separator: ", ")
+            let why = matching.isEmpty ? bodyMismatch.map { " (\($0))" } ?? "" : ""
             if let count {
                 return matching.count == count
                     ? .success
-                    : ScenarioWorld.notYet(
-                        "\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]",
-                        settled: settled
+                    : .wait(
+                        "\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]\(why)"
                     )
             }
             return matching.isEmpty
-                ? ScenarioWorld.notYet("No matching request; the server saw: [\(seen)]", settled: settled) : .success
-        }.returningPromptly()
+                ? .wait("No matching request; the server saw: [\(seen)]\(why)") : .success
+        }.returningPromptly().givingUpWhenSettled()
     }
 
     /// Passes when the HTTP client reports `status`.
@@ -269,18 +288,15 @@ extension Step {
         }.returningPromptly()
     }
 
-    /// Passes once the notification is posted after the step starts (`reachability changed` names
-    /// the object manager's reachability notification).
+    /// Passes once the notification is posted during the previous step or this one, so one that an
+    /// earlier step's work posts quickly is not missed (`reachability changed` names the object
+    /// manager's reachability notification).
     public static func waitForNotification(named name: String) -> Step {
-        let id = UUID()
         let notificationName = Notification.Name(NotificationNames.resolve(name))
         return Step("wait for notification \(name)") { context in
             let world = try context.world
-            let seen = world.stepState(id) { NotificationFlag() }
-            if seen.observe(once: world, name: notificationName, context: context) {
-                return .wait("Waiting for notification '\(name)'")
-            }
-            return seen.isSet ? .success : .wait("Notification '\(name)' has not been posted")
+            return world.wasPosted(notificationName, sinceStep: context.stepSerial - 1)
+                ? .success : .wait("Notification '\(name)' has not been posted since the previous step began")
         }.returningPromptly()
     }
 
@@ -310,31 +326,6 @@ enum NotificationNames {
 
     static func resolve(_ name: String) -> String {
         aliases[name.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")] ?? name
-    }
-}
-
-/// Set once a notification is seen; registers its observer on the first attempt only.
-final class NotificationFlag: Sendable {
-    private let state = Mutex((observing: false, seen: false))
-
-    var isSet: Bool { state.withLock { $0.seen } }
-
-    /// Starts observing on the first call (returns true then); later calls return false.
-    func observe(once world: ScenarioWorld, name: Notification.Name, context: ScenarioContext) -> Bool {
-        let first = state.withLock { state -> Bool in
-            defer { state.observing = true }
-            return !state.observing
-        }
-        guard first else { return false }
-        let token = world.environment.notificationCenter.addObserver(forName: name, object: nil, queue: nil) {
-            [weak self, weak context] _ in
-            self?.state.withLock { $0.seen = true }
-            context?.signalChange()
-        }
-        world.keepNotificationToken(
-            NotificationObservation(token: token as AnyObject, center: world.environment.notificationCenter)
-        )
-        return true
     }
 }
 

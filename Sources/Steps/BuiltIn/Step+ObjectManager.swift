@@ -68,7 +68,7 @@ extension BuiltInSteps {
         let path = try arguments.string("path")
         let method = try arguments["method"] == nil ? .get : method(arguments, "method")
         let status = try arguments.optionalInt("status", in: statuses) ?? 200
-        let headers = try headerValues(arguments["headers"])
+        let headers = try stringValues(arguments["headers"], of: "headers")
         let body: CachedBody
         if shape == 0, let data = arguments["data"] {
             if case .string(let text) = data.value { body = .text(text) } else { body = .json(data.value.jsonValue) }

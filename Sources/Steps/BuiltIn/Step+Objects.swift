@@ -12,7 +12,9 @@ extension BuiltInSteps {
         if case .scalar = arguments.content {
             let factory = try arguments.scalar()
             try build.vocabulary.check(factory, is: .factory, at: arguments.location)
-            return .createObject(fromFactory: factory, bindingAs: arguments.bindingName)
+            var step = Step.createObject(fromFactory: factory, bindingAs: arguments.bindingName)
+            step.boundEntity = build.vocabulary.factoryEntities[factory]
+            return step
         }
         try arguments.rejectUnknownKeys(allowed: ["factory", "properties"])
         let factory = try arguments.string("factory")
@@ -21,7 +23,9 @@ extension BuiltInSteps {
             try build.vocabulary.checkAttributes(of: entity, in: arguments["properties"])
         }
         let properties = try arguments.optionalMapping("properties")?.value.attributeValues ?? [:]
-        return .createObject(fromFactory: factory, properties: properties, bindingAs: arguments.bindingName)
+        var step = Step.createObject(fromFactory: factory, properties: properties, bindingAs: arguments.bindingName)
+        step.boundEntity = build.vocabulary.factoryEntities[factory]
+        return step
     }
 
     static let createFromFactories = StepDefinition(
@@ -50,12 +54,14 @@ extension BuiltInSteps {
         try check(entity, is: .entity, arguments["entity"], build)
         try build.vocabulary.checkAttributes(of: entity, in: arguments["attributes"])
         let attributes = try arguments.optionalMapping("attributes")?.value.attributeValues ?? [:]
-        return .insertEntity(
+        var step = Step.insertEntity(
             entity,
             attributes: attributes,
             save: try arguments.optionalBool("save") ?? true,
             bindingAs: arguments.bindingName
         )
+        step.boundEntity = entity
+        return step
     }
 
     static let deleteEntities = StepDefinition(

@@ -10,11 +10,16 @@ public import Scenarios
 /// ```swift
 /// extension Library {
 ///     public static var appUnderTest: AppUnderTest {
-///         AppUnderTest(makeFactory: { makeTestFactory() }, steps: [borrowBook, expectLoanList], leakChecks: [
-///             LeakCheck("reading list") { _ in
-///                 ReadingList.shared.isEmpty ? [] : ["\(ReadingList.shared.count) books still on the reading list"]
-///             }
-///         ])
+///         AppUnderTest(
+///             makeFactory: { makeTestFactory() },
+///             steps: [borrowBook, expectLoanList],
+///             leakChecks: [
+///                 LeakCheck("reading list") { _ in
+///                     ReadingList.shared.isEmpty ? [] : ["\(ReadingList.shared.count) books still on the reading list"]
+///                 }
+///             ],
+///             idlingResources: [Library.syncWork]   // a CountingIdlingResource the app raises around its sync
+///         )
 ///     }
 /// }
 /// ```
@@ -27,14 +32,21 @@ public struct AppUnderTest: Sendable {
     /// Checks of the app's own shared state (singletons, app caches, timers), made by `check for leaks`
     /// after every scenario's tear-down, after the built-in checks of the object manager and store.
     public var leakChecks: [LeakCheck]
+    /// The work the app starts on its own (notification handlers, debounces, timers, sync loops):
+    /// before each attempt of an expectation the runner asks every resource whether it is idle, and a
+    /// failing expectation gives up before its timeout only while all are (and nothing else runs or
+    /// changes for the settle time). The live runner shows the busy ones a step waits on.
+    public var idlingResources: [any IdlingResource]
 
     public init(
         makeFactory: @escaping @Sendable () -> TestFactory,
         steps: [StepDefinition] = [],
-        leakChecks: [LeakCheck] = []
+        leakChecks: [LeakCheck] = [],
+        idlingResources: [any IdlingResource] = []
     ) {
         self.makeFactory = makeFactory
         self.steps = steps
         self.leakChecks = leakChecks
+        self.idlingResources = idlingResources
     }
 }

@@ -121,7 +121,12 @@ package struct ScenarioSuite: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         onAbandonedStep: (@Sendable () -> Void)? = nil
     ) throws -> ScenarioRunner {
-        let testEnvironment = TestEnvironment(factory: factory, server: server, fixtures: fixtures)
+        let testEnvironment = TestEnvironment(
+            factory: factory,
+            server: server,
+            fixtures: fixtures,
+            idlingResources: app.idlingResources
+        )
         let leaks = SharedStateLeaks(configuredRoutes: configuredRoutes, appChecks: app.leakChecks)
         return try ScenarioRunner(
             registry: registry,

@@ -35,23 +35,6 @@ extension ArgumentValue {
     }
 }
 
-extension JSONValue {
-    /// Whether `self` contains `expected`: objects match when every expected key matches (extra keys
-    /// are fine), arrays element by element, numbers by value (`1` matches `1.0`).
-    public func contains(_ expected: JSONValue) -> Bool {
-        switch (self, expected) {
-        case (.object(let actual), .object(let wanted)):
-            return wanted.allSatisfy { key, value in actual[key].map { $0.contains(value) } ?? false }
-        case (.array(let actual), .array(let wanted)):
-            return actual.count == wanted.count && zip(actual, wanted).allSatisfy { $0.contains($1) }
-        case (.int(let a), .double(let b)), (.double(let b), .int(let a)):
-            return Double(a) == b
-        default:
-            return self == expected
-        }
-    }
-}
-
 extension AttributeValue {
     /// Equality after converting `other` to this value's attribute type, so `"12345"` matches `12345`.
     func matches(_ other: AttributeValue, as type: AttributeType) -> Bool {

@@ -12,9 +12,10 @@ public final class ScenarioWorld: Sendable {
     struct State {
         var running = 0
         var tasks: [Task<Void, Never>] = []
-        var stepState: [UUID: any Sendable] = [:]
         var observations: [any Sendable] = []
         var notificationTokens: [NotificationObservation] = []
+        /// The step serial (``ScenarioContext/stepSerial``) during which each notification name was last posted.
+        var posted: [String: Int] = [:]
     }
 
     public let manager: ObjectManager
@@ -32,7 +33,31 @@ public final class ScenarioWorld: Sendable {
         }
         let queue = manager.queue.observe { [weak context] in context?.signalChange() }
         let journal = environment.server.journal.onChange { [weak context] in context?.signalChange() }
-        state.withLock { $0.observations = [requests, queue, journal] }
+        let idling = environment.idlingResources.compactMap { resource in
+            (resource as? CountingIdlingResource)?.observe { [weak context] in context?.signalChange() }
+        }
+        state.withLock { $0.observations = [requests, queue, journal] + idling }
+        // The runner's reading before every attempt of an expectation (SPEC §13).
+        context.setActivityProbe { [weak self] in self?.activity }
+        // Every notification, so `wait for notification` also sees one posted before it began.
+        let center = environment.notificationCenter
+        let token = center.addObserver(forName: nil, object: nil, queue: nil) { [weak self, weak context] note in
+            guard let self, let context else { return }
+            let serial = context.stepSerial
+            let isNew = self.state.withLock { state -> Bool in
+                // Bounded: names beyond the first 10,000 distinct ones are not remembered.
+                guard state.posted[note.name.rawValue] != nil || state.posted.count < 10_000 else { return false }
+                state.posted[note.name.rawValue] = serial
+                return true
+            }
+            if isNew { context.signalChange() }
+        }
+        state.withLock { $0.notificationTokens = [NotificationObservation(token: token as AnyObject, center: center)] }
+    }
+
+    /// Whether a notification of that name was posted during step `serial` or later.
+    func wasPosted(_ name: Notification.Name, sinceStep serial: Int) -> Bool {
+        state.withLock { ($0.posted[name.rawValue] ?? -1) >= serial }
     }
 
     /// Starts `work` in the background (a request, an app action) so the step can return at once;
@@ -50,29 +75,19 @@ public final class ScenarioWorld: Sendable {
     /// Background work started by steps and not finished yet.
     public var runningCount: Int { state.withLock { $0.running } }
 
-    /// Nothing the scenario started is still running or queued, so state that only requests and
-    /// steps change cannot change any more.
-    public var isSettled: Bool { runningCount == 0 && manager.queue.count == 0 }
-
-    /// What an unmet expectation answers: `.wait(reason)` while something is still running; once
-    /// everything had settled *before the expectation looked* (`settled`, read first), nothing can make
-    /// it come true, so `.failure(reason)` at once instead of at the timeout.
-    public static func notYet(_ reason: String, settled: Bool) -> StepResult {
-        settled ? .failure(reason) : .wait(reason)
-    }
-
-    /// State a step keeps between its attempts (a notification it is waiting for).
-    func stepState<T: Sendable>(_ id: UUID, create: () -> T) -> T {
-        state.withLock { state in
-            if let existing = state.stepState[id] as? T { return existing }
-            let value = create()
-            state.stepState[id] = value
-            return value
+    /// What is running that could still change an expectation's answer — background work steps
+    /// started, queued or in-flight requests, busy idling resources of the app — or `nil` when nothing
+    /// is. The runner reads it before every attempt of an expectation (``Step/settles``).
+    public var activity: String? {
+        var busy: [String] = []
+        let running = runningCount
+        if running > 0 { busy.append("\(running) step action\(running == 1 ? "" : "s")") }
+        let queued = manager.queue.count
+        if queued > 0 { busy.append("\(queued) request\(queued == 1 ? "" : "s") queued or in flight") }
+        for resource in environment.idlingResources where !resource.isIdle {
+            busy.append("idling resource '\(resource.name)'")
         }
-    }
-
-    func keepNotificationToken(_ token: NotificationObservation) {
-        state.withLock { $0.notificationTokens.append(token) }
+        return busy.isEmpty ? nil : busy.joined(separator: ", ")
     }
 
     /// Cancels background work and removes every observer.

@@ -18,13 +18,17 @@ public final class TestEnvironment: Sendable {
     public let server: StubServer
     public let fixtures: TestFixture
     public let notificationCenter: NotificationCenter
+    /// The work the app starts on its own, which expectations wait for (``AppUnderTest/idlingResources``).
+    public let idlingResources: [any IdlingResource]
 
     package init(
         factory: TestFactory,
         server: StubServer,
         fixtures: URL,
-        notificationCenter: NotificationCenter = .default
+        notificationCenter: NotificationCenter = .default,
+        idlingResources: [any IdlingResource] = []
     ) {
+        self.idlingResources = idlingResources
         self.factory = factory
         self.server = server
         self.fixtures = TestFixture(directory: fixtures)
@@ -39,12 +43,15 @@ public final class TestEnvironment: Sendable {
         var classRoutes: Set<String> = []
         var relationshipRoutes: Set<String> = []
         var namedRoutes: Set<String> = []
+        var namedRoutePatterns: [String: String] = [:]
         for route in routes.routes {
             switch route.key {
             case .class(let entity, let method): classRoutes.insert("\(entity) \(method)")
             case .relationship(let name, let entity, let method):
                 relationshipRoutes.insert("\(name) of \(entity) \(method)")
-            case .named(let name): namedRoutes.insert(name)
+            case .named(let name):
+                namedRoutes.insert(name)
+                namedRoutePatterns[name] = route.pathPattern.rawValue
             }
         }
         var factoryEntities: [String: String] = [:]
@@ -58,7 +65,11 @@ public final class TestEnvironment: Sendable {
                 .factory: Set(factoryNames),
             ],
             attributes: Dictionary(uniqueKeysWithValues: model.entities.map { ($0.name, Set($0.attributeNames)) }),
-            factoryEntities: factoryEntities
+            factoryEntities: factoryEntities,
+            namedRoutePatterns: namedRoutePatterns,
+            relationships: Dictionary(
+                uniqueKeysWithValues: model.entities.map { ($0.name, Set($0.relationships.map(\.name))) }
+            )
         )
     }
 }

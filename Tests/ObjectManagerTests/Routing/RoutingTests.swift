@@ -26,7 +26,7 @@ struct PathPatternTests {
         }
         #expect(
             RoutingError.missingValue(pattern: "/r/:id", parameter: "id").description
-                == "Cannot build a path from '/r/:id': no value for ':id'."
+                == "No value for ':id' in /r/:id."
         )
     }
 

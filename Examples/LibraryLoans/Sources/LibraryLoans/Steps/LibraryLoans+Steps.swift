@@ -77,35 +77,30 @@ extension LibraryLoans {
         if let overdue { parts.append("overdue \(overdue)") }
         if let message { parts.append("message '\(message)'") }
         return Step("expect loan list " + parts.joined(separator: ", ")) { context in
-            let world = try context.world
-            let settled = world.isSettled  // read before looking, so a late finish is not missed
             let list = LibraryScreens.loanList
             guard list.isLoaded else {
-                return ScenarioWorld.notYet("The loan list shows nothing yet", settled: settled)
+                return .wait("The loan list shows nothing yet")
             }
             let shown = list.message.map { " (message '\($0)')" } ?? ""
             if let count, list.rows.count != count {
-                return ScenarioWorld.notYet(
-                    "The loan list shows \(list.rows.count) loan(s)\(shown), expected \(count)",
-                    settled: settled
+                return .wait(
+                    "The loan list shows \(list.rows.count) loan(s)\(shown), expected \(count)"
                 )
             }
             if let overdue, list.overdueCount != overdue {
-                return ScenarioWorld.notYet(
-                    "The loan list shows \(list.overdueCount) overdue loan(s), expected \(overdue)",
-                    settled: settled
+                return .wait(
+                    "The loan list shows \(list.overdueCount) overdue loan(s), expected \(overdue)"
                 )
             }
             if let message {
                 let expected = try context.interpolate(message)
                 guard let text = list.message, text.contains(expected) else {
-                    return ScenarioWorld.notYet(
-                        "The loan list's message is '\(list.message ?? "")', expected '\(expected)'",
-                        settled: settled
+                    return .wait(
+                        "The loan list's message is '\(list.message ?? "")', expected '\(expected)'"
                     )
                 }
             }
             return .success
-        }
+        }.givingUpWhenSettled()
     }
 }
