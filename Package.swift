@@ -115,7 +115,7 @@ let package = Package(
         // what the end-to-end tests of fault containment run.
         .executableTarget(
             name: "scenario-run-faults",
-            dependencies: ["ScenarioRunCLI", "ExampleApp", "Scenarios", "Steps"],
+            dependencies: ["ScenarioRunCLI", "ExampleApp", "ObjectManager", "Scenarios", "Steps"],
             path: "Tests/FaultApp",
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import ExampleApp
 import Foundation
+import ObjectManager
 import ScenarioRunCLI
 import Scenarios
 import Steps
@@ -82,11 +83,40 @@ let failTimes = StepDefinition(name: "fail times", summary: "Fails its first N r
     }
 }
 
+/// Work `start app job` marks busy when its job is declared.
+let appJobs = CountingIdlingResource("app job")
+
+/// `start app job: {after: SECONDS, declared: BOOL}` — starts work the way app code does on its own (a
+/// debounce in a `Task` no step launched): after the delay it loads `/restaurants` through the shared
+/// object manager. Declared, the job raises the `app job` idling resource while it runs.
+let startAppJob = StepDefinition(
+    name: "start app job",
+    summary: "Starts app-owned work: after a delay, loads /restaurants",
+    usage: ["{after, declared}"]
+) { arguments, _ in
+    _ = try arguments.oneOf([.mapping(required: ["after"], optional: ["declared"])])
+    let seconds = try arguments.double("after")
+    let declared = try arguments.optionalBool("declared") ?? false
+    return Step("start app job after \(seconds) s" + (declared ? " (declared)" : "")) { _ in
+        let job: @Sendable () async -> Void = {
+            try? await Task.sleep(for: .seconds(seconds))
+            _ = try? await ObjectManager.shared?.getObjects(forRouteNamed: "restaurants")
+        }
+        if declared { appJobs.increment() }
+        Task {
+            await job()
+            if declared { appJobs.decrement() }
+        }
+        return .success
+    }
+}
+
 await ScenarioRun.main(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
         steps: RestaurantReviews.steps + [
-            crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes,
-        ]
+            crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes, startAppJob,
+        ],
+        idlingResources: [appJobs]
     )
 )

@@ -56,14 +56,16 @@ public enum RestaurantReviews {
     )
 
     /// The app's routes:
-    /// class routes Review POST, PUT and DELETE, class route Restaurant GET, named route `restaurants`,
-    /// relationship route `reviews` of Restaurant.
+    /// class routes Review POST, PUT and DELETE, class route Restaurant GET, named routes `restaurants`
+    /// and `restaurant` (one by its ID, `parameters: { restaurantID: 12 }`), relationship route `reviews`
+    /// of Restaurant.
     public static let routes = RouteSet([
         Route(entity: "Review", method: .post, pathPattern: "/restaurants/:restaurantID/reviews"),
         Route(entity: "Review", method: .put, pathPattern: "/reviews/:reviewID"),
         Route(entity: "Review", method: .delete, pathPattern: "/reviews/:reviewID"),
         Route(entity: "Restaurant", method: .get, pathPattern: "/restaurants/:restaurantID"),
         Route(name: "restaurants", method: .get, pathPattern: "/restaurants"),
+        Route(name: "restaurant", method: .get, pathPattern: "/restaurants/:restaurantID"),
         Route(
             relationship: "reviews",
             ofEntity: "Restaurant",
