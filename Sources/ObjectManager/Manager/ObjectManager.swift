@@ -111,7 +111,8 @@ public final class ObjectManager: Sendable {
         return try await send(.get, url: router.url(forPath: path), cachePolicy: cachePolicy)
     }
 
-    /// GETs a relationship of an object through its relationship route and connects the results.
+    /// GETs a relationship of an object through its relationship route and connects the results (their
+    /// foreign key points at the object; for a many-to-many relationship they replace the object's links).
     public func getObjects(
         forRelationship name: String,
         of object: ManagedObject,
@@ -121,7 +122,12 @@ public final class ObjectManager: Sendable {
         let key = Route.Key.relationship(name: name, entity: object.entity.name, method: .get)
         let path = try path(for: key, object: object, parameters: parameters)
         let result = try await send(.get, url: router.url(forPath: path), cachePolicy: cachePolicy)
-        if let relationship = object.entity.relationship(named: name), relationship.isToMany,
+        if let relationship = object.entity.relationship(named: name), relationship.isManyToMany {
+            // The response is the relationship's whole set: it replaces the object's links.
+            let children = result.objects.filter { $0.entity.name == relationship.destination }
+            try? (object.context ?? store?.mainContext)?.setLinks(from: object, through: name, to: children)
+            try saveStore()
+        } else if let relationship = object.entity.relationship(named: name), relationship.isToMany,
             let identification = object.identification
         {
             // The children were fetched through the parent: point their foreign key at it.
