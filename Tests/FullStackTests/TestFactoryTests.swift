@@ -51,6 +51,19 @@ extension FullStack {
             try await factory.tearDown()
         }
 
+        @Test func eachFactoryCountsItsOwnSequence() async throws {
+            let factory = factory()
+            factory.defineFactory("bistro", entity: "Restaurant", attributes: ["name": "Bistro ${sequence}"])
+            try await factory.setUp(baseURL: URL(literal: "http://example.invalid"))
+            let names = try ["restaurant", "bistro", "restaurant", "bistro", "bistro"].map { name in
+                try factory.object(fromFactory: name)["name"]
+            }
+            #expect(names == ["Place 1", "Bistro 1", "Place 2", "Bistro 2", "Bistro 3"])
+            try await factory.setUp(baseURL: URL(literal: "http://example.invalid"))
+            #expect(try factory.object(fromFactory: "bistro")["name"] == .string("Bistro 1"), "set-up resets each")
+            try await factory.tearDown()
+        }
+
         @Test func sharedObjectsAreMemoizedUntilTheNextSetUp() async throws {
             let factory = factory()
             try await factory.setUp(baseURL: URL(string: "http://example.invalid")!)

@@ -113,7 +113,8 @@ public final class ObjectManager: Sendable {
         )
     }
 
-    /// GETs a relationship of an object through its relationship route and connects the results.
+    /// GETs a relationship of an object through its relationship route and connects the results (their
+    /// foreign key points at the object; for a many-to-many relationship they replace the object's links).
     public func getObjects(
         forRelationship name: String,
         of object: ManagedObject,
@@ -254,14 +255,19 @@ public final class ObjectManager: Sendable {
             context.delete(object)
             try saveStore()
         }
-        if let (name, object) = request.relationship, let relationship = object.entity.relationship(named: name),
-            relationship.isToMany, let identification = object.identification
-        {
-            // The children were fetched through the parent: point their foreign key at it.
-            for child in result.objects where child.entity.name == relationship.destination {
-                try? child.setValue(identification, forAttribute: relationship.foreignKey)
+        if let (name, object) = request.relationship, let relationship = object.entity.relationship(named: name) {
+            if relationship.isManyToMany {
+                // The response is the relationship's whole set: it replaces the object's links.
+                let children = result.objects.filter { $0.entity.name == relationship.destination }
+                try? (object.context ?? store?.mainContext)?.setLinks(from: object, through: name, to: children)
+                try saveStore()
+            } else if relationship.isToMany, let identification = object.identification {
+                // The children were fetched through the parent: point their foreign key at it.
+                for child in result.objects where child.entity.name == relationship.destination {
+                    try? child.setValue(identification, forAttribute: relationship.foreignKey)
+                }
+                try saveStore()
             }
-            try saveStore()
         }
         return result
     }

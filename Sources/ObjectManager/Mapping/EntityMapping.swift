@@ -74,6 +74,16 @@ public struct EntityMapping: Sendable, Hashable {
         )
     }
 
+    /// Adds a mapping of identification values (`"author_ids": [7, 9]`) onto a many-to-many relationship.
+    public mutating func addRelationship(
+        identificationsFromKeyPath keyPath: String,
+        toRelationship relationship: String
+    ) {
+        relationshipMappings.append(
+            RelationshipMapping(identificationsFromKeyPath: keyPath, toRelationship: relationship)
+        )
+    }
+
     /// The request mapping that sends objects back in the same shape (attribute → key path), optionally under `rootKey`.
     public func inverse(rootKey: String? = nil) -> RequestMapping {
         RequestMapping(

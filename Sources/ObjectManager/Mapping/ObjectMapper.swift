@@ -137,7 +137,18 @@ package struct ObjectMapper: Sendable {
                     )
                 )
             }
-            let children = try map(nested, with: relationshipMapping.mapping, in: context)
+            guard let nestedMapping = relationshipMapping.mapping else {
+                try link(
+                    object,
+                    toIdentificationsIn: nested,
+                    at: relationshipMapping.keyPath,
+                    through: relationship,
+                    in: context,
+                    dateFormats: mapping.dateFormats
+                )
+                continue
+            }
+            let children = try map(nested, with: nestedMapping, in: context)
             try store { () throws(StoreError) in
                 try connect(object, to: children, through: relationship, in: context)
             }
@@ -171,14 +182,17 @@ package struct ObjectMapper: Sendable {
         }
     }
 
-    /// Sets the foreign keys that make `children` the related objects of `object`.
+    /// Sets the foreign keys that make `children` the related objects of `object`, or for a many-to-many
+    /// relationship replaces its links with links to them.
     private func connect(
         _ object: ManagedObject,
         to children: [ManagedObject],
         through relationship: RelationshipDescription,
         in context: ManagedObjectContext
     ) throws(StoreError) {
-        if relationship.isToMany {
+        if relationship.isManyToMany {
+            try context.setLinks(from: object, through: relationship.name, to: children)
+        } else if relationship.isToMany {
             guard let identification = object.entity.identificationAttribute else {
                 throw .noIdentificationAttribute(entity: object.entity.name)
             }
@@ -193,6 +207,42 @@ package struct ObjectMapper: Sendable {
                 throw .noIdentificationAttribute(entity: destination.name)
             }
             try object.setValue(child[identification], forAttribute: relationship.foreignKey)
+        }
+    }
+
+    /// Replaces the links of `object` through the many-to-many `relationship` with links to the
+    /// identification values in `json` (an array, or one value; nulls skipped), creating no object.
+    private func link(
+        _ object: ManagedObject,
+        toIdentificationsIn json: JSONValue,
+        at keyPath: String,
+        through relationship: RelationshipDescription,
+        in context: ManagedObjectContext,
+        dateFormats: [DateFormat]
+    ) throws(MappingError) {
+        let destination = try store { () throws(StoreError) -> EntityDescription in
+            guard relationship.isManyToMany else {
+                throw .notManyToMany(entity: object.entity.name, relationship: relationship.name)
+            }
+            return try context.entity(named: relationship.destination)
+        }
+        guard let identification = destination.identificationAttribute,
+            let attribute = destination.attribute(named: identification)
+        else { throw .store(.noIdentificationAttribute(entity: destination.name)) }
+        let elements: [JSONValue]
+        if case .array(let array) = json { elements = array } else { elements = [json] }
+        var values: [AttributeValue] = []
+        for element in elements where !element.isNull {
+            do throws(ConversionError) {
+                // An object or array is no identification value, even for a text attribute.
+                if element.isComposite { throw .cannotConvert(value: element.text, to: attribute.type) }
+                values.append(try element.converted(to: attribute.type, dateFormats: dateFormats))
+            } catch {
+                throw .invalidValue(entity: destination.name, attribute: identification, keyPath: keyPath, error)
+            }
+        }
+        try store { () throws(StoreError) in
+            try context.setLinks(from: object, through: relationship.name, toIdentifications: values)
         }
     }
 

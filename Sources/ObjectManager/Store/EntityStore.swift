@@ -25,7 +25,8 @@ public final class EntityStore: Sendable {
     public let mainContext: ManagedObjectContext
     private let persistent: PersistentStore
 
-    /// Opens (or creates) a store for `model`, creating a table per entity when missing.
+    /// Opens (or creates) a store for `model`, creating a table per entity and a ``JoinTable`` per
+    /// many-to-many relationship when missing.
     public init(model: EntityModel, location: Location = .inMemory) throws(StoreError) {
         self.model = model
         self.location = location
@@ -41,7 +42,7 @@ public final class EntityStore: Sendable {
         ManagedObjectContext(persistent: persistent)
     }
 
-    /// Deletes every saved row of every entity in one transaction and resets the main context: the
+    /// Deletes every saved row of every entity and join table in one transaction and resets the main context: the
     /// store is then as empty as a new one (rowids start again at 1), without opening a new database.
     public func removeAll() throws(StoreError) {
         try persistent.removeAll()
@@ -70,7 +71,8 @@ public final class EntityStore: Sendable {
         return try persistent.count(of: description, where: conditions)
     }
 
-    /// How many saved rows each entity has, in model order, entities without rows left out; one query.
+    /// How many saved rows each entity, then each join table, has, in model order, those without rows left
+    /// out; one query.
     package func savedRowCounts() throws(StoreError) -> [(entity: String, count: Int)] {
         try persistent.rowCounts().filter { $0.count > 0 }
     }

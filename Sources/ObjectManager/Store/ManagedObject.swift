@@ -9,6 +9,7 @@ import Synchronization
 /// let review = try store.mainContext.insert(entity: "Review", attributes: ["title": "Great"])
 /// review["rating"] = "5"          // converted to the attribute's type: .integer(5)
 /// review.value(forKeyPath: "restaurant.name")
+/// book.value(forKeyPath: "authors.count")   // a many-to-many relationship's links
 /// ```
 public final class ManagedObject: Sendable, Hashable {
     struct State {
@@ -82,7 +83,18 @@ public final class ManagedObject: Sendable, Hashable {
     }
 
     /// The value at a key path: an attribute, a path into a JSON attribute, or through to-one relationships
-    /// (`restaurant.name`); to-many relationships give a JSON array of the values. Nil when the path leads nowhere.
+    /// (`restaurant.name`); to-many relationships give a JSON array of the objects or of their values at
+    /// the rest of the path (`reviews.title`). A many-to-many relationship alone gives the linked
+    /// identification values joined by ", " in ascending order (`authors` → `"7, 9"`, `""` when none).
+    /// `count` after a to-many or many-to-many relationship is how many objects (how many links) it has
+    /// (`authors.count` → `2`), unless the destination has an attribute or relationship named `count`.
+    /// Nil when the path leads nowhere.
+    ///
+    /// ```swift
+    /// book.value(forKeyPath: "authors")        // .string("7, 9"): `${book.authors}` in a scenario
+    /// book.value(forKeyPath: "authors.count")  // .integer(2)
+    /// book.value(forKeyPath: "authors.name")   // .json(["Ann", "Bo"])
+    /// ```
     public func value(forKeyPath keyPath: String) -> AttributeValue? {
         let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
         guard let head = parts.first else { return nil }
@@ -93,10 +105,20 @@ public final class ManagedObject: Sendable, Hashable {
             guard case .json(let json) = value, let inner = json[keyPath: rest] else { return nil }
             return AttributeValue(inner)
         }
-        guard let relationship = entity.relationship(named: head), let context,
-            let related = try? context.related(self, relationship.name)
-        else { return nil }
+        guard let relationship = entity.relationship(named: head), let context else { return nil }
+        let countsObjects =
+            rest == "count"
+            && context.model.entity(named: relationship.destination).map {
+                $0.attribute(named: "count") == nil && $0.relationship(named: "count") == nil
+            } ?? false
+        if relationship.isManyToMany, rest == nil || countsObjects {
+            guard let values = try? context.linkedIdentifications(of: self, through: head) else { return nil }
+            if countsObjects { return .integer(values.count) }
+            return .string(values.compactMap(\.stringValue).joined(separator: ", "))
+        }
+        guard let related = try? context.related(self, relationship.name) else { return nil }
         if relationship.isToMany {
+            if countsObjects { return .integer(related.count) }
             let values = related.map { object in
                 rest.map { object.value(forKeyPath: $0) ?? .null } ?? .json(object.json)
             }

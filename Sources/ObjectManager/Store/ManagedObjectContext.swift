@@ -4,6 +4,8 @@ import Synchronization
 /// A scratch pad of objects over an ``EntityStore``: inserts, updates and deletes stay here until ``save()``.
 ///
 /// Fetches see unsaved inserts and updates and hide unsaved deletes; a saved row is always the same instance.
+/// Links of many-to-many relationships are changed here too and saved with the objects (see
+/// ``addLink(from:to:through:)``).
 ///
 /// ```swift
 /// let context = store.mainContext
@@ -19,12 +21,23 @@ public final class ManagedObjectContext: Sendable {
         var inserted: [ManagedObject] = []
         var updated: [ObjectIdentifier: ManagedObject] = [:]
         var deleted: [ObjectIdentifier: ManagedObject] = [:]
+        /// Unsaved changes of many-to-many links, by join table name; never holds an empty entry.
+        var links: [String: LinkChanges] = [:]
+    }
+
+    /// The unsaved changes of one join table: pairs to add (not saved yet) and saved pairs to remove.
+    struct LinkChanges {
+        var added: Set<JoinTable.Pair> = []
+        var removed: Set<JoinTable.Pair> = []
+
+        var isEmpty: Bool { added.isEmpty && removed.isEmpty }
+        var count: Int { added.count + removed.count }
     }
 
     /// The model of the store this context works on.
     public var model: EntityModel { persistent.model }
     let persistent: PersistentStore
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     init(persistent: PersistentStore) {
         self.persistent = persistent
@@ -126,16 +139,24 @@ public final class ManagedObjectContext: Sendable {
         return try fetch(entity, where: [identification: value]).first
     }
 
-    /// The objects at the other end of `relationship` of `object`, found through the foreign key.
+    /// The objects at the other end of `relationship` of `object`, found through the foreign key, or for a
+    /// many-to-many relationship through its links, in the order of ``linkedIdentifications(of:through:)``
+    /// (links to objects that are not in the store are skipped).
     public func related(_ object: ManagedObject, _ relationship: String) throws(StoreError) -> [ManagedObject] {
-        guard let description = object.entity.relationship(named: relationship) else {
-            throw .unknownRelationship(
-                entity: object.entity.name,
-                relationship: relationship,
-                suggestions: Suggestions.nearest(to: relationship, in: object.entity.relationships.map(\.name))
-            )
-        }
+        let description = try Self.relationship(relationship, of: object.entity)
         let destination = try entity(named: description.destination)
+        if description.isManyToMany {
+            guard let identification = destination.identificationAttribute else {
+                throw .noIdentificationAttribute(entity: destination.name)
+            }
+            var objects: [ManagedObject] = []
+            for value in try linkedIdentifications(of: object, through: relationship) {
+                if let found = try fetch(destination.name, where: [identification: value]).first {
+                    objects.append(found)
+                }
+            }
+            return objects
+        }
         if description.isToMany {
             guard let identification = object.entity.identificationAttribute else {
                 throw .noIdentificationAttribute(entity: object.entity.name)
@@ -153,11 +174,16 @@ public final class ManagedObjectContext: Sendable {
     }
 
     /// Marks `object` deleted (an unsaved insert is simply dropped); objects of other contexts are ignored.
+    /// Its unsaved link changes are dropped, and saving deletes its saved links.
     public func delete(_ object: ManagedObject) {
         state.withLock { state in
             let id = ObjectIdentifier(object)
             object.state.withLock { objectState in
                 guard objectState.context === self, !objectState.isDeleted else { return }
+                if !state.links.isEmpty, let identification = object.entity.identificationAttribute {
+                    let values = [objectState.values[identification], objectState.committed[identification]]
+                    dropLinkChanges(of: object.entity.name, values: values.compactMap { $0 }, in: &state)
+                }
                 if objectState.isInserted {
                     state.inserted.removeAll { $0 === object }
                     objectState.isInserted = false
@@ -186,14 +212,14 @@ public final class ManagedObjectContext: Sendable {
         }
     }
 
-    /// Whether there are unsaved inserts, updates or deletes.
+    /// Whether there are unsaved inserts, updates, deletes or link changes.
     public var hasChanges: Bool {
-        state.withLock { !$0.inserted.isEmpty || !$0.updated.isEmpty || !$0.deleted.isEmpty }
+        state.withLock { !$0.inserted.isEmpty || !$0.updated.isEmpty || !$0.deleted.isEmpty || !$0.links.isEmpty }
     }
 
-    /// The unsaved changes: inserted objects by entity (in first-insert order), and how many saved objects
-    /// have unsaved updates or deletes.
-    package var unsavedChanges: (inserted: [(entity: String, count: Int)], updatedOrDeleted: Int) {
+    /// The unsaved changes: inserted objects by entity (in first-insert order), how many saved objects
+    /// have unsaved updates or deletes, and how many many-to-many links are to be added or removed.
+    package var unsavedChanges: (inserted: [(entity: String, count: Int)], updatedOrDeleted: Int, links: Int) {
         state.withLock { state in
             var inserted: [(entity: String, count: Int)] = []
             for object in state.inserted {
@@ -204,11 +230,12 @@ public final class ManagedObjectContext: Sendable {
                     inserted.append((name, 1))
                 }
             }
-            return (inserted, state.updated.count + state.deleted.count)
+            return (inserted, state.updated.count + state.deleted.count, state.links.values.reduce(0) { $0 + $1.count })
         }
     }
 
-    /// Writes every insert, update and delete in one transaction; on failure nothing is written and the changes stay.
+    /// Writes every insert, update, delete and link change in one transaction; on failure nothing is written
+    /// and the changes stay. A deleted object's links are deleted with it.
     public func save() throws(StoreError) {
         try state.withLock { (state) throws(StoreError) in
             let inserted = state.inserted.map { object in (object, object.state.withLock { $0.values }) }
@@ -225,6 +252,7 @@ public final class ManagedObjectContext: Sendable {
                 try Self.checkRequired(values, of: object.entity)
             }
             var changes: [PersistentStore.Change] = deleted.map { .delete(entity: $0.0.entity.name, rowID: $0.1) }
+            changes += deleted.flatMap { object, _ in unlinkAll(object) }
             changes += updated.map { object, rowID, values, committed in
                 .update(
                     entity: object.entity.name,
@@ -232,8 +260,11 @@ public final class ManagedObjectContext: Sendable {
                     values: values.filter { committed[$0.key] != $0.value }
                 )
             }
+            changes += linkChanges(state.links)
+            // Inserts last: the rowids of their changes are the last ones returned.
             changes += inserted.map { .insert(entity: $0.0.entity.name, values: $0.1) }
             let rowIDs = try persistent.apply(changes)
+            state.links = [:]
 
             for (object, rowID) in deleted {
                 state.registered[object.entity.name]?[rowID] = nil
@@ -313,6 +344,19 @@ public final class ManagedObjectContext: Sendable {
             guard state.deleted[id] == nil, object.context === self else { return }
             state.updated[id] = object
         }
+    }
+
+    /// The relationship named `name` of `entity`, or an error suggesting the nearest names.
+    static func relationship(_ name: String, of entity: EntityDescription) throws(StoreError) -> RelationshipDescription
+    {
+        guard let relationship = entity.relationship(named: name) else {
+            throw .unknownRelationship(
+                entity: entity.name,
+                relationship: name,
+                suggestions: Suggestions.nearest(to: name, in: entity.relationships.map(\.name))
+            )
+        }
+        return relationship
     }
 
     static func converted(_ conditions: [String: AttributeValue], for entity: EntityDescription) throws(StoreError)

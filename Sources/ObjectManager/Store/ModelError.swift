@@ -8,6 +8,10 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownDestination(entity: String, relationship: String, destination: String)
     case foreignKeyNotAnAttribute(entity: String, relationship: String, foreignKey: String, owner: String)
     case relationshipNeedsIdentification(entity: String, relationship: String, identifiedEntity: String)
+    /// A many-to-many relationship's `inverse` is not a many-to-many relationship back to it that owns a join table.
+    case invalidInverse(entity: String, relationship: String, inverse: String)
+    /// A many-to-many relationship's join table has the name (ignoring case) of an entity or another join table.
+    case joinTableNameTaken(entity: String, relationship: String, table: String)
 
     public var description: String {
         switch self {
@@ -27,6 +31,12 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
             "Relationship '\(entity).\(relationship)' uses foreign key '\(foreignKey)', which is not an attribute of '\(owner)'."
         case .relationshipNeedsIdentification(let entity, let relationship, let identifiedEntity):
             "Relationship '\(entity).\(relationship)' needs an identification attribute on '\(identifiedEntity)'."
+        case .invalidInverse(let entity, let relationship, let inverse):
+            "Relationship '\(entity).\(relationship)' names '\(inverse)' as its inverse, which is not a many-to-many "
+                + "relationship to '\(entity)' declared without an inverse (the side that owns the join table)."
+        case .joinTableNameTaken(let entity, let relationship, let table):
+            "Relationship '\(entity).\(relationship)' needs the join table '\(table)', whose name is already taken "
+                + "by an entity or another join table."
         }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// The SQLite side of an ``EntityStore``: one table per entity, read and written in scoped GRDB closures.
+/// The SQLite side of an ``EntityStore``: one table per entity and one per many-to-many relationship (its
+/// ``JoinTable``), read and written in scoped GRDB closures.
 final class PersistentStore: Sendable {
     /// A saved row: its SQLite rowid and attribute values.
     struct SavedRow: Sendable {
@@ -15,6 +16,12 @@ final class PersistentStore: Sendable {
         case insert(entity: String, values: [String: AttributeValue])
         case update(entity: String, rowID: Int64, values: [String: AttributeValue])
         case delete(entity: String, rowID: Int64)
+        /// Adds a join table row (nothing when it is there).
+        case link(table: String, JoinTable.Pair)
+        /// Removes a join table row (nothing when it is not there).
+        case unlink(table: String, JoinTable.Pair)
+        /// Removes every row of a join table whose `column` holds `value`: the links of a deleted object.
+        case unlinkAll(table: String, column: String, value: AttributeValue)
     }
 
     let model: EntityModel
@@ -41,6 +48,9 @@ final class PersistentStore: Sendable {
             try database.write { db in
                 for entity in model.entities {
                     try db.execute(sql: Self.createTableSQL(for: entity))
+                }
+                for table in model.joinTables {
+                    try db.execute(sql: Self.createJoinTableSQL(for: table))
                 }
             }
         } catch {
@@ -92,10 +102,29 @@ final class PersistentStore: Sendable {
         }
     }
 
-    /// The number of rows of every entity, in model order, read in one statement (a leak check runs it
-    /// after every scenario).
+    /// The values in `use`'s other column of the join table rows whose own column holds `value`: the
+    /// identification values an object is linked to, in SQLite's order of the values.
+    func links(_ use: JoinTable.Use, of value: AttributeValue) throws(StoreError) -> [AttributeValue] {
+        let sql =
+            "SELECT \(quote(use.otherColumn)) FROM \(quote(use.table.name)) WHERE \(quote(use.ownColumn)) = ? "
+            + "ORDER BY 1"
+        do {
+            return try database.inDatabase { db in
+                try DatabaseValue.fetchAll(
+                    db.cachedStatement(sql: sql),
+                    arguments: Self.arguments([value.databaseValue])
+                )
+                .map { AttributeValue(databaseValue: $0, as: use.otherType) }
+            }
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
+    /// The number of rows of every entity, then of every join table, in model order, read in one
+    /// statement (a leak check runs it after every scenario).
     func rowCounts() throws(StoreError) -> [(entity: String, count: Int)] {
-        let entities = model.entities.map(\.name)
+        let entities = model.entities.map(\.name) + model.joinTables.map(\.name)
         guard !entities.isEmpty, mayHaveRows.withLock({ $0 }) else { return entities.map { ($0, 0) } }
         let sql = "SELECT " + entities.map { "(SELECT COUNT(*) FROM \(quote($0)))" }.joined(separator: ", ")
         do {
@@ -112,7 +141,7 @@ final class PersistentStore: Sendable {
     func apply(_ changes: [Change]) throws(StoreError) -> [Int64?] {
         do {
             return try transaction { db in
-                if changes.contains(where: { if case .insert = $0 { true } else { false } }) {
+                if changes.contains(where: \.addsRows) {
                     mayHaveRows.withLock { $0 = true }
                 }
                 return try changes.map { change -> Int64? in
@@ -139,6 +168,23 @@ final class PersistentStore: Sendable {
                             rowID
                         ])
                         return nil
+                    case .link(let table, let pair):
+                        try db.cachedStatement(
+                            sql: "INSERT OR IGNORE INTO \(quote(table)) (\(Self.joinColumns)) VALUES (?, ?)"
+                        ).execute(
+                            arguments: Self.arguments([pair.source.databaseValue, pair.destination.databaseValue])
+                        )
+                        return nil
+                    case .unlink(let table, let pair):
+                        try db.cachedStatement(sql: "DELETE FROM \(quote(table)) WHERE \(Self.joinColumnsMatch)")
+                            .execute(
+                                arguments: Self.arguments([pair.source.databaseValue, pair.destination.databaseValue])
+                            )
+                        return nil
+                    case .unlinkAll(let table, let column, let value):
+                        try db.cachedStatement(sql: "DELETE FROM \(quote(table)) WHERE \(quote(column)) = ?")
+                            .execute(arguments: Self.arguments([value.databaseValue]))
+                        return nil
                     }
                 }
             }
@@ -147,12 +193,12 @@ final class PersistentStore: Sendable {
         }
     }
 
-    /// Deletes every row of every table in one transaction.
+    /// Deletes every row of every table, join tables too, in one transaction.
     func removeAll() throws(StoreError) {
         do {
             try transaction { db in
-                for entity in model.entities {
-                    try db.cachedStatement(sql: "DELETE FROM \(quote(entity.name))").execute()
+                for table in model.entities.map(\.name) + model.joinTables.map(\.name) {
+                    try db.cachedStatement(sql: "DELETE FROM \(quote(table))").execute()
                 }
                 mayHaveRows.withLock { $0 = false }
             }
@@ -210,6 +256,21 @@ final class PersistentStore: Sendable {
                 + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
+    /// A join table's two columns, in the order of `INSERT … VALUES (source, destination)`.
+    private static let joinColumns = "\(quote(JoinTable.sourceColumn)), \(quote(JoinTable.destinationColumn))"
+    private static let joinColumnsMatch =
+        "\(quote(JoinTable.sourceColumn)) = ? AND \(quote(JoinTable.destinationColumn)) = ?"
+
+    /// Two identification columns, never null, each pair once (the unique index serves lookups by source),
+    /// and an index for lookups by destination (an inverse relationship, a deleted destination).
+    private static func createJoinTableSQL(for table: JoinTable) -> String {
+        let source = quote(JoinTable.sourceColumn)
+        let destination = quote(JoinTable.destinationColumn)
+        return "CREATE TABLE IF NOT EXISTS \(quote(table.name)) (\(source) \(table.sourceType.sqlType) NOT NULL, "
+            + "\(destination) \(table.destinationType.sqlType) NOT NULL, UNIQUE (\(source), \(destination))); "
+            + "CREATE INDEX IF NOT EXISTS \(quote(table.name + "_destination")) ON \(quote(table.name)) (\(destination))"
+    }
+
     private static func createTableSQL(for entity: EntityDescription) -> String {
         let columns = entity.attributes.map { attribute in
             var column = "\(quote(attribute.name)) \(attribute.type.sqlType)"
@@ -225,4 +286,14 @@ final class PersistentStore: Sendable {
 private func quote(_ identifier: String) -> String {
     guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
     return "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+}
+
+extension PersistentStore.Change {
+    /// Whether applying this change may add a row (the store then may have rows).
+    var addsRows: Bool {
+        switch self {
+        case .insert, .link: true
+        case .update, .delete, .unlink, .unlinkAll: false
+        }
+    }
 }

@@ -8,6 +8,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidValue(entity: String, attribute: String, ConversionError)
     case missingValue(entity: String, attribute: String)
     case noIdentificationAttribute(entity: String)
+    /// Links are added and removed only on many-to-many relationships; others follow their foreign key.
+    case notManyToMany(entity: String, relationship: String)
+    /// An object of `found` was offered as the destination of a relationship to `destination`.
+    case wrongDestination(entity: String, relationship: String, destination: String, found: String)
     case database(String)
 
     public var description: String {
@@ -25,6 +29,10 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             "Attribute '\(entity).\(attribute)' must have a value."
         case .noIdentificationAttribute(let entity):
             "Entity '\(entity)' has no identification attribute."
+        case .notManyToMany(let entity, let relationship):
+            "Relationship '\(entity).\(relationship)' is not many-to-many; set its foreign key instead."
+        case .wrongDestination(let entity, let relationship, let destination, let found):
+            "Relationship '\(entity).\(relationship)' leads to '\(destination)', not '\(found)'."
         case .database(let message):
             "Database error: \(message)"
         }

@@ -28,7 +28,8 @@ public final class TestFactory: Sendable {
         var sharedObjects: [String: ManagedObject] = [:]
         var setUpHooks: [Hook] = []
         var tearDownHooks: [Hook] = []
-        var sequence = 0
+        /// Each factory's own count of the objects it built since set-up (`${sequence}`).
+        var sequences: [String: Int] = [:]
         /// The in-memory store the last set-up gave the default store, and whether a tear-down emptied it
         /// since (then the next set-up reuses it).
         var store: EntityStore?
@@ -87,7 +88,8 @@ public final class TestFactory: Sendable {
 
     /// A new object from a factory, inserted (unsaved) into the default store's main context.
     /// `properties` override the factory's attributes. `${sequence}` in a string attribute is replaced by
-    /// a number unique until the next set-up.
+    /// the factory's own count of the objects it built since set-up, from 1 (FactoryBot's and factory_boy's
+    /// per-factory sequences): a `message` factory's third object is "Message 3" whatever other factories built.
     public func object(
         fromFactory name: String,
         properties: [String: AttributeValue] = [:]
@@ -96,8 +98,9 @@ public final class TestFactory: Sendable {
             guard let factory = state.factories[name] else {
                 throw .unknownFactory(name, suggestions: Array(state.factories.keys))
             }
-            state.sequence += 1
-            return (factory, state.sequence)
+            let sequence = state.sequences[name, default: 0] + 1
+            state.sequences[name] = sequence
+            return (factory, sequence)
         }
         guard let store = EntityStore.defaultStore else { throw .noStore }
         do {
@@ -162,7 +165,8 @@ public final class TestFactory: Sendable {
 
     /// Resets every shared instance: a new object manager on `baseURL` with the app's configuration,
     /// an empty in-memory store as the default store, an empty cache, live reachability, the queue
-    /// resumed, shared factory objects forgotten; then the app's set-up hooks.
+    /// resumed, shared factory objects forgotten, every factory's `${sequence}` back to 1; then the app's
+    /// set-up hooks.
     ///
     /// The store is the one the previous ``tearDown()`` emptied when there is one (emptied, it is
     /// indistinguishable from a new one, and costs no new database), else a new one.
@@ -181,7 +185,7 @@ public final class TestFactory: Sendable {
         ObjectManager.shared = manager
         let hooks = state.withLock { state in
             state.sharedObjects.removeAll()
-            state.sequence = 0
+            state.sequences.removeAll()
             return state.setUpHooks
         }
         if monitorReachability { await manager.client.startMonitoringReachability() }

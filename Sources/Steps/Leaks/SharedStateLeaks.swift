@@ -58,7 +58,8 @@ package struct SharedStateLeaks: Sendable {
         return leaks
     }
 
-    /// Saved rows by entity (`3 Review rows`), then unsaved objects of the main context.
+    /// Saved rows by entity and join table (`3 Review rows`, `2 Book_authors rows`), then unsaved objects
+    /// and link changes of the main context.
     static func leaks(in store: EntityStore) throws(StoreError) -> [String] {
         var leaks = try store.savedRowCounts().map { counted($0.count, "\($0.entity) row") }
         let unsaved = store.mainContext.unsavedChanges
@@ -66,6 +67,7 @@ package struct SharedStateLeaks: Sendable {
         if unsaved.updatedOrDeleted > 0 {
             leaks.append("unsaved changes to \(counted(unsaved.updatedOrDeleted, "saved object"))")
         }
+        if unsaved.links > 0 { leaks.append(counted(unsaved.links, "unsaved link change")) }
         return leaks
     }
 

@@ -8,8 +8,12 @@ public enum LibraryScreens {
     /// The member's loan list.
     public static var loanList: LoanList { current.withLock { $0 } }
 
-    /// A fresh loan list.
+    /// A fresh loan list; the old one stops its own work.
     public static func reset() {
-        current.withLock { $0 = LoanList() }
+        let old = current.withLock { list in
+            defer { list = LoanList() }
+            return list
+        }
+        old.close()
     }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import ObjectManager
+public import ObjectManager
 import Synchronization
 
 /// A member's loans: loads them through the named route `loans`, borrows a book by posting a Loan
@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// Offline it shows what the response cache holds under the message "Offline"; with nothing cached it
 /// says so, waits ``retryDelay``, re-arms live reachability monitoring and loads again once the
-/// network is reachable.
+/// network is reachable. Showing cached loans, it refreshes itself from the server ``refreshDebounce``
+/// after the network comes back — work it starts on its own, declared as ``refreshWork``.
 public final class LoanList: Sendable {
     /// One loan as the list shows it.
     public struct Row: Sendable, Hashable {
@@ -29,17 +30,69 @@ public final class LoanList: Sendable {
     /// Posted when a book was borrowed and its loan stored.
     public static let didBorrowBook = Notification.Name("LibraryLoansDidBorrowBook")
 
+    /// The refresh the list starts by itself when the network comes back, raised while it waits and
+    /// loads: an idling resource, so scenario expectations wait for it (``LibraryLoans/appUnderTest``).
+    public static let refreshWork = CountingIdlingResource("loan list refresh")
+
     /// How long the list waits before it tries again after finding the network unreachable.
     public let retryDelay: Duration
+    /// How long the list waits after the network comes back before it refreshes cached loans, so that a
+    /// flapping connection costs one request.
+    public let refreshDebounce: Duration
     private let now: @Sendable () -> Date
     private let state = Mutex<(rows: [Row], message: String?, loaded: Bool)>(([], nil, false))
+    private let refresh = Mutex<(observer: NotificationObserver?, task: Task<Void, Never>?)>((nil, nil))
 
     /// - Parameters:
     ///   - now: today's date, for what is overdue.
     ///   - retryDelay: the wait before loading again after finding the network unreachable.
-    public init(now: @escaping @Sendable () -> Date = { Date() }, retryDelay: Duration = .milliseconds(300)) {
+    ///   - refreshDebounce: the wait after the network comes back before cached loans are refreshed.
+    public init(
+        now: @escaping @Sendable () -> Date = { Date() },
+        retryDelay: Duration = .milliseconds(300),
+        refreshDebounce: Duration = .milliseconds(800)
+    ) {
         self.now = now
         self.retryDelay = retryDelay
+        self.refreshDebounce = refreshDebounce
+        let token = NotificationCenter.default.addObserver(forName: .reachabilityDidChange, object: nil, queue: nil) {
+            [weak self] _ in self?.networkChanged()
+        }
+        refresh.withLock { $0.observer = NotificationObserver(token) }
+    }
+
+    /// Stops listening for the network and cancels a pending refresh: the screen went away.
+    public func close() {
+        let (observer, task) = refresh.withLock { state in
+            defer { state = (nil, nil) }
+            return state
+        }
+        observer?.remove()
+        task?.cancel()
+    }
+
+    /// Showing cached loans while offline and the network is back: refresh from the server after the
+    /// debounce, in a task of the list's own (a newer change restarts the wait).
+    private func networkChanged() {
+        guard let manager = ObjectManager.shared, manager.client.reachabilityStatus.isReachable,
+            message == "Offline"
+        else { return }
+        let debounce = refreshDebounce
+        Self.refreshWork.increment()
+        let task = Task { [weak self] in
+            defer { Self.refreshWork.decrement() }
+            do {
+                try await Task.sleep(for: debounce)
+            } catch {
+                return  // restarted or closed
+            }
+            await self?.load(cachePolicy: .reloadIgnoringCacheData)
+        }
+        let previous = refresh.withLock { state -> Task<Void, Never>? in
+            defer { state.task = task }
+            return state.task
+        }
+        previous?.cancel()
     }
 
     /// The loans not yet returned.
@@ -52,14 +105,14 @@ public final class LoanList: Sendable {
     public var overdueCount: Int { rows.count { $0.isOverdue } }
 
     /// Loads the member's loans.
-    public func load() async {
+    public func load(cachePolicy: CachePolicy = .useProtocolCachePolicy) async {
         guard let manager = ObjectManager.shared else {
             show(rows: [], message: "The app is not configured: no object manager.")
             return
         }
         let offline = manager.client.reachabilityStatus == .notReachable
         do {
-            let result = try await manager.getObjects(forRouteNamed: "loans")
+            let result = try await manager.getObjects(forRouteNamed: "loans", cachePolicy: cachePolicy)
             let rows = result.objects.filter { $0["returned"] != .boolean(true) }.compactMap(row)
             show(rows: rows, message: offline && result.response.isFromCache ? "Offline" : nil)
         } catch .offline {
@@ -135,5 +188,18 @@ public final class LoanList: Sendable {
             state.message = message
             state.loaded = true
         }
+    }
+}
+
+/// A NotificationCenter observer token; only ever handed back to `removeObserver`, which is thread-safe.
+private final class NotificationObserver: @unchecked Sendable {
+    private let token: any NSObjectProtocol
+
+    init(_ token: any NSObjectProtocol) {
+        self.token = token
+    }
+
+    func remove() {
+        NotificationCenter.default.removeObserver(token)
     }
 }

@@ -6,7 +6,12 @@ extension LibraryLoans {
     /// The app as scenario-run and `ScenarioTesting` drive it. Its routes are read from
     /// ``configure(_:)`` through the test factory, so they are not listed here.
     public static var appUnderTest: AppUnderTest {
-        AppUnderTest(makeFactory: { makeTestFactory() }, steps: steps, leakChecks: [loanListIsFresh])
+        AppUnderTest(
+            makeFactory: { makeTestFactory() },
+            steps: steps,
+            leakChecks: [loanListIsFresh],
+            idlingResources: [LoanList.refreshWork]
+        )
     }
 
     /// After tear-down the loan list is a fresh one again (the tear-down hook replaces it): a list still
