@@ -116,17 +116,24 @@ extension FullStack {
             )
             #expect(outcome.failures == [])
             #expect(outcome.logs.contains { $0.hasPrefix("GET /restaurants/12?include=reviews%20%26%20more → 200") })
-            #expect(outcome.logs.contains { $0.hasPrefix("GET /restaurants?page=2 → 200 (20 objects)") }, "\(outcome.logs)")
+            #expect(
+                outcome.logs.contains { $0.hasPrefix("GET /restaurants?page=2 → 200 (20 objects)") },
+                "\(outcome.logs)"
+            )
         }
 
         @Test func theSwiftAPISendsLeftoverParametersAsTheQuery() async throws {
             let stack = try await LiveStack.start()
-            let request = try stack.manager.request(forRouteNamed: "restaurant", parameters: ["restaurantID": "7", "q": "a b"])
+            let request = try stack.manager.request(
+                forRouteNamed: "restaurant",
+                parameters: ["restaurantID": "7", "q": "a b"]
+            )
             #expect(request.url.absoluteString.hasSuffix("/restaurants/7?q=a%20b"))
             #expect {
                 _ = try stack.manager.request(forRouteNamed: "restaurant")
             } throws: { error in
-                (error as? ObjectManagerError)?.description == "No value for ':restaurantID' in /restaurants/:restaurantID."
+                (error as? ObjectManagerError)?.description
+                    == "No value for ':restaurantID' in /restaurants/:restaurantID."
             }
             try await stack.stop()
         }
