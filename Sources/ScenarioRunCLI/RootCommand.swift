@@ -24,6 +24,8 @@ struct RootCommand: AsyncParsableCommand {
                     [--fixtures DIR] [--list] [--verbose] [--exit]
                 \(name) check [PATH ...]
                 \(name) serve [--port N]
+                \(name) steps [NAME] [--format text|markdown|json] [--built-in]
+                \(name) schema scenarios|server|settings
                 \(name) merge-junit OUT FILE...
                 """,
             discussion: """
@@ -38,7 +40,8 @@ struct RootCommand: AsyncParsableCommand {
                 BUILDKITE_PARALLEL_JOB/BUILDKITE_PARALLEL_JOB_COUNT (0-based) pick the shard.
                 """,
             subcommands: [
-                RunCommand.self, CheckCommand.self, ServeCommand.self, MergeJUnitCommand.self, WorkerCommand.self,
+                RunCommand.self, CheckCommand.self, ServeCommand.self, StepsCommand.self, SchemaCommand.self,
+                MergeJUnitCommand.self, WorkerCommand.self,
             ],
             defaultSubcommand: RunCommand.self
         )

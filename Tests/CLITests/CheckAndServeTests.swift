@@ -113,8 +113,8 @@ struct CheckAndServeTests {
         #expect(
             errors == [
                 "Fixtures/server.yml:2:27: error: Expected a delay in seconds from 0 to 86400 (a day), found '1e17'.",
-                "Scenarios/a.yml:4:15: error: Step 'wait' takes a number of seconds from 0 to 86400 (a day).",
-                "Scenarios/a.yml:5:15: error: Step 'wait' takes a number, not '.inf'.",
+                "Scenarios/a.yml:4:15: error: Step 'wait' takes a number of seconds from 0 to 86400 (a day), not '1e17'.",
+                "Scenarios/a.yml:5:15: error: Step 'wait' takes a number of seconds from 0 to 86400 (a day), not '.inf'.",
             ],
             "\(result.stderr)"
         )
@@ -144,10 +144,11 @@ struct CheckAndServeTests {
         let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(
             errors == [
-                "Scenarios/a.yml:4:51: error: 'count' takes an integer from 0 to 1000000, not -1.",
-                "Scenarios/a.yml:5:34: error: Step 'expect pending requests' takes an integer from 0 to 1000000, not -1.",
-                "Scenarios/a.yml:6:36: error: 'status' takes an integer from 100 to 599, not 1000.",
-                "Scenarios/a.yml:7:34: error: 'count' takes an integer from 0 to 1000000, not 99999999999.",
+                "Scenarios/a.yml:4:51: error: 'count' of step 'expect entities' takes an integer from 0 to 1000000, not '-1'.",
+                "Scenarios/a.yml:5:34: error: Step 'expect pending requests' takes an integer from 0 to 1000000, not '-1'.",
+                "Scenarios/a.yml:6:36: error: 'status' of step 'expect response' takes an integer from 100 to 599, not '1000'.",
+                "Scenarios/a.yml:7:34: error: 'count' of step 'expect request' takes an integer from 0 to 1000000, not "
+                    + "'99999999999'.",
                 "Scenarios/a.yml:8:56: error: 'to' takes a path pattern that starts with '/', like '/422', not ''.",
             ],
             "\(result.stderr)"

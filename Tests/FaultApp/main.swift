@@ -9,35 +9,41 @@ import Synchronization
 // `scenario-run-faults`: the example app's scenario-run with steps that misbehave the ways app code can
 // — crash, raise a signal, exit, never return — for the end-to-end tests of fault containment.
 
+let message = StepArgument<String>.required("message", .string)
+
 /// `crash: MESSAGE` — a `fatalError` in app code.
-let crash = StepDefinition(name: "crash", summary: "Crashes the process with fatalError(MESSAGE)", usage: ["MESSAGE"]) {
-    arguments,
+let crash = StepDefinition("crash", summary: "Crashes the process with fatalError(MESSAGE)", forms: [.value(message)]) {
+    input,
     _ in
-    let message = try arguments.scalar()
-    return Step("crash: \(message)") { _ in fatalError(message) }
+    let text = try input.literal(message)
+    return Step("crash: \(text)") { _ in fatalError(text) }
 }
 
+let signalNumber = StepArgument<Int>.required("number", .integer(in: 1...31))
+
 /// `raise signal: NUMBER` — the process gets a signal (11 is a segmentation fault).
-let raiseSignal = StepDefinition(name: "raise signal", summary: "Sends the process a signal", usage: ["NUMBER"]) {
-    arguments,
+let raiseSignal = StepDefinition("raise signal", summary: "Sends the process a signal", forms: [.value(signalNumber)]) {
+    input,
     _ in
-    let number = try arguments.intValue(in: 1...31)
+    let number = try input.literal(signalNumber)
     return Step("raise signal \(number)") { _ in
         raise(Int32(number))
         return .success
     }
 }
 
+let exitStatus = StepArgument<Int>.required("status", .integer(in: 0...255))
+
 /// `exit process: STATUS` — app code calls `exit()`.
-let exitProcess = StepDefinition(name: "exit process", summary: "Calls exit(STATUS)", usage: ["STATUS"]) {
-    arguments,
+let exitProcess = StepDefinition("exit process", summary: "Calls exit(STATUS)", forms: [.value(exitStatus)]) {
+    input,
     _ in
-    let status = try arguments.intValue(in: 0...255)
+    let status = try input.literal(exitStatus)
     return Step("exit process \(status)") { _ in exit(Int32(status)) }
 }
 
 /// `ignore cancellation` — never returns, and goes on when cancelled.
-let ignoreCancellation = StepDefinition(name: "ignore cancellation", summary: "Never returns, even when cancelled") {
+let ignoreCancellation = StepDefinition("ignore cancellation", summary: "Never returns, even when cancelled") {
     _,
     _ in
     Step("ignore cancellation") { _ in
@@ -45,20 +51,24 @@ let ignoreCancellation = StepDefinition(name: "ignore cancellation", summary: "N
     }
 }
 
+let sleepSeconds = StepArgument<Double>.required("seconds", .number)
+
 /// `sleep: SECONDS` — takes that long on the wall clock, and stops when cancelled.
-let sleepStep = StepDefinition(name: "sleep", summary: "Sleeps, stopping when cancelled", usage: ["SECONDS"]) {
-    arguments,
+let sleepStep = StepDefinition("sleep", summary: "Sleeps, stopping when cancelled", forms: [.value(sleepSeconds)]) {
+    input,
     _ in
-    let seconds = try arguments.doubleValue()
+    let seconds = try input.literal(sleepSeconds)
     return Step("sleep \(seconds) s", timeout: .seconds(seconds + 60)) { _ in
         try await Task.sleep(for: .seconds(seconds))
         return .success
     }
 }
 
+let touchedPath = StepArgument<String>.required("path", .string)
+
 /// `touch: PATH` — creates an empty file: a test waits for it to know the scenario got that far.
-let touch = StepDefinition(name: "touch", summary: "Creates an empty file", usage: ["PATH"]) { arguments, _ in
-    let path = try arguments.scalar()
+let touch = StepDefinition("touch", summary: "Creates an empty file", forms: [.value(touchedPath)]) { input, _ in
+    let path = try input.literal(touchedPath)
     return Step("touch \(path)") { _ in
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         return .success
@@ -68,12 +78,15 @@ let touch = StepDefinition(name: "touch", summary: "Creates an empty file", usag
 /// How many times `fail times` has run, per scenario, in this process.
 let runs = Mutex<[String: Int]>([:])
 
+let failCount = StepArgument<Int>.required("times", .integer(in: 0...1000))
+
 /// `fail times: N` — fails the first N times it runs in a scenario (in this process), then passes: a
 /// flaky step, for `--retries`.
-let failTimes = StepDefinition(name: "fail times", summary: "Fails its first N runs, then passes", usage: ["N"]) {
-    arguments,
+let failTimes = StepDefinition("fail times", summary: "Fails its first N runs, then passes", forms: [.value(failCount)])
+{
+    input,
     _ in
-    let times = try arguments.intValue(in: 0...1000)
+    let times = try input.literal(failCount)
     return Step("fail times \(times)") { context in
         let run = runs.withLock { runs in
             runs[context.scenario.name, default: 0] += 1
@@ -86,17 +99,24 @@ let failTimes = StepDefinition(name: "fail times", summary: "Fails its first N r
 /// Work `start app job` marks busy when its job is declared.
 let appJobs = CountingIdlingResource("app job")
 
+let jobDelay = StepArgument<Double>.required("after", .number, "Seconds before the job loads /restaurants")
+let jobDeclared = StepArgument<Bool>.optional(
+    "declared",
+    .boolean,
+    default: false,
+    "Whether the job is an idling resource"
+)
+
 /// `start app job: {after: SECONDS, declared: BOOL}` — starts work the way app code does on its own (a
 /// debounce in a `Task` no step launched): after the delay it loads `/restaurants` through the shared
 /// object manager. Declared, the job raises the `app job` idling resource while it runs.
 let startAppJob = StepDefinition(
-    name: "start app job",
+    "start app job",
     summary: "Starts app-owned work: after a delay, loads /restaurants",
-    usage: ["{after, declared}"]
-) { arguments, _ in
-    _ = try arguments.oneOf([.mapping(required: ["after"], optional: ["declared"])])
-    let seconds = try arguments.double("after")
-    let declared = try arguments.optionalBool("declared") ?? false
+    forms: [.mapping(jobDelay.any, jobDeclared.any)]
+) { input, _ in
+    let seconds = try input.literal(jobDelay)
+    let declared = try input.literal(jobDeclared)
     return Step("start app job after \(seconds) s" + (declared ? " (declared)" : "")) { _ in
         let job: @Sendable () async -> Void = {
             try? await Task.sleep(for: .seconds(seconds))

@@ -1,23 +1,28 @@
 import Diagnostics
 import Foundation
-import ObjectManager
 import ScenarioTesting
-import Scenarios
-import Steps
+public import Steps
 import Synchronization
 import Testing
 
 /// The app description of README.md's "Test your own app", as written there (`MyApp` is `ReadmeApp`
 /// here), run through `ScenarioTesting` on a scratch project: the README's code compiles and works.
-enum ReadmeApp {
-    // swift-format-ignore: NeverUseForceTry
-    static let model = try! EntityModel(entities: [
-        EntityDescription(
-            name: "Book",
-            attributes: [.init("bookID", .integer), .init("title", .string)],
-            identificationAttribute: "bookID"
-        )
-    ])
+/// `ReadmeSnippetTests` holds README's block to this text, line for line.
+// README: begin app description
+public enum ReadmeApp {
+    public static let model: EntityModel = {
+        do {
+            return try EntityModel(entities: [
+                EntityDescription(
+                    name: "Book",
+                    attributes: [.init("bookID", .integer), .init("title", .string)],
+                    identificationAttribute: "bookID"
+                )
+            ])
+        } catch {
+            fatalError("The entity model is invalid: \(error)")
+        }
+    }()
 
     static func configure(_ manager: ObjectManager) throws {
         try manager.router.addRoute(Route(entity: "Book", method: .post, pathPattern: "/books"))
@@ -28,7 +33,10 @@ enum ReadmeApp {
         manager.errorMapping = ErrorMapping(keyPaths: ["error"])
     }
 
-    static var appUnderTest: AppUnderTest {
+    /// Work the app starts on its own (a sync after the network returns): expectations wait for it.
+    public static let syncWork = CountingIdlingResource("book sync")
+
+    public static var appUnderTest: AppUnderTest {
         AppUnderTest(
             makeFactory: {
                 let factory = TestFactory(model: model, configureManager: configure)
@@ -36,7 +44,8 @@ enum ReadmeApp {
                 return factory
             },
             steps: [expectTitle],
-            leakChecks: [readingListIsEmpty]
+            leakChecks: [readingListIsEmpty],
+            idlingResources: [syncWork]
         )
     }
 
@@ -46,6 +55,26 @@ enum ReadmeApp {
         return count == 0 ? [] : ["\(count) book\(count == 1 ? "" : "s") still on the reading list"]
     }
 
+    static let title = StepArgument<String>.required("title", .string, "The book's title")
+
+    /// `expect title: Dune` — waits until a stored book has that title.
+    static let expectTitle = StepDefinition(
+        "expect title",
+        summary: "Waits for a book with that title",
+        forms: [.value(title)],
+        example: "expect title: Dune"
+    ) { input, _ in
+        Step(input.sourceDescription) { context in
+            let title = try input[title].resolve(in: context)
+            let store = try context.world.manager.store
+            let count = try store?.mainContext.count("Book", where: ["title": .string(title)]) ?? 0
+            return count > 0 ? .success : .wait("No book titled '\(title)' yet")
+        }.givingUpWhenSettled()
+    }
+}
+// README: end app description
+
+extension ReadmeApp {
     /// The app's own state the README's leak check reads (not shown in the README).
     final class ReadingList: Sendable {
         static let shared = ReadingList()
@@ -54,32 +83,16 @@ enum ReadmeApp {
         func add(_ title: String) { titles.withLock { $0.append(title) } }
         func removeAll() { titles.withLock { $0.removeAll() } }
     }
-
-    /// `expect title: Dune` — waits until a stored book has that title.
-    static let expectTitle = StepDefinition(
-        name: "expect title",
-        summary: "Waits for a book with that title",
-        usage: ["TITLE"]
-    ) { arguments, _ in
-        let title = try arguments.scalar()
-        return Step("expect title '\(title)'") { context in
-            let world = try context.world
-            let count = try world.manager.store?.mainContext.count("Book", where: ["title": .string(title)]) ?? 0
-            return count > 0 ? .success : .wait("No book titled '\(title)' yet")
-        }.givingUpWhenSettled()
-    }
 }
 
 extension FullStack {
     @Suite struct ReadmeAppTests {
         @Test func anAppStepNamedLikeABuiltInOneIsAnErrorAtItsSwiftLine() throws {
             let clashLine = #line + 1
-            let clash = StepDefinition(name: "Wait", summary: "Clashes with the built-in 'wait'") { _, _ in
-                .succeed("no")
-            }
+            let clash = StepDefinition("Wait", summary: "Clashes with the built-in 'wait'") { _, _ in .succeed("no") }
             let summary = "Clashes with the app's own 'expect title'"
             let twiceLine = #line + 1
-            let twice = StepDefinition(name: "expect  title", summary: summary) { _, _ in .succeed("no") }
+            let twice = StepDefinition("expect  title", summary: summary) { _, _ in .succeed("no") }
             let app = AppUnderTest(
                 makeFactory: ReadmeApp.appUnderTest.makeFactory,
                 steps: [ReadmeApp.expectTitle, clash, twice]

@@ -4,7 +4,7 @@ import Testing
 
 struct RegistryTests {
     func definition(_ name: String) -> StepDefinition {
-        StepDefinition(name: name, summary: "") { arguments, _ in Step(arguments.stepName) { _ in .success } }
+        StepDefinition(name, summary: "") { _, _ in Step(name) { _ in .success } }
     }
 
     @Test func looksUpIgnoringCaseAndRunsOfSpaces() throws {

@@ -121,7 +121,7 @@ struct RunnerTests {
 
     @Test func tearDownFailureFailsThePassingScenario() async throws {
         var builder = StepRegistry.Builder()
-        try builder.register(StepDefinition(name: "clean up", summary: "") { _, _ in Step.fail("Store locked") })
+        try builder.register(StepDefinition("clean up", summary: "") { _, _ in Step.fail("Store locked") })
         var settings = harness.settings
         settings.defaultSetUp = []
         settings.defaultTearDown = ["Clean  Up"]

@@ -9,7 +9,8 @@ struct StepArgumentsTests {
 
     func arguments(_ yaml: String) throws -> StepArguments {
         let captured = Recorder<StepArguments>()
-        let definition = StepDefinition(name: "probe", summary: "") { arguments, _ in
+        var definition = StepDefinition("probe", summary: "") { _, _ in Step("probe") { _ in .success } }
+        definition.build = { arguments, _ in
             captured.append(arguments)
             return Step("probe") { _ in .success }
         }

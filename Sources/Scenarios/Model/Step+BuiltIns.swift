@@ -15,8 +15,12 @@ extension Step {
     ///
     /// The step answers *wait* until the time has passed, so its timeout is the interval plus a second.
     public static func wait(seconds: Double) -> Step {
-        let interval = Duration(checkedSeconds: seconds) ?? (seconds > 0 ? .longestAllowed : .zero)
-        return Step("wait \(interval.shortSeconds) s", timeout: interval + .seconds(1)) { context in
+        wait(Duration(checkedSeconds: seconds) ?? (seconds > 0 ? .longestAllowed : .zero))
+    }
+
+    /// Waits until `interval` has passed on the context's clock.
+    public static func wait(_ interval: Duration) -> Step {
+        Step("wait \(interval.shortSeconds) s", timeout: interval + .seconds(1)) { context in
             let elapsed = context.stepElapsed
             if elapsed >= interval { return .success }
             return .wait("\((interval - elapsed).shortSeconds) s left of \(interval.shortSeconds) s")

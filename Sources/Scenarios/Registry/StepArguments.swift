@@ -42,6 +42,15 @@ public struct StepArguments: Sendable {
     /// The names bound with `as:` before this step (the file's set-up included), as the loader knows
     /// them; `nil` when the step is built outside a scenario file, and then nothing is checked.
     public var boundNames: Set<String>?
+    /// The mapping key this node is the value of, when a form reads it by key; `nil` for the whole argument.
+    public var key: String?
+
+    /// The key for messages: the mapping key, or `value` for a step's whole argument.
+    var displayKey: String { key ?? "value" }
+
+    /// Who takes this value, for messages: `'count' of step 'expect entities'`, or `Step 'wait'` for a
+    /// step's whole argument.
+    package var subject: String { key.map { "'\($0)' of step '\(stepName)'" } ?? "Step '\(stepName)'" }
 
     public init(_ content: Content, at location: SourceLocation, stepName: String, bindingName: String? = nil) {
         self.content = content
@@ -57,15 +66,26 @@ public struct StepArguments: Sendable {
 
     /// The name of an object bound earlier with `as:`, written bare (`place`) or as `${place}`, at `key`;
     /// throws when no earlier step binds it.
-    public func boundName(_ key: String) throws(StepArgumentError) -> String {
-        let text = try string(key)
+    package func boundName(_ key: String) throws(StepArgumentError) -> String {
+        guard var node = self[key] else {
+            throw StepArgumentError("Step '\(stepName)' needs '\(key)'.", at: location)
+        }
+        node.key = key
+        node.boundNames = boundNames
+        return try node.boundName()
+    }
+
+    /// This scalar as the name of an object bound earlier with `as:`, written bare or as `${place}`.
+    func boundName() throws(StepArgumentError) -> String {
+        let key = displayKey
+        let text = try scalar()
         let isReference = text.hasPrefix("${") && text.hasSuffix("}")  // the loader checks references itself
         let name = isReference ? String(text.dropFirst(2).dropLast()) : text
         if !isReference, let boundNames, !boundNames.contains(name) {
             throw StepArgumentError(
                 "Unbound name '\(name)' in '\(key)'; bind it with 'as: \(name)' on an earlier step."
                     + Suggestions.didYouMeanOrKnown(name, in: boundNames, label: "Bound so far"),
-                at: self[key]?.location ?? location
+                at: location
             )
         }
         return name

@@ -1,68 +1,70 @@
 public import Diagnostics
 
-/// A step the scenario files can use by name: how to describe it and how to build it from its arguments.
+/// A step the scenario files can use by name: its arguments declared once (``ArgumentForm``s of typed
+/// ``Argument``s), a summary and an example for the catalogue, and how to build the step from the
+/// arguments as read. The load-time checks, `${…}` resolution, usage text, `scenario-run steps` and
+/// `scenario-run schema` all derive from the declaration.
 ///
 /// ```swift
-/// StepDefinition(name: "expect response", summary: "Passes when the last response matches",
-///                usage: ["{status, json, body contains, error}"]) { arguments, _ in
-///     let status = try arguments.int("status")
-///     return Step(arguments.sourceDescription) { context in ... }
+/// enum BorrowBook {
+///     static let book = StepArgument<Int>.required("book", .integer, "The book's ID")
+///     static let member = StepArgument<String>.required("member", .string, "Who borrows it")
+///
+///     static let definition = StepDefinition(
+///         "borrow book",
+///         summary: "Borrows a book for a member from the loan list",
+///         forms: [.mapping(book.any, member.any)],
+///         example: "borrow book: { book: 7, member: Ada Lovelace }"
+///     ) { input, _ in
+///         Step("borrow book") { context in
+///             let id = try input[book].resolve(in: context)      // an Int, also from "${kindred.bookID}"
+///             …
+///         }
+///     }
 /// }
 /// ```
 public struct StepDefinition: Sendable {
     /// The name used in scenario files, e.g. `stub route`.
     public var name: String
-    /// One line for help and `--list`.
+    /// One line for help, `--list` and the catalogue.
     public var summary: String
-    /// The argument shapes it accepts, for help and messages: `{class, method, to}`.
-    public var usage: [String]
+    /// The ways its arguments may be written.
+    public var forms: [ArgumentForm]
+    /// A line of a scenario file using it, for the catalogue: `stub route: { class: Review, method: POST, to: /422 }`.
+    public var example: String?
     /// Whether the step accepts `as: NAME` (it creates something later steps can refer to).
     public var bindsName: Bool
-    /// Builds the step, checking its arguments; the loader sets the step's location.
-    public var build: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Step
-    /// Where the definition is written (its Swift source), for errors about the definition itself.
+    /// Where the definition is written (its Swift source), for errors about the definition itself and the catalogue.
     public var definedAt: SourceLocation
+    /// Builds the step from the arguments as written; the loader sets the step's location.
+    package var build: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Step
 
+    /// The forms as text, for messages: `{class, method, to}`.
+    public var usage: [String] { forms.map(\.description) }
+
+    /// Declares a step: its name, a summary, the forms its arguments take, an example, and how to build it.
+    /// A `StepArgumentError` thrown by `build` keeps its location; any other error is reported at the
+    /// step's arguments.
     public init(
-        name: String,
+        _ name: String,
         summary: String,
-        usage: [String] = [],
+        forms: [ArgumentForm] = [.none],
+        example: String? = nil,
         bindsName: Bool = false,
         file: String = #filePath,
         line: Int = #line,
-        build: @escaping @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Step
+        build: @escaping @Sendable (StepInput, StepBuildContext) throws -> Step
     ) {
         self.name = name
         self.summary = summary
-        self.usage = usage
+        self.forms = forms
+        self.example = example
         self.bindsName = bindsName
         self.definedAt = SourceLocation(file: file, line: line, column: 1)
-        self.build = build
-    }
-
-    /// A definition whose build closure may throw any error (closures infer untyped `throws`): a
-    /// ``StepArgumentError`` keeps its location, any other error is reported at the step's arguments.
-    ///
-    /// ```swift
-    /// StepDefinition(name: "expect title", summary: "Waits for a book with that title", usage: ["TITLE"]) { arguments, _ in
-    ///     let title = try arguments.scalar()
-    ///     return Step("expect title '\(title)'") { context in ... }
-    /// }
-    /// ```
-    @_disfavoredOverload
-    public init(
-        name: String,
-        summary: String,
-        usage: [String] = [],
-        bindsName: Bool = false,
-        file: String = #filePath,
-        line: Int = #line,
-        build: @escaping @Sendable (StepArguments, StepBuildContext) throws -> Step
-    ) {
-        self.init(name: name, summary: summary, usage: usage, bindsName: bindsName, file: file, line: line) {
-            (arguments: StepArguments, context: StepBuildContext) throws(StepArgumentError) -> Step in
+        self.build = { (arguments: StepArguments, context: StepBuildContext) throws(StepArgumentError) -> Step in
+            let input = try StepInput.read(arguments, forms: forms, build: context)
             do {
-                return try build(arguments, context)
+                return try build(input, context)
             } catch let error as StepArgumentError {
                 throw error
             } catch {

@@ -36,7 +36,8 @@ public struct Vocabulary: Sendable {
         }
         for entry in entries where !known.contains(entry.key) {
             throw StepArgumentError(
-                "Entity '\(entity)' has no attribute '\(entry.key)'." + Suggestions.didYouMean(entry.key, in: known),
+                "Entity '\(entity)' has no attribute '\(entry.key)'."
+                    + Suggestions.didYouMeanOrKnown(entry.key, in: known, label: "Its attributes are"),
                 at: entry.keyLocation
             )
         }

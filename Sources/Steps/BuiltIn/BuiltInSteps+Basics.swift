@@ -4,25 +4,33 @@ import Scenarios
 /// The definitions of `wait`, `fail` and `succeed`, whose bodies are the engine's own
 /// (`Sources/Scenarios/Model/Step+BuiltIns.swift`).
 extension BuiltInSteps {
-    static let wait = StepDefinition(name: "wait", summary: "Passes after the time has passed", usage: ["SECONDS"]) {
-        (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        let seconds = try arguments.doubleValue()
-        guard Duration(checkedSeconds: seconds) != nil else {
-            throw StepArgumentError(
-                "Step 'wait' takes a number of seconds from 0 to 86400 (a day).",
-                at: arguments.location
-            )
-        }
-        return .wait(seconds: seconds)
+    static let seconds = StepArgument<Duration>.required("seconds", .seconds, "How long to wait")
+    static let reason = StepArgument<String?>.optional("reason", .string, "Said in the report")
+
+    static let wait = StepDefinition(
+        "wait",
+        summary: "Passes after the time has passed",
+        forms: [.value(seconds)],
+        example: "wait: 0.5"
+    ) { input, _ in
+        .wait(try input.literal(seconds))
     }
 
-    static let fail = StepDefinition(name: "fail", summary: "Always fails", usage: ["REASON"]) {
-        (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        .fail(arguments.isEmpty ? "Failed on purpose" : try arguments.scalar())
+    static let fail = StepDefinition(
+        "fail",
+        summary: "Always fails",
+        forms: [.value(reason)],
+        example: "fail: Not written yet"
+    ) { input, _ in
+        .fail(try input.literal(reason) ?? "Failed on purpose")
     }
 
-    static let succeed = StepDefinition(name: "succeed", summary: "Always passes", usage: ["REASON"]) {
-        (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        .succeed(arguments.isEmpty ? "Passed" : try arguments.scalar())
+    static let succeed = StepDefinition(
+        "succeed",
+        summary: "Always passes",
+        forms: [.value(reason)],
+        example: "succeed: Nothing to do here"
+    ) { input, _ in
+        .succeed(try input.literal(reason) ?? "Passed")
     }
 }

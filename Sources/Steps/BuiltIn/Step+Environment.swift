@@ -3,20 +3,14 @@ public import Scenarios
 /// The definitions of the default set-up and tear-down steps, whose bodies follow.
 extension BuiltInSteps {
     static let setUpTestEnvironment = StepDefinition(
-        name: "set up the test environment",
-        summary: "Fresh shared object manager, store, cache and journal"
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        try noArguments(arguments)
-        return .setUpTestEnvironment()
-    }
+        "set up the test environment",
+        summary: "Fresh shared object manager, store, cache and journal (the default set-up)"
+    ) { _, _ in .setUpTestEnvironment() }
 
     static let tearDownTestEnvironment = StepDefinition(
-        name: "tear down the test environment",
-        summary: "Cancel requests, empty the store and cache, drop shared instances"
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        try noArguments(arguments)
-        return .tearDownTestEnvironment()
-    }
+        "tear down the test environment",
+        summary: "Cancel requests, empty the store and cache, drop shared instances (the default tear-down)"
+    ) { _, _ in .tearDownTestEnvironment() }
 }
 
 extension Step {

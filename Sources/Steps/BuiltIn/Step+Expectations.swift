@@ -5,98 +5,151 @@ import Synchronization
 
 /// The definitions of the steps that expect and wait, whose bodies follow.
 extension BuiltInSteps {
+    static let responseStatus = StepArgument<Int?>.optional("status", .integer(in: statuses), "The HTTP status")
+    static let responseJSON = StepArgument<JSONValue?>.optional(
+        "json",
+        .json,
+        "The body contains it: objects as subsets, arrays element by element"
+    )
+    static let responseJSONIncludes = StepArgument<JSONValue?>.optional(
+        "json includes",
+        .json,
+        "As json, but arrays in any order with extra elements allowed"
+    )
+    static let responseBodyContains = StepArgument<String?>.optional("body contains", .string, "Text in the body")
+    static let responseError = StepArgument<String?>.optional("error", .string, "Text in the request's error message")
+
     static let expectResponse = StepDefinition(
-        name: "expect response",
+        "expect response",
         summary: "Passes when the last request has completed and matches",
-        usage: ["{status, json, json includes, body contains, error}"]
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        _ = try arguments.oneOf([
-            .mapping(required: [], optional: ["status", "json", "json includes", "body contains", "error"])
-        ])
-        return .expectResponse(
-            status: try arguments.optionalInt("status", in: statuses),
-            json: arguments["json"]?.value.jsonValue,
-            jsonIncludes: arguments["json includes"]?.value.jsonValue,
-            bodyContains: try arguments.optionalString("body contains"),
-            error: try arguments.optionalString("error")
+        forms: [
+            .mapping(
+                responseStatus.any,
+                responseJSON.any,
+                responseJSONIncludes.any,
+                responseBodyContains.any,
+                responseError.any
+            )
+        ],
+        example: "expect response: { status: 422, error: Invalid object. }"
+    ) { input, _ in
+        .expectResponse(
+            status: try input.literal(responseStatus),
+            json: input.written(responseJSON),
+            jsonIncludes: input.written(responseJSONIncludes),
+            bodyContains: input.written(responseBodyContains),
+            error: input.written(responseError)
         )
     }
+
+    static let expectedEntity = StepArgument<String>.required("entity", .entity, "The entity")
+    static let expectedCount = StepArgument<Int?>.optional(
+        "count",
+        .integer(in: counts),
+        "How many (at least one when left out)"
+    )
+    static let expectedWhere = StepArgument<[String: AttributeValue]?>.optional(
+        "where",
+        .attributes,
+        "Attribute values the objects have"
+    )
 
     static let expectEntities = StepDefinition(
-        name: "expect entities",
+        "expect entities",
         summary: "Passes when the store holds that many matching objects",
-        usage: ["{entity, count, where}"]
-    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-        _ = try arguments.oneOf([.mapping(required: ["entity"], optional: ["count", "where"])])
-        let entity = try arguments.string("entity")
-        try check(entity, is: .entity, arguments["entity"], build)
-        try build.vocabulary.checkAttributes(of: entity, in: arguments["where"])
+        forms: [.mapping(expectedEntity.any, expectedCount.any, expectedWhere.any)],
+        example: "expect entities: { entity: Review, count: 1, where: { title: Lovely } }"
+    ) { input, build in
+        let entity = try input.literal(expectedEntity)
+        try build.vocabulary.checkAttributes(of: entity, in: input.node(of: expectedWhere))
         return .expectEntities(
             entity,
-            count: try arguments.optionalInt("count", in: counts),
-            where: try arguments.optionalMapping("where")?.value.attributeValues ?? [:]
+            count: try input.literal(expectedCount),
+            where: input.written(expectedWhere) ?? [:]
         )
     }
 
+    static let pendingCount = StepArgument<Int>.required("count", .integer(in: counts), "Requests queued or in flight")
+
     static let expectPendingRequests = StepDefinition(
-        name: "expect pending requests",
+        "expect pending requests",
         summary: "Passes when N requests are queued or in flight",
-        usage: ["N"]
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        .expectPendingRequests(try arguments.intValue(in: counts))
+        forms: [.value(pendingCount)],
+        example: "expect pending requests: 1"
+    ) { input, _ in
+        .expectPendingRequests(try input.literal(pendingCount))
     }
+
+    static let cachedPath = StepArgument<String>.required("path", .string, "The URL's path, relative to the base URL")
+    static let cachedMethod = StepArgument<HTTPMethod>.optional(
+        "method",
+        .method,
+        default: .get,
+        "The request's method"
+    )
 
     static let expectCachedResponse = StepDefinition(
-        name: "expect cached response",
+        "expect cached response",
         summary: "Passes when the cache holds a response for that URL",
-        usage: ["{path, method}"]
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        _ = try arguments.oneOf([.mapping(required: ["path"], optional: ["method"])])
-        let method = try arguments["method"] == nil ? .get : method(arguments, "method")
-        return .expectCachedResponse(path: try arguments.string("path"), method: method)
+        forms: [.mapping(cachedPath.any, cachedMethod.any)],
+        example: "expect cached response: { path: /restaurants }"
+    ) { input, _ in
+        .expectCachedResponse(path: try input.asWritten(cachedPath), method: try input.literal(cachedMethod))
     }
 
+    static let requestMethod = StepArgument<HTTPMethod?>.optional("method", .method, "The request's method")
+    static let requestPath = StepArgument<String?>.optional("path", .string, "The request's path")
+    static let requestCount = StepArgument<Int?>.optional(
+        "count",
+        .integer(in: counts),
+        "How many such requests (at least one when left out)"
+    )
+
     static let expectRequest = StepDefinition(
-        name: "expect request",
+        "expect request",
         summary: "Passes when the stub server's journal holds matching requests",
-        usage: ["{method, path, count, json, json includes}"]
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        _ = try arguments.oneOf([
-            .mapping(required: [], optional: ["method", "path", "count", "json", "json includes"])
-        ])
-        if arguments["method"] != nil { _ = try method(arguments, "method") }
-        return .expectRequest(
-            method: try arguments.optionalString("method"),
-            path: try arguments.optionalString("path"),
-            count: try arguments.optionalInt("count", in: counts),
-            json: arguments["json"]?.value.jsonValue,
-            jsonIncludes: arguments["json includes"]?.value.jsonValue
+        forms: [
+            .mapping(requestMethod.any, requestPath.any, requestCount.any, responseJSON.any, responseJSONIncludes.any)
+        ],
+        example: "expect request: { method: POST, path: /review, count: 1, json: { review: { title: Lovely } } }"
+    ) { input, _ in
+        .expectRequest(
+            method: try input.literal(requestMethod)?.rawValue,
+            path: input.written(requestPath),
+            count: try input.literal(requestCount),
+            json: input.written(responseJSON),
+            jsonIncludes: input.written(responseJSONIncludes)
         )
     }
 
     static let expectReachability = StepDefinition(
-        name: "expect reachability",
+        "expect reachability",
         summary: "Passes when the HTTP client reports that status",
-        usage: ReachabilityStatus.allCases.map(\.rawValue)
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        .expectReachability(try reachability(arguments))
+        forms: [.value(reachabilityStatus)],
+        example: "expect reachability: reachable via wifi"
+    ) { input, _ in
+        .expectReachability(try input.literal(reachabilityStatus))
     }
 
+    static let notificationName = StepArgument<String>.required(
+        "name",
+        .string,
+        "The notification's name; 'reachability changed' names the object manager's"
+    )
+
     static let waitForNotification = StepDefinition(
-        name: "wait for notification",
-        summary: "Passes once the notification is posted",
-        usage: ["NAME"]
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        .waitForNotification(named: try arguments.scalar())
+        "wait for notification",
+        summary: "Passes once the notification is posted (during the previous step or this one)",
+        forms: [.value(notificationName)],
+        example: "wait for notification: reachability changed"
+    ) { input, _ in
+        .waitForNotification(named: try input.asWritten(notificationName))
     }
 
     static let waitForRequests = StepDefinition(
-        name: "wait for requests",
+        "wait for requests",
         summary: "Passes when the queue is empty and nothing is in flight"
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        try noArguments(arguments)
-        return .waitForRequests()
-    }
+    ) { _, _ in .waitForRequests() }
 }
 
 extension Step {

@@ -4,80 +4,124 @@ public import Scenarios
 
 /// The definitions of the steps that change the shared object manager, whose bodies follow.
 extension BuiltInSteps {
+    static let routeClass = StepArgument<String>.required("class", .entity, "The entity whose route it is")
+    static let routeMethod = StepArgument<HTTPMethod>.required("method", .method, "The route's HTTP method")
+    static let routeRelationship = StepArgument<String>.required("relationship", .string, "The relationship's name")
+    static let routeName = StepArgument<String>.required("name", .namedRoute, "The named route")
+    static let routeTo = StepArgument<String>.required(
+        "to",
+        ArgumentType<String>.string.checked { pattern, node, _ throws(StepArgumentError) in
+            guard pattern.hasPrefix("/") else {
+                throw StepArgumentError(
+                    "'to' takes a path pattern that starts with '/', like '/422', not '\(pattern)'.",
+                    at: node.location
+                )
+            }
+        },
+        "The path pattern the route answers with from now on"
+    )
+
     static let stubRoute = StepDefinition(
-        name: "stub route",
+        "stub route",
         summary: "Re-points a route of the shared router",
-        usage: ["{class, method, to}", "{relationship, class, method, to}", "{name, to}"]
-    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-        let shape = try arguments.oneOf([
-            .mapping(required: ["class", "method", "to"]),
-            .mapping(required: ["relationship", "class", "method", "to"]),
-            .mapping(required: ["name", "to"]),
-        ])
-        let to = try arguments.string("to")
-        guard to.hasPrefix("/") else {
-            throw StepArgumentError(
-                "'to' takes a path pattern that starts with '/', like '/422', not '\(to)'.",
-                at: arguments["to"]?.location ?? arguments.location
-            )
-        }
-        switch shape {
+        forms: [
+            .mapping(routeClass.any, routeMethod.any, routeTo.any),
+            .mapping(routeRelationship.any, routeClass.any, routeMethod.any, routeTo.any),
+            .mapping(routeName.any, routeTo.any),
+        ],
+        example: "stub route: { class: Review, method: POST, to: /422 }"
+    ) { input, build in
+        let to = try input.literal(routeTo)
+        switch input.form {
         case 0:
-            let entity = try arguments.string("class")
-            let method = try method(arguments, "method")
-            try check("\(entity) \(method)", is: .classRoute, arguments["class"], build)
+            let entity = try input.literal(routeClass)
+            let method = try input.literal(routeMethod)
+            try build.vocabulary.check("\(entity) \(method)", is: .classRoute, at: input.location(of: routeClass))
             return .stubRoute(forClass: entity, method: method, toPathPattern: to)
         case 1:
-            let name = try arguments.string("relationship")
-            let entity = try arguments.string("class")
-            let method = try method(arguments, "method")
-            try check("\(name) of \(entity) \(method)", is: .relationshipRoute, arguments["relationship"], build)
+            let name = try input.literal(routeRelationship)
+            let entity = try input.literal(routeClass)
+            let method = try input.literal(routeMethod)
+            try build.vocabulary.check(
+                "\(name) of \(entity) \(method)",
+                is: .relationshipRoute,
+                at: input.location(of: routeRelationship)
+            )
             return .stubRoute(forRelationship: name, ofClass: entity, method: method, toPathPattern: to)
         default:
-            let name = try arguments.string("name")
-            try check(name, is: .namedRoute, arguments["name"], build)
-            return .stubRoute(named: name, toPathPattern: to)
+            return .stubRoute(named: try input.literal(routeName), toPathPattern: to)
         }
     }
+
+    static let suspended = StepArgument<Bool>.required("suspended", .boolean, "true suspends, false resumes")
 
     static let suspendQueue = StepDefinition(
-        name: "suspend queue",
+        "suspend queue",
         summary: "Suspends or resumes the request queue",
-        usage: ["true", "false"]
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        .suspendQueue(try arguments.boolValue())
+        forms: [.value(suspended)],
+        example: "suspend queue: true"
+    ) { input, _ in
+        .suspendQueue(try input.literal(suspended))
     }
+
+    static let reachabilityStatus = StepArgument<ReachabilityStatus>.required(
+        "status",
+        .choice(ReachabilityStatus.self),
+        "The status the HTTP client reports"
+    )
 
     static let stubReachability = StepDefinition(
-        name: "stub reachability",
-        summary: "Fakes the network reachability status",
-        usage: ReachabilityStatus.allCases.map(\.rawValue)
-    ) { (arguments: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Step in
-        .stubReachability(try reachability(arguments))
+        "stub reachability",
+        summary: "Stops live monitoring, sets the reachability status and posts the change notification",
+        forms: [.value(reachabilityStatus)],
+        example: "stub reachability: not reachable"
+    ) { input, _ in
+        .stubReachability(try input.literal(reachabilityStatus))
     }
 
+    static let cachePath = StepArgument<String>.required("path", .string, "The URL's path, relative to the base URL")
+    static let cacheMethod = StepArgument<HTTPMethod>.optional("method", .method, default: .get, "The request's method")
+    static let cacheData = StepArgument<JSONValue>.required(
+        "data",
+        .json,
+        "The body: text, or JSON for structured values"
+    )
+    static let cacheFixture = StepArgument<String>.required("fixture", .fixture, "A file of the fixture folder")
+    static let cacheStatus = StepArgument<Int>.optional(
+        "status",
+        .integer(in: statuses),
+        default: 200,
+        "The response's status"
+    )
+    static let cacheHeaders = StepArgument<[String: String]?>.optional(
+        "headers",
+        .textMapping,
+        "The response's headers"
+    )
+
     static let cacheResponse = StepDefinition(
-        name: "cache response",
+        "cache response",
         summary: "Stores a response in the response cache",
-        usage: ["{path, method, data, status, headers}", "{path, method, fixture, status, headers}"]
-    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-        let shape = try arguments.oneOf([
-            .mapping(required: ["path", "data"], optional: ["method", "status", "headers"]),
-            .mapping(required: ["path", "fixture"], optional: ["method", "status", "headers"]),
-        ])
-        let path = try arguments.string("path")
-        let method = try arguments["method"] == nil ? .get : method(arguments, "method")
-        let status = try arguments.optionalInt("status", in: statuses) ?? 200
-        let headers = try stringValues(arguments["headers"], of: "headers")
+        forms: [
+            .mapping(cachePath.any, cacheMethod.any, cacheData.any, cacheStatus.any, cacheHeaders.any),
+            .mapping(cachePath.any, cacheMethod.any, cacheFixture.any, cacheStatus.any, cacheHeaders.any),
+        ],
+        example: "cache response: { path: /restaurants, fixture: restaurants.json }"
+    ) { input, _ in
         let body: CachedBody
-        if shape == 0, let data = arguments["data"] {
-            if case .string(let text) = data.value { body = .text(text) } else { body = .json(data.value.jsonValue) }
+        if input.form == 0 {
+            let data = try input.literal(cacheData)
+            if case .string(let text) = data { body = .text(text) } else { body = .json(data) }
         } else {
-            let name = try arguments.string("fixture")
-            if let node = arguments["fixture"] { try build.checkFixture(name, at: node.location) }
-            body = .fixture(name)
+            body = .fixture(try input.literal(cacheFixture))
         }
-        return .cacheResponse(path: path, method: method, status: status, headers: headers, body: body)
+        return .cacheResponse(
+            path: try input.asWritten(cachePath),
+            method: try input.literal(cacheMethod),
+            status: try input.literal(cacheStatus),
+            headers: try input.literal(cacheHeaders) ?? [:],
+            body: body
+        )
     }
 }
 

@@ -3,84 +3,93 @@ public import Scenarios
 
 /// The definitions of the steps that create and delete objects, whose bodies follow.
 extension BuiltInSteps {
+    static let factoryName = StepArgument<String>.required("factory", .factory, "The named factory")
+    static let factoryProperties = StepArgument<[String: AttributeValue]?>.optional(
+        "properties",
+        .attributes,
+        "Attribute values that override the factory's"
+    )
+
     static let createFromFactory = StepDefinition(
-        name: "create from factory",
-        summary: "Builds an object from a named factory",
-        usage: ["{factory, properties, as}", "FACTORY"],
+        "create from factory",
+        summary: "Builds an object from a named factory; 'as: NAME' binds it",
+        forms: [.value(factoryName), .mapping(factoryName.any, factoryProperties.any)],
+        example: "create from factory: { factory: restaurant, as: place, properties: { name: Chez Swift } }",
         bindsName: true
-    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-        if case .scalar = arguments.content {
-            let factory = try arguments.scalar()
-            try build.vocabulary.check(factory, is: .factory, at: arguments.location)
-            var step = Step.createObject(fromFactory: factory, bindingAs: arguments.bindingName)
-            step.boundEntity = build.vocabulary.factoryEntities[factory]
-            return step
-        }
-        try arguments.rejectUnknownKeys(allowed: ["factory", "properties"])
-        let factory = try arguments.string("factory")
-        try check(factory, is: .factory, arguments["factory"], build)
+    ) { input, build in
+        let factory = try input.literal(factoryName)
+        let properties = input.written(factoryProperties)
         if let entity = build.vocabulary.factoryEntities[factory] {
-            try build.vocabulary.checkAttributes(of: entity, in: arguments["properties"])
+            try build.vocabulary.checkAttributes(of: entity, in: input.node(of: factoryProperties))
         }
-        let properties = try arguments.optionalMapping("properties")?.value.attributeValues ?? [:]
-        var step = Step.createObject(fromFactory: factory, properties: properties, bindingAs: arguments.bindingName)
+        var step = Step.createObject(fromFactory: factory, properties: properties ?? [:], bindingAs: input.bindingName)
         step.boundEntity = build.vocabulary.factoryEntities[factory]
         return step
     }
 
+    static let factoryNames = StepArgument<[String]>.required("factories", .list(of: .factory), "Named factories")
+
     static let createFromFactories = StepDefinition(
-        name: "create from factories",
+        "create from factories",
         summary: "One object from each named factory",
-        usage: ["[FACTORY, ...]"]
-    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-        let items = try arguments.list()
-        var names: [String] = []
-        for item in items {
-            let name = try item.scalar()
-            try build.vocabulary.check(name, is: .factory, at: item.location)
-            names.append(name)
-        }
-        return .createObjects(fromFactories: names)
+        forms: [.list(factoryNames)],
+        example: "create from factories: [restaurant, review]"
+    ) { input, _ in
+        .createObjects(fromFactories: try input.literal(factoryNames))
     }
 
+    static let insertedEntity = StepArgument<String>.required("entity", .entity, "The entity")
+    static let insertedAttributes = StepArgument<[String: AttributeValue]?>.optional(
+        "attributes",
+        .attributes,
+        "The new object's attribute values"
+    )
+    static let insertSaves = StepArgument<Bool>.optional(
+        "save",
+        .boolean,
+        default: true,
+        "false leaves it unsaved in the main context"
+    )
+
     static let insertEntity = StepDefinition(
-        name: "insert entity",
-        summary: "Inserts an object into the entity store",
-        usage: ["{entity, attributes, save, as}"],
+        "insert entity",
+        summary: "Inserts an object into the entity store; 'as: NAME' binds it",
+        forms: [.mapping(insertedEntity.any, insertedAttributes.any, insertSaves.any)],
+        example: "insert entity: { entity: User, attributes: { name: Ada }, as: ada }",
         bindsName: true
-    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-        try arguments.rejectUnknownKeys(allowed: ["entity", "attributes", "save"])
-        let entity = try arguments.string("entity")
-        try check(entity, is: .entity, arguments["entity"], build)
-        try build.vocabulary.checkAttributes(of: entity, in: arguments["attributes"])
-        let attributes = try arguments.optionalMapping("attributes")?.value.attributeValues ?? [:]
+    ) { input, build in
+        let entity = try input.literal(insertedEntity)
+        let attributes = input.written(insertedAttributes)
+        try build.vocabulary.checkAttributes(of: entity, in: input.node(of: insertedAttributes))
         var step = Step.insertEntity(
             entity,
-            attributes: attributes,
-            save: try arguments.optionalBool("save") ?? true,
-            bindingAs: arguments.bindingName
+            attributes: attributes ?? [:],
+            save: try input.literal(insertSaves),
+            bindingAs: input.bindingName
         )
         step.boundEntity = entity
         return step
     }
 
+    static let deletedEntity = StepArgument<String>.required(
+        "entity",
+        ArgumentType<String>(name: "entity name or all", schema: ["type": "string"], nameKind: .entity) {
+            (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<String> in
+            let text = try ArgumentType<String>.string.readLiteral(node, build)
+            if text.lowercased() == "all" { return Resolvable("all") }
+            return try ArgumentType<String>.entity.read(node, build)
+        },
+        "The entity, or all for every entity"
+    )
+
     static let deleteEntities = StepDefinition(
-        name: "delete entities",
+        "delete entities",
         summary: "Deletes every object of an entity, or of all entities, and saves",
-        usage: ["{entity}", "all"]
-    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-        if case .scalar = arguments.content {
-            let text = try arguments.scalar()
-            guard text.lowercased() == "all" else {
-                try build.vocabulary.check(text, is: .entity, at: arguments.location)
-                return .deleteEntities(text)
-            }
-            return .deleteEntities(nil)
-        }
-        _ = try arguments.oneOf([.mapping(required: ["entity"])])
-        let entity = try arguments.string("entity")
-        try check(entity, is: .entity, arguments["entity"], build)
-        return .deleteEntities(entity)
+        forms: [.value(deletedEntity), .mapping(deletedEntity.any)],
+        example: "delete entities: all"
+    ) { input, _ in
+        let entity = try input.literal(deletedEntity)
+        return .deleteEntities(entity == "all" && input.form == 0 ? nil : entity)
     }
 }
 

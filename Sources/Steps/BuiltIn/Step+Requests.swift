@@ -4,30 +4,48 @@ public import Scenarios
 
 /// The definitions of the steps that send requests, whose bodies follow.
 extension BuiltInSteps {
+    static let objectsRoute = StepArgument<String>.required("route", .namedRoute, "A named route")
+    static let objectsPath = StepArgument<String>.required("path", .string, "A path relative to the base URL")
+    static let objectsRelationship = StepArgument<String>.required("relationship", .string, "A relationship's name")
+    static let objectsOf = StepArgument<String>.required(
+        "of",
+        .boundObject,
+        "The object bound with 'as:' it belongs to"
+    )
+    static let objectsParameters = StepArgument<[String: String]?>.optional(
+        "parameters",
+        .textMapping,
+        "Values of the path's :placeholders; the rest become the query"
+    )
+
     static let getObjects = StepDefinition(
-        name: "get objects",
+        "get objects",
         summary: "Sends a GET through router, queue, HTTP, mapping and store",
-        usage: ["{route, parameters}", "{path, parameters}", "{relationship, of, parameters}"]
-    ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-        let shape = try arguments.oneOf([
-            .mapping(required: ["route"], optional: ["parameters"]),
-            .mapping(required: ["path"], optional: ["parameters"]),
-            .mapping(required: ["relationship", "of"], optional: ["parameters"]),
-        ])
-        let parameters = try stringValues(arguments["parameters"], of: "parameters")
-        switch shape {
+        forms: [
+            .mapping(objectsRoute.any, objectsParameters.any),
+            .mapping(objectsPath.any, objectsParameters.any),
+            .mapping(objectsRelationship.any, objectsOf.any, objectsParameters.any),
+        ],
+        example: "get objects: { route: restaurant, parameters: { restaurantID: 12, include: reviews } }"
+    ) { input, build in
+        let parameters = input.written(objectsParameters) ?? [:]
+        switch input.form {
         case 0:
-            let route = try arguments.string("route")
-            try check(route, is: .namedRoute, arguments["route"], build)
-            try checkPlaceholders(ofRoute: route, filledBy: parameters, arguments, build)
+            let route = try input.literal(objectsRoute)
+            try checkPlaceholders(
+                ofRoute: route,
+                filledBy: parameters,
+                at: input.location(of: objectsParameters),
+                build
+            )
             return .getObjects(.route(route, parameters: parameters))
         case 1:
-            return .getObjects(.path(try arguments.string("path"), parameters: parameters))
+            return .getObjects(.path(try input.asWritten(objectsPath), parameters: parameters))
         default:
             return .getObjects(
                 .relationship(
-                    try arguments.string("relationship"),
-                    of: try arguments.boundName("of"),
+                    try input.literal(objectsRelationship),
+                    of: try input.literal(objectsOf),
                     parameters: parameters
                 )
             )
@@ -39,7 +57,7 @@ extension BuiltInSteps {
     static func checkPlaceholders(
         ofRoute route: String,
         filledBy parameters: [String: String],
-        _ arguments: StepArguments,
+        at location: SourceLocation,
         _ build: StepBuildContext
     ) throws(StepArgumentError) {
         guard let pattern = build.vocabulary.namedRoutePatterns[route] else { return }
@@ -50,25 +68,30 @@ extension BuiltInSteps {
             "Route '\(route)' (\(pattern)) needs a value for ':\(first)': give it in 'parameters', like "
                 + "'parameters: { \(first): … }'."
                 + (near.isEmpty ? "" : " 'parameters' has '\(near.joined(separator: "', '"))'."),
-            at: (arguments["parameters"] ?? arguments).location
+            at: location
         )
     }
 
+    static let sentClass = StepArgument<String>.required("class", .entity, "A new object of this entity")
+    static let sentAttributes = StepArgument<[String: AttributeValue]?>.optional(
+        "attributes",
+        .attributes,
+        "The new object's attribute values"
+    )
+    static let sentObject = StepArgument<String>.required("object", .boundObject, "An object bound with 'as:'")
+
     static func objectRequest(_ name: String, _ method: HTTPMethod) -> StepDefinition {
         StepDefinition(
-            name: name,
-            summary: "Sends an object through its class route",
-            usage: ["{class, attributes}", "{object}"]
-        ) { (arguments: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Step in
-            let shape = try arguments.oneOf([
-                .mapping(required: ["class"], optional: ["attributes"]), .mapping(required: ["object"]),
-            ])
-            if shape == 1 { return .sendObject(.bound(try arguments.boundName("object")), method: method) }
-            let entity = try arguments.string("class")
-            try check(entity, is: .entity, arguments["class"], build)
-            try check("\(entity) \(method)", is: .classRoute, arguments["class"], build)
-            try build.vocabulary.checkAttributes(of: entity, in: arguments["attributes"])
-            let attributes = try arguments.optionalMapping("attributes")?.value.attributeValues ?? [:]
+            name,
+            summary: "Sends an object through its class route (\(method))",
+            forms: [.mapping(sentClass.any, sentAttributes.any), .mapping(sentObject.any)],
+            example: "\(name): { class: Review, attributes: { restaurantID: 1, title: Lovely } }"
+        ) { input, build in
+            if input.form == 1 { return .sendObject(.bound(try input.literal(sentObject)), method: method) }
+            let entity = try input.literal(sentClass)
+            try build.vocabulary.check("\(entity) \(method)", is: .classRoute, at: input.location(of: sentClass))
+            try build.vocabulary.checkAttributes(of: entity, in: input.node(of: sentAttributes))
+            let attributes = input.written(sentAttributes) ?? [:]
             return .sendObject(.new(entity: entity, attributes: attributes), method: method)
         }
     }

@@ -2,20 +2,6 @@ public import ObjectManager
 public import Scenarios
 
 extension ArgumentValue {
-    /// The value as JSON (mappings become objects).
-    public var jsonValue: JSONValue {
-        switch self {
-        case .null: .null
-        case .bool(let value): .bool(value)
-        case .int(let value): .int(value)
-        case .double(let value): .double(value)
-        case .string(let value): .string(value)
-        case .list(let items): .array(items.map(\.jsonValue))
-        case .mapping(let entries):
-            .object(Dictionary(entries.map { ($0.key, $0.value.jsonValue) }, uniquingKeysWith: { _, last in last }))
-        }
-    }
-
     /// The value as an attribute value (lists and mappings as JSON).
     public var attributeValue: AttributeValue {
         switch self {

@@ -17,14 +17,3 @@ extension [String: AttributeValue] {
         try mapValues { try $0.interpolated(in: context) }
     }
 }
-
-extension JSONValue {
-    func interpolated(in context: ScenarioContext) throws -> JSONValue {
-        switch self {
-        case .string(let text): .string(try context.interpolate(text))
-        case .array(let items): .array(try items.map { try $0.interpolated(in: context) })
-        case .object(let members): .object(try members.mapValues { try $0.interpolated(in: context) })
-        default: self
-        }
-    }
-}

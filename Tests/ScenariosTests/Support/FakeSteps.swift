@@ -15,78 +15,74 @@ enum FakeSteps {
 
     static let buildContext = StepBuildContext(fixturesDirectory: fixturesDirectory, vocabulary: vocabulary)
 
+    static let routeClass = StepArgument<String>.required("class", .string)
+    static let routeMethod = StepArgument<String>.required("method", .string)
+    static let routeTo = StepArgument<String>.required("to", .string)
+    static let factory = StepArgument<String>.required("factory", .factory)
+    static let properties = StepArgument<[String: String]?>.optional("properties", .textMapping)
+    static let status = StepArgument<Int>.required("status", .integer)
+    static let reason = StepArgument<String?>.optional("reason", .string)
+    static let requiredReason = StepArgument<String>.required("reason", .string)
+    static let seconds = StepArgument<Duration>.required("seconds", .seconds)
+    static let fixtureName = StepArgument<String>.required(
+        "name",
+        ArgumentType<String>.string.checked { name, node, context throws(StepArgumentError) in
+            try context.checkFixture(name, at: node.location)
+        }
+    )
+    static let text = StepArgument<String>.required("text", .string)
+
     static let definitions: [StepDefinition] = [
-        StepDefinition(name: "stub route", summary: "Re-points a class route", usage: ["{class, method, to}"]) {
-            arguments,
-            context throws(StepArgumentError) in
-            try arguments.rejectUnknownKeys(allowed: ["class", "method", "to"])
-            let className = try arguments.string("class")
-            let method = try arguments.string("method")
-            _ = try arguments.string("to")
-            try context.vocabulary.check(
-                "\(className) \(method)",
-                is: .classRoute,
-                at: arguments["class"]?.location ?? arguments.location
-            )
-            return Step(arguments.sourceDescription) { _ in .success }
+        StepDefinition(
+            "stub route",
+            summary: "Re-points a class route",
+            forms: [.mapping(routeClass.any, routeMethod.any, routeTo.any)]
+        ) { input, context in
+            let className = try input.literal(routeClass)
+            let method = try input.literal(routeMethod)
+            try context.vocabulary.check("\(className) \(method)", is: .classRoute, at: input.location(of: routeClass))
+            return Step(input.sourceDescription) { _ in .success }
         },
         StepDefinition(
-            name: "create from factory",
+            "create from factory",
             summary: "Builds an object",
-            usage: ["{factory, properties, as}"],
+            forms: [.mapping(factory.any, properties.any)],
             bindsName: true
-        ) { arguments, context throws(StepArgumentError) in
-            try arguments.rejectUnknownKeys(allowed: ["factory", "properties"])
-            let factory = try arguments.string("factory")
-            try context.vocabulary.check(
-                factory,
-                is: .factory,
-                at: arguments["factory"]?.location ?? arguments.location
-            )
-            var properties: [String: String] = ["factory": factory]
-            if let mapping = try arguments.optionalMapping("properties") {
-                for key in mapping.keys { properties[key] = try mapping.string(key) }
-            }
-            let name = arguments.bindingName
-            let frozen = properties
-            return Step(arguments.sourceDescription) { scenario in
+        ) { input, _ in
+            var values = input.written(properties) ?? [:]
+            values["factory"] = try input.literal(factory)
+            let name = input.bindingName
+            let frozen = values
+            return Step(input.sourceDescription) { scenario in
                 if let name { scenario.bind(name, to: frozen) }
                 return .success
             }
         },
-        StepDefinition(name: "expect response", summary: "Checks the last response", usage: ["{status}"]) {
-            arguments,
-            _ throws(StepArgumentError) in
-            try arguments.rejectUnknownKeys(allowed: ["status"])
-            let status = try arguments.int("status")
-            return Step(arguments.sourceDescription) { _ in
+        StepDefinition("expect response", summary: "Checks the last response", forms: [.mapping(status.any)]) {
+            input,
+            _ in
+            let status = try input.literal(status)
+            return Step(input.sourceDescription) { _ in
                 status == 200 ? .success : .failure("Expected status \(status), got 200")
             }
         },
-        StepDefinition(name: "succeed", summary: "Always passes") { arguments, _ throws(StepArgumentError) in
-            arguments.isEmpty ? Step("succeed") { _ in .success } : Step.succeed(try arguments.scalar())
+        StepDefinition("succeed", summary: "Always passes", forms: [.value(reason)]) { input, _ in
+            guard let reason = try input.literal(reason) else { return Step("succeed") { _ in .success } }
+            return Step.succeed(reason)
         },
-        StepDefinition(name: "fail", summary: "Always fails", usage: ["reason"]) {
-            arguments,
-            _ throws(StepArgumentError) in
-            Step.fail(try arguments.scalar())
+        StepDefinition("fail", summary: "Always fails", forms: [.value(requiredReason)]) { input, _ in
+            Step.fail(try input.literal(requiredReason))
         },
-        StepDefinition(name: "wait", summary: "Waits", usage: ["seconds"]) { arguments, _ throws(StepArgumentError) in
-            Step.wait(seconds: try arguments.doubleValue())
+        StepDefinition("wait", summary: "Waits", forms: [.value(seconds)]) { input, _ in
+            Step.wait(try input.literal(seconds))
         },
-        StepDefinition(name: "use fixture", summary: "Reads a fixture", usage: ["name"]) {
-            arguments,
-            context throws(StepArgumentError) in
-            let name = try arguments.scalar()
-            try context.checkFixture(name, at: arguments.location)
-            return Step(arguments.sourceDescription) { _ in .success }
+        StepDefinition("use fixture", summary: "Reads a fixture", forms: [.value(fixtureName)]) { input, _ in
+            _ = try input.literal(fixtureName)
+            return Step(input.sourceDescription) { _ in .success }
         },
-        StepDefinition(name: "log", summary: "Logs an interpolated line", usage: ["text"]) {
-            arguments,
-            _ throws(StepArgumentError) in
-            let text = try arguments.scalar()
-            return Step(arguments.sourceDescription) { context in
-                context.log(try context.interpolate(text))
+        StepDefinition("log", summary: "Logs an interpolated line", forms: [.value(text)]) { input, _ in
+            Step(input.sourceDescription) { context in
+                context.log(try input[text].resolve(in: context))
                 return .success
             }
         },

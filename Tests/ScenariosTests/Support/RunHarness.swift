@@ -20,7 +20,7 @@ struct RunHarness {
         var builder = StepRegistry.Builder()
         let calls = self.calls
         try? builder.register(
-            StepDefinition(name: "set up the test environment", summary: "") { _, _ in
+            StepDefinition("set up the test environment", summary: "") { _, _ in
                 Step("set up the test environment") { _ in
                     calls.append("set up")
                     return .success
@@ -28,7 +28,7 @@ struct RunHarness {
             }
         )
         try? builder.register(
-            StepDefinition(name: "tear down the test environment", summary: "") { _, _ in
+            StepDefinition("tear down the test environment", summary: "") { _, _ in
                 Step("tear down the test environment") { _ in
                     calls.append("tear down")
                     return .success

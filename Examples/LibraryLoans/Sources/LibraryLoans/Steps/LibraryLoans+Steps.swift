@@ -1,4 +1,3 @@
-public import Scenarios
 public import Steps
 
 /// The app's own steps, registered beside the built-in ones and used the same way in scenario files.
@@ -28,81 +27,58 @@ extension LibraryLoans {
     }
 
     /// `open loan list` — shows the member's loans (loads them in the background).
-    static let openLoanList = StepDefinition(
-        name: "open loan list",
-        summary: "Opens the member's loan list"
-    ) { arguments, _ in
-        guard arguments.isEmpty else {
-            throw StepArgumentError("Step 'open loan list' takes no arguments.", at: arguments.location)
-        }
-        return Step("open loan list") { context in
+    static let openLoanList = StepDefinition("open loan list", summary: "Opens the member's loan list") { _, _ in
+        Step("open loan list") { context in
             let list = LibraryScreens.loanList
             try context.world.launch(context) { await list.load() }
             return .success
         }
     }
 
+    static let book = StepArgument<Int>.required("book", .integer, "The book's ID")
+    static let member = StepArgument<String>.required("member", .string, "Who borrows it")
+
     /// `borrow book: {book, member}` — borrows a book (by its ID) for a member from the loan list.
     static let borrowBook = StepDefinition(
-        name: "borrow book",
+        "borrow book",
         summary: "Borrows a book for a member from the loan list",
-        usage: ["{book, member}"]
-    ) { arguments, _ in
-        _ = try arguments.oneOf([.mapping(required: ["book", "member"])])
-        let book = try arguments.string("book")
-        let member = try arguments.string("member")
-        return Step("borrow book \(book) for '\(member)'") { context in
-            let text = try context.interpolate(book)
-            guard let bookID = Int(text) else { return .failure("Book '\(text)' is not a book ID.") }
-            let member = try context.interpolate(member)
+        forms: [.mapping(book.any, member.any)],
+        example: "borrow book: { book: \"${kindred.bookID}\", member: Octavia Butler }"
+    ) { input, _ in
+        Step(input.sourceDescription) { context in
+            let bookID = try input[book].resolve(in: context)
+            let member = try input[member].resolve(in: context)
             let list = LibraryScreens.loanList
             try context.world.launch(context) { await list.borrow(bookID: bookID, member: member) }
             return .success
         }
     }
 
+    static let count = StepArgument<Int?>.optional("count", .integer(in: 0...10_000), "How many loans")
+    static let overdue = StepArgument<Int?>.optional("overdue", .integer(in: 0...10_000), "How many are overdue")
+    static let message = StepArgument<String?>.optional("message", .string, "Text in the list's message")
+
     /// `expect loan list: {count, overdue, message}` — waits until the loan list shows that many
     /// loans, that many of them overdue, and a message containing that text.
     static let expectLoanList = StepDefinition(
-        name: "expect loan list",
+        "expect loan list",
         summary: "Passes when the loan list shows that many loans, overdue ones and that message",
-        usage: ["{count, overdue, message}"]
-    ) { arguments, _ in
-        _ = try arguments.oneOf([.mapping(required: [], optional: ["count", "overdue", "message"])])
-        let count = try arguments.optionalInt("count")
-        let overdue = try arguments.optionalInt("overdue")
-        let message = try arguments.optionalString("message")
-        for (key, value) in [("count", count), ("overdue", overdue)] {
-            if let value, value < 0, let node = arguments[key] {
-                throw StepArgumentError("'\(key)' is a number of loans, not \(value).", at: node.location)
-            }
-        }
-        var parts: [String] = []
-        if let count { parts.append("count \(count)") }
-        if let overdue { parts.append("overdue \(overdue)") }
-        if let message { parts.append("message '\(message)'") }
-        return Step("expect loan list " + parts.joined(separator: ", ")) { context in
+        forms: [.mapping(count.any, overdue.any, message.any)],
+        example: "expect loan list: { count: 2, overdue: 1 }"
+    ) { input, _ in
+        Step(input.sourceDescription) { context in
             let list = LibraryScreens.loanList
-            guard list.isLoaded else {
-                return .wait("The loan list shows nothing yet")
-            }
+            guard list.isLoaded else { return .wait("The loan list shows nothing yet") }
             let shown = list.message.map { " (message '\($0)')" } ?? ""
-            if let count, list.rows.count != count {
-                return .wait(
-                    "The loan list shows \(list.rows.count) loan(s)\(shown), expected \(count)"
-                )
+            if let count = try input[count].resolve(in: context), list.rows.count != count {
+                return .wait("The loan list shows \(list.rows.count) loan(s)\(shown), expected \(count)")
             }
-            if let overdue, list.overdueCount != overdue {
-                return .wait(
-                    "The loan list shows \(list.overdueCount) overdue loan(s), expected \(overdue)"
-                )
+            if let overdue = try input[overdue].resolve(in: context), list.overdueCount != overdue {
+                return .wait("The loan list shows \(list.overdueCount) overdue loan(s), expected \(overdue)")
             }
-            if let message {
-                let expected = try context.interpolate(message)
+            if let expected = try input[message].resolve(in: context) {
                 guard let text = list.message, text.contains(expected) else {
-                    return .wait(
-                        "The loan list's message is '\(list.message ?? "")', expected '\(expected)'"
-                    )
+                    return .wait("The loan list's message is '\(list.message ?? "")', expected '\(expected)'")
                 }
             }
             return .success

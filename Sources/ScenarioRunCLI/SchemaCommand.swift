@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+import Steps
+import StubServer
+
+/// `scenario-run schema scenarios|server|settings` — a JSON Schema of that file kind, with the app's step,
+/// entity, factory and route names, for editors' YAML support.
+struct SchemaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print a JSON Schema (draft 2020-12) of scenario files, server.yml or scenario-run.yml.",
+        discussion: """
+            Save it and point your editor at it: with the YAML extension (yaml-language-server), a first line \
+            '# yaml-language-server: $schema=../scenarios.schema.json' in a scenario file, or "yaml.schemas" in \
+            the editor's settings.
+            """
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case scenarios, server, settings
+    }
+
+    @Argument(help: ArgumentHelp("scenarios, server or settings.", valueName: "KIND"))
+    var kind: Kind
+
+    @OptionGroup var project: ProjectOptions
+
+    func run() async throws {
+        let schema: JSONValue
+        switch kind {
+        case .server: schema = ServerRouteTable.schema
+        case .settings: schema = RunSettings.schema
+        case .scenarios:
+            do {
+                let settings = try project.settings(environment: ProcessInfo.processInfo.environment)
+                let suite = try ScenarioSuite(
+                    app: RootCommand.appUnderTest,
+                    settings: settings,
+                    directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                )
+                schema = ScenarioFileSchema.schema(
+                    definitions: suite.registry.definitions,
+                    vocabulary: suite.buildContext.vocabulary
+                )
+            } catch {
+                throw Terminal.failLoading(error)
+            }
+        }
+        print(String(decoding: schema.encoded(sortedKeys: true), as: UTF8.self))
+    }
+}

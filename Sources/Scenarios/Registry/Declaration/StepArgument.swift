@@ -1,0 +1,88 @@
+public import SharedValues
+
+/// One argument of a step, declared once — its key, type, whether it is required or its default, and a
+/// line of help — and read back, typed, from the ``StepInput`` of the step being built. The load-time
+/// checks, `${…}` resolution, usage text, the step catalogue and the schema all come from it.
+///
+/// ```swift
+/// static let book = StepArgument<Int>.required("book", .integer, "The book's ID")
+/// static let member = StepArgument<String>.required("member", .string, "Who borrows it")
+/// static let due = StepArgument<Int?>.optional("days", .integer(in: 1...90), "Loan length in days")
+/// static let copies = StepArgument<Int>.optional("copies", .integer(in: 1...9), default: 1)
+/// ```
+public struct StepArgument<Value: Sendable>: Sendable {
+    /// The argument as the engine handles it, its type erased.
+    public let erased: AnyStepArgument
+    let absent: @Sendable () -> Resolvable<Value>?
+
+    /// An argument the step cannot do without.
+    public static func required(_ key: String, _ type: ArgumentType<Value>, _ help: String = "") -> StepArgument {
+        StepArgument(
+            erased: AnyStepArgument(key: key, type: type, help: help, isRequired: true, defaultText: nil),
+            absent: { nil }
+        )
+    }
+
+    /// An argument that may be left out; the step then reads `value`.
+    public static func optional(
+        _ key: String,
+        _ type: ArgumentType<Value>,
+        default value: Value,
+        _ help: String = ""
+    ) -> StepArgument {
+        StepArgument(
+            erased: AnyStepArgument(key: key, type: type, help: help, isRequired: false, defaultText: "\(value)"),
+            absent: { Resolvable(value) }
+        )
+    }
+
+    /// An argument that may be left out; the step then reads `nil`.
+    public static func optional<Wrapped: Sendable>(_ key: String, _ type: ArgumentType<Wrapped>, _ help: String = "")
+        -> StepArgument
+    where Value == Wrapped? {
+        let read = type.read
+        let optionalType = ArgumentType<Wrapped?>(name: type.name, schema: type.schema, nameKind: type.nameKind) {
+            (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<Wrapped?> in
+            try read(node, build).wrapped()
+        }
+        return StepArgument(
+            erased: AnyStepArgument(key: key, type: optionalType, help: help, isRequired: false, defaultText: nil),
+            absent: { Resolvable(nil) }
+        )
+    }
+
+    /// The key as written in scenario files.
+    public var key: String { erased.key }
+}
+
+/// An ``StepArgument`` with its type erased, as forms, the catalogue and the schema list it.
+public struct AnyStepArgument: Sendable {
+    /// The key in a mapping (`status`); for a form that is one value, a placeholder for help (`STATUS`).
+    public let key: String
+    /// The type's name for people: `integer 100…599`.
+    public let typeName: String
+    /// The JSON Schema of the values a file may write.
+    public let schema: JSONValue
+    /// Which of the app's names it refers to, if any.
+    public let nameKind: NameKind?
+    public let help: String
+    public let isRequired: Bool
+    /// The default when left out, as text (`200`); `nil` when there is none or it reads as nothing.
+    public let defaultText: String?
+    let read: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> any Sendable
+
+    init<Value: Sendable>(key: String, type: ArgumentType<Value>, help: String, isRequired: Bool, defaultText: String?)
+    {
+        self.key = key
+        self.typeName = type.name
+        self.schema = type.schema
+        self.nameKind = type.nameKind
+        self.help = help
+        self.isRequired = isRequired
+        self.defaultText = defaultText
+        let read = type.read
+        self.read = { (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> any Sendable in
+            try read(node, build)
+        }
+    }
+}
