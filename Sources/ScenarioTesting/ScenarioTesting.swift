@@ -3,24 +3,26 @@ public import Foundation
 public import Scenarios
 public import Steps
 import Synchronization
-import Testing
+public import Testing
 
-/// Runs a project's scenario files inside its own `swift test`, one call in one test; every failing
-/// step is reported as a test issue at the scenario file's line.
+/// Runs a project's scenario files inside its own `swift test`: every scenario its own test case,
+/// named by feature and scenario, each failing step an issue at the scenario file's line.
 ///
 /// ```swift
 /// import ScenarioTesting
 /// import Testing
 ///
-/// @Test func scenarios() async throws {
-///     try await ScenarioTesting.run(app: MyApp.appUnderTest, directory: projectRoot)
+/// @Test(arguments: ScenarioTesting.scenarios(app: MyApp.appUnderTest, directory: projectRoot))
+/// func scenario(_ scenario: ScenarioCase) async throws {
+///     try await ScenarioTesting.run(scenario)
 /// }
 /// ```
 public enum ScenarioTesting {
     /// Loads the scenarios under `directory` (its `scenario-run.yml`, `Scenarios/`, `Fixtures/`), runs
     /// them against a stub server, records an issue per failing scenario at the failing step's
     /// file and line (a step written nowhere, like `check for leaks`, at its scenario's), prints the
-    /// leaks `leaks: warn` reports, and returns the summary. Load errors are recorded at their `FILE:LINE:COL`.
+    /// leaks `leaks: warn` reports, and returns the summary. Load errors are recorded at their `FILE:LINE:COL`;
+    /// finding no scenario is an issue too (a run that tests nothing is not a pass).
     /// With `KIF_SKIP_TEAR_DOWN` set, tear-down is skipped and the last scenario's store is kept at
     /// `directory/.scenario-run/last-store.sqlite` (the path is printed).
     @discardableResult
@@ -31,32 +33,110 @@ public enum ScenarioTesting {
         tags: Set<String> = [],
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> RunSummary {
+        guard let project = load(app: app, directory: directory, paths: paths, environment: environment) else {
+            return RunSummary()
+        }
+        let selected = try ScenarioSelection(filter: project.suite.settings.filter, tags: tags).select(
+            project.scenarios
+        )
+        if selected.isEmpty {
+            Issue.record(
+                Comment(
+                    rawValue: "No scenario found under '\(directory.path)'"
+                        + (paths.isEmpty ? "" : " in \(paths.joined(separator: ", "))")
+                        + (tags.isEmpty ? "" : " with tags \(tags.sorted().joined(separator: ", "))")
+                        + ": a run that tests nothing does not pass."
+                )
+            )
+            return RunSummary()
+        }
+        return try await execute(selected, in: project, directory: directory)
+    }
+
+    /// Every scenario under `directory` as a test case, for `@Test(arguments:)`: each runs alone with
+    /// ``run(_:)`` and shows in `swift test` as `Feature: scenario`. Load errors become one case that
+    /// records them; no scenario at all, one case that says so.
+    public static func scenarios(
+        app: AppUnderTest,
+        directory: URL,
+        paths: [String] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [ScenarioCase] {
+        let project = ScenarioProject(app: app, directory: directory, paths: paths, environment: environment)
+        guard
+            let loaded = load(app: app, directory: directory, paths: paths, environment: environment, recording: false)
+        else {
+            return [ScenarioCase(project: project, scenario: nil, label: "Loading the scenarios")]
+        }
+        guard !loaded.scenarios.isEmpty else {
+            return [ScenarioCase(project: project, scenario: nil, label: "No scenarios")]
+        }
+        return loaded.scenarios.map {
+            ScenarioCase(project: project, scenario: $0.id, label: "\($0.feature): \($0.name)")
+        }
+    }
+
+    /// Runs one scenario of ``scenarios(app:directory:paths:environment:)``, recording its failures.
+    @discardableResult
+    public static func run(_ scenario: ScenarioCase) async throws -> RunSummary {
+        let project = scenario.project
+        guard
+            let loaded = load(
+                app: project.app,
+                directory: project.directory,
+                paths: project.paths,
+                environment: project.environment
+            )
+        else { return RunSummary() }
+        guard let id = scenario.scenario, let selected = loaded.scenarios.first(where: { $0.id == id }) else {
+            Issue.record(
+                Comment(
+                    rawValue:
+                        "No scenario found under '\(project.directory.path)': a run that tests nothing does not pass."
+                )
+            )
+            return RunSummary()
+        }
+        return try await execute([selected], in: loaded, directory: project.directory)
+    }
+
+    /// The settings, suite and scenarios of a project; `nil` after recording why they cannot be loaded.
+    static func load(
+        app: AppUnderTest,
+        directory: URL,
+        paths: [String],
+        environment: [String: String],
+        recording: Bool = true
+    ) -> (suite: ScenarioSuite, scenarios: [Scenario])? {
         var settings = RunSettings()
         let settingsFile = directory.appendingPathComponent("scenario-run.yml")
         do {
             if FileManager.default.fileExists(atPath: settingsFile.path) {
                 settings = try RunSettings.load(contentsOf: settingsFile)
             }
+            settings = settings.applying(environment: environment)
+            settings.scenarios = directory.appendingPathComponent(settings.scenarios).path
+            settings.exclude = settings.exclude.map { directory.appendingPathComponent($0).path }
+            let suite = try ScenarioSuite(app: app, settings: settings, directory: directory)
+            let scenarios = try suite.loadScenarios(paths: paths.map { directory.appendingPathComponent($0).path })
+            return (suite, scenarios)
         } catch {
-            record(error)
-            return RunSummary()
+            if recording { record(error) }
+            return nil
         }
-        settings = settings.applying(environment: environment)
-        settings.scenarios = directory.appendingPathComponent(settings.scenarios).path
-        settings.exclude = settings.exclude.map { directory.appendingPathComponent($0).path }
-        let suite: ScenarioSuite
-        let scenarios: [Scenario]
-        do {
-            suite = try ScenarioSuite(app: app, settings: settings, directory: directory)
-            scenarios = try suite.loadScenarios(paths: paths.map { directory.appendingPathComponent($0).path })
-        } catch {
-            record(error)
-            return RunSummary()
-        }
-        let selected = try ScenarioSelection(filter: settings.filter, tags: tags).select(scenarios)
+    }
+
+    static func execute(
+        _ selected: [Scenario],
+        in project: (suite: ScenarioSuite, scenarios: [Scenario]),
+        directory: URL
+    )
+        async throws -> RunSummary
+    {
+        let suite = project.suite
         let failures = FailureLog()
         let summary = try await suite.run(selected) { failures.handle($0) }
-        if settings.skipTearDown {
+        if suite.settings.skipTearDown {
             do {
                 if let lines = try KeptStore.keep(in: directory) { print(lines.joined(separator: "\n")) }
             } catch {
@@ -141,4 +221,22 @@ final class FailureLog: Sendable {
 
 extension Array {
     fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+/// Where a project's scenarios are, for ``ScenarioCase``s.
+struct ScenarioProject: Sendable {
+    var app: AppUnderTest
+    var directory: URL
+    var paths: [String]
+    var environment: [String: String]
+}
+
+/// One scenario of a project as a `swift test` case (`Feature: scenario`), run by ``ScenarioTesting/run(_:)``.
+public struct ScenarioCase: Sendable, CustomTestStringConvertible {
+    let project: ScenarioProject
+    /// `nil` for the case that stands for load errors or an empty project.
+    let scenario: ScenarioID?
+    let label: String
+
+    public var testDescription: String { label }
 }

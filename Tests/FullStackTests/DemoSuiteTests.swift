@@ -20,6 +20,41 @@ extension FullStack {
             #expect(summary.passed >= 26)
         }
 
+        /// Each demo scenario its own test case in `swift test`, named by feature and scenario.
+        @Test(arguments: ScenarioTesting.scenarios(app: RestaurantReviews.appUnderTest, directory: repositoryRoot))
+        func demoScenario(_ scenario: ScenarioCase) async throws {
+            let summary = try await ScenarioTesting.run(scenario)
+            #expect(summary.passed == 1)
+        }
+
+        @Test func theCasesAreTheScenariosNamedByFeature() {
+            let names = ScenarioTesting.scenarios(app: RestaurantReviews.appUnderTest, directory: Self.repositoryRoot)
+                .map(\.testDescription)
+            #expect(names.count >= 26)
+            #expect(names.contains("Reviews: Posting a review that the server rejects"))
+        }
+
+        @Test func aProjectWithoutScenariosDoesNotPass() async throws {
+            let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "scenario-testing-\(UUID().uuidString)"
+            )
+            try FileManager.default.createDirectory(
+                at: empty.appendingPathComponent("Scenarios"),
+                withIntermediateDirectories: true
+            )
+            try await withKnownIssue {
+                _ = try await ScenarioTesting.run(
+                    app: RestaurantReviews.appUnderTest,
+                    directory: empty,
+                    environment: [:]
+                )
+            } matching: { issue in
+                issue.comments.contains { $0.rawValue.hasPrefix("No scenario found under ") }
+            }
+            let cases = ScenarioTesting.scenarios(app: RestaurantReviews.appUnderTest, directory: empty)
+            #expect(cases.map(\.testDescription) == ["No scenarios"])
+        }
+
         @Test func skipTearDownKeepsTheLastStoreAndSaysWhere() async throws {
             let project = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "scenario-testing-\(UUID().uuidString)"

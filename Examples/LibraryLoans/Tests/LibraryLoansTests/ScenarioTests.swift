@@ -22,6 +22,12 @@ struct ScenarioTests {
         }
     }
 
+    /// Each scenario its own test case, named by feature and scenario (`Offline: The loan list loads again…`).
+    @Test(arguments: ScenarioTesting.scenarios(app: LibraryLoans.appUnderTest, directory: root))
+    func scenario(_ scenario: ScenarioCase) async throws {
+        try await ScenarioTesting.run(scenario)
+    }
+
     @Test func everyDefaultScenarioPasses() async throws {
         let summary = try await ScenarioTesting.run(app: LibraryLoans.appUnderTest, directory: Self.root)
         let expected = try Self.defaultScenarioCount()
