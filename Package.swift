@@ -78,7 +78,8 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CNCurses",
-            pkgConfig: "ncursesw",
+            // No pkgConfig: ncursesw's flags (-D_XOPEN_SOURCE…) are ones SwiftPM refuses, with a warning in
+            // every downstream build; shim.h defines what they would, and the module map links ncursesw.
             providers: [.apt(["libncurses-dev"])]
         ),
         .target(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--repeat` and `--retries` on the built binary (with the fault app's `fail times: N` step), in one
@@ -28,8 +29,8 @@ struct RepeatAndRetryCLITests {
                     print(f"{case.name}: passed={case.is_passed} flaky={len(case.flaky_failures())} reruns={len(case.rerun_failures())}")
             """
         let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", script, report.path]
+        python.executableURL = URL(fileURLWithPath: ExternalTool.path("python3") ?? "/usr/bin/python3")
+        python.arguments = ["-c", script, report.path]
         let output = Pipe()
         python.standardOutput = output
         python.standardError = FileHandle.nullDevice
@@ -59,23 +60,9 @@ struct RepeatAndRetryCLITests {
         #expect(try JSONDecoder().decode([String: [String]].self, from: state)["failed"] == ["Always fails"])
     }
 
-    /// Whether python3 can import junitparser; CI installs it and sets `SCENARIO_RUN_REQUIRE_TOOLS=1`, so
-    /// there the test runs (and fails without it) instead of skipping.
-    static let junitparserUsable: Bool = {
-        if ProcessInfo.processInfo.environment["SCENARIO_RUN_REQUIRE_TOOLS"] == "1" { return true }
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", "import junitparser"]
-        python.standardOutput = FileHandle.nullDevice
-        python.standardError = FileHandle.nullDevice
-        guard (try? python.run()) != nil else { return false }
-        python.waitUntilExit()
-        return python.terminationStatus == 0
-    }()
-
     @Test(
         .enabled(
-            if: junitparserUsable,
+            if: ExternalTool.pythonModuleAvailable("junitparser"),
             "python3's junitparser is not installed (pip install junitparser): the JUnit consumer test needs it"
         )
     )

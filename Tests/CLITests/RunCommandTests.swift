@@ -188,9 +188,9 @@ struct RunCommandTests {
         )
         #expect(!result.stdout.contains("from \"Restaurant\""), "tables without rows are not suggested")
         #expect(FileManager.default.fileExists(atPath: path))
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
+        if let sqlite3 = ExternalTool.path("sqlite3") ?? (ExternalTool.required ? "sqlite3" : nil) {
             let sqlite = Process()
-            sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            sqlite.executableURL = URL(fileURLWithPath: sqlite3)
             sqlite.arguments = [path, "select reviewID, title, restaurantID from review"]
             let pipe = Pipe()
             sqlite.standardOutput = pipe

@@ -259,9 +259,7 @@ enum ExampleApp {
 
 /// A private tmux server (its own socket) with one 100×30 session running a plain shell in the repo root.
 final class Tmux {
-    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
+    static let executable: String? = ExternalTool.path("tmux") ?? (ExternalTool.required ? "tmux" : nil)
 
     /// The package root, from this file's path.
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

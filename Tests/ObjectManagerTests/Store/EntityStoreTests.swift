@@ -1,5 +1,6 @@
 import Foundation
 import ObjectManager
+import TestSupport
 import Testing
 
 struct EntityStoreTests {
@@ -222,7 +223,9 @@ struct EntityStoreTests {
         #expect(try backup.fetchSaved("Review", where: ["reviewID": 1]).first?["title"] == "Saved")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3")))
+    @Test(
+        .enabled(if: ExternalTool.available("sqlite3"), "sqlite3 is not installed: this test reads the store with it")
+    )
     func backupIsReadableWithTheSQLiteShell() throws {
         let directory = try TestModel.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -237,7 +240,7 @@ struct EntityStoreTests {
 
         let process = Process()
         let output = Pipe()
-        process.executableURL = URL(filePath: "/usr/bin/sqlite3")
+        process.executableURL = URL(filePath: ExternalTool.path("sqlite3") ?? "sqlite3")
         process.arguments = [url.path, "select reviewID, title, isPublished, createdAt from review"]
         process.standardOutput = output
         try process.run()

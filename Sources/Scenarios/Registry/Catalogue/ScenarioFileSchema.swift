@@ -68,7 +68,8 @@ package enum ScenarioFileSchema {
                 let schema = self.schema(of: argument, vocabulary: vocabulary)
                 return argument.isRequired ? schema : ["anyOf": [schema, ["type": "null"]]]
             case .list:
-                return ["type": "array", "items": schema(of: form.arguments[0], vocabulary: vocabulary)]
+                // The argument's own type reads the whole list (`.list(of:)`).
+                return schema(of: form.arguments[0], vocabulary: vocabulary)
             case .mapping:
                 var properties: [String: JSONValue] = [:]
                 for argument in form.arguments {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 package import SharedValues
 
 /// Every step a project can use, described from the steps' own declarations: for `scenario-run steps`

@@ -1,4 +1,4 @@
-public import Diagnostics
+import Diagnostics
 public import SharedValues
 
 /// What a step argument accepts, declared once: how it reads a value (at load, and when written with

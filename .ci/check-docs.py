@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""The user documentation is whole and current: docs/steps.md is what `scenario-run steps --built-in
+--format markdown` prints; every relative link in README.md and docs/ leads to a file that exists (and,
+for a `#anchor` into a markdown file, to a heading there); no user document cites SPEC.md."""
+import pathlib
+import re
+import subprocess
+import sys
+
+root = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else ".").resolve()
+binary = sys.argv[1]
+problems = []
+
+generated = subprocess.run([binary, "steps", "--built-in", "--format", "markdown"], cwd=root,
+                           capture_output=True, text=True, check=True).stdout
+committed = (root / "docs/steps.md").read_text()
+if generated != committed:
+    problems.append("docs/steps.md differs from `scenario-run steps --built-in --format markdown`; "
+                    "regenerate it: swift run scenario-run steps --built-in --format markdown > docs/steps.md")
+
+
+def anchors(markdown: str) -> set:
+    found = set()
+    for line in markdown.splitlines():
+        match = re.match(r"^#+\s+(.*)$", line)
+        if match:
+            text = re.sub(r"[`*_]", "", match.group(1)).strip().lower()
+            found.add(re.sub(r"[^\w\- ]", "", text).replace(" ", "-"))
+    return found
+
+
+documents = [root / "README.md"] + sorted((root / "docs").glob("*.md"))
+for document in documents:
+    text = document.read_text()
+    if "SPEC.md" in text or re.search(r"SPEC §", text):
+        problems.append(f"{document.relative_to(root)} cites SPEC, which does not ship")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"^[a-z]+:", target) or target.startswith("mailto:"):
+            continue
+        path, _, anchor = target.partition("#")
+        destination = (document.parent / path).resolve() if path else document
+        if not destination.exists():
+            problems.append(f"{document.relative_to(root)}: link '{target}' leads nowhere")
+        elif anchor and destination.suffix == ".md" and anchor not in anchors(destination.read_text()):
+            problems.append(f"{document.relative_to(root)}: link '{target}' names no heading of {path or document.name}")
+
+for problem in problems:
+    print("error:", problem)
+print(f"docs: {len(documents)} documents checked, {len(problems)} problems")
+sys.exit(1 if problems else 0)

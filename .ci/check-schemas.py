@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""The JSON Schemas `scenario-run schema` prints, read by a real consumer (Python's jsonschema): they
+accept every scenario file, server.yml and scenario-run.yml of a project, and the hostile corpus shows
+how many structurally wrong files they reject (informative: the rest are `check`'s to catch)."""
+import json
+import pathlib
+import subprocess
+import sys
+
+import jsonschema
+import yaml
+
+binary, project = sys.argv[1], pathlib.Path(sys.argv[2]).resolve()
+corpus = pathlib.Path(sys.argv[3]).resolve() if len(sys.argv) > 3 else None
+
+
+def schema(kind: str) -> dict:
+    out = subprocess.run([binary, "schema", kind], cwd=project, capture_output=True, text=True, check=True).stdout
+    document = json.loads(out)
+    jsonschema.Draft202012Validator.check_schema(document)
+    return document
+
+
+def load(path: pathlib.Path):
+    return yaml.safe_load(path.read_text())
+
+
+schemas = {kind: jsonschema.Draft202012Validator(schema(kind)) for kind in ("scenarios", "server", "settings")}
+problems = []
+checked = 0
+files = [("scenarios", p) for p in sorted((project / "Scenarios").rglob("*.y*ml")) if "examples-broken" not in p.parts]
+files.append(("server", project / "Fixtures/server.yml"))
+if (project / "scenario-run.yml").exists():
+    files.append(("settings", project / "scenario-run.yml"))
+for kind, path in files:
+    checked += 1
+    for error in schemas[kind].iter_errors(load(path)):
+        problems.append(f"{path.relative_to(project)}: {error.json_path}: {error.message}")
+for problem in problems:
+    print("error:", problem)
+print(f"schemas: {checked} files of {project.name} valid" if not problems else f"schemas: {len(problems)} problems")
+
+if corpus:
+    rejected = total = 0
+    for kind, folder in (("scenarios", "scenarios"), ("server", "server")):
+        for path in sorted((corpus / folder).glob("*.yml")):
+            total += 1
+            try:
+                document = load(path)
+            except Exception:
+                rejected += 1  # not YAML at all: no schema gets to see it
+                continue
+            if not schemas[kind].is_valid(document):
+                rejected += 1
+    print(f"schemas: the hostile corpus: {rejected} of {total} files rejected by the schema alone")
+sys.exit(1 if problems else 0)
