@@ -93,7 +93,7 @@ extension Step {
         if let json = conditions.json { parts.append("json \(json)") }
         if let json = conditions.jsonIncludes { parts.append("json includes \(json)") }
         if let text = conditions.bodyContains { parts.append("body contains '\(text)'") }
-        parts.append(RequestExpectation.describe(times))
+        if times != 1...Int.max { parts.append(RequestExpectation.describe(times)) }
         return Step("expect request " + parts.joined(separator: " ")) { context in
             let expectation = RequestExpectation(
                 method: method,

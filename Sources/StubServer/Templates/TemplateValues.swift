@@ -42,6 +42,14 @@ package struct TemplateValues {
         case ("request"?, "query"?) where name.count == 3, ("request"?, "headers"?) where name.count == 3:
             return nil
         case ("request"?, "json"?): return nil
+        case ("request"?, "path"?) where name.count == 3:
+            let placeholder = name[2]
+            return "Unknown template name 'request.path.\(placeholder)': the route's path has no ':\(placeholder)'."
+                + Suggestions.didYouMeanOrKnown(
+                    "request.path.\(placeholder)",
+                    in: placeholders.map { "request.path.\($0)" },
+                    label: "It has"
+                )
         default:
             let dotted = name.joined(separator: ".")
             // Suggest among the known names with the user's last segment in place of NAME and KEY.
@@ -50,7 +58,7 @@ package struct TemplateValues {
                 placeholders.map { "request.path.\($0)" } + [
                     "request.query.\(last)", "request.headers.\(last)", "request.json.\(last)", "sequence", "now",
                 ]
-            let near = Suggestions.nearest(to: dotted, in: candidates)
+            let near = Suggestions.nearest(to: dotted, in: candidates, limit: 1)
             if !near.isEmpty { return "Unknown template name '\(dotted)'." + Suggestions.didYouMean(suggestions: near) }
             let known = knownNames(placeholders: placeholders).map { "'\($0)'" }.joined(separator: ", ")
             return "Unknown template name '\(dotted)'. Templates know \(known)."
