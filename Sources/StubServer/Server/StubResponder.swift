@@ -55,7 +55,9 @@ struct StubResponder: HTTPResponder {
             log("204", .reset)
             return Response(status: .noContent)
         }
-        let headers = request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
+        // HTTP/1's `Host` arrives as the authority, not among the fields; the journal and `when:` see it as sent.
+        let host = request.head.authority.map { [HTTPHeader(name: "Host", value: $0)] } ?? []
+        let headers = host + request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
         let body = try await readBody(of: request)
         let entry = JournalEntry(
             method: method,
