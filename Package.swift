@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         .target(name: "Diagnostics", swiftSettings: swiftSettings),
@@ -63,6 +64,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -73,7 +75,7 @@ let package = Package(
         ),
         .target(
             name: "Steps",
-            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Diagnostics"],
+            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Diagnostics", "YAMLSource"],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(

@@ -101,15 +101,16 @@ def status_of(data):
 
 
 def valid_request(port):
-    """One GET of the fixture on a fresh connection; its latency in seconds, or None when it failed."""
+    """One GET of the templated fixture route (matched by `when:`) on a fresh connection; its latency in
+    seconds, or None when it failed."""
     start = time.perf_counter()
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-            sock.sendall(b"GET /ok.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            sock.sendall(b"GET /ok.json?probe=7 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             data, _ = read_until_eof(sock, 10)
     except OSError:
         return None
-    if status_of(data) != 200 or not data.endswith(b'{"ok": true}'):
+    if status_of(data) != 200 or not data.endswith(b'{"ok": true, "probe": 7}'):
         return None
     return time.perf_counter() - start
 
@@ -229,9 +230,19 @@ def main():
     with tempfile.TemporaryDirectory(prefix="stub-stress-") as project:
         os.makedirs(f"{project}/Fixtures")
         with open(f"{project}/Fixtures/server.yml", "w") as routes:
-            routes.write("routes:\n  - { path: /upload, method: POST, status: 201, body: stored }\n")
+            # Routes that match with `when:` and answer through templates (docs/server.md).
+            routes.write(
+                "routes:\n"
+                "  - path: /ok.json\n"
+                "    method: GET\n"
+                "    when: { query: { probe: { matches: '^[0-9]+$' } }, headers: { Host: { matches: '^127' } } }\n"
+                "    fixture: ok.json\n"
+                "    template: true\n"
+                "  - { path: /upload, method: POST, when: { json: { a: 1 } }, status: 201, json: { n: '{{sequence}}' } }\n"
+                "  - { path: /upload, method: POST, status: 201, body: stored }\n"
+            )
         with open(f"{project}/Fixtures/ok.json", "w") as fixture:
-            fixture.write('{"ok": true}')
+            fixture.write('{"ok": true, "probe": {{request.query.probe}}}')
         proc, port = start_server(binary, project)
         ok = True
         try:

@@ -53,6 +53,11 @@ public enum Suggestions {
         }
     }
 
+    /// The edit distance between two texts, case-sensitive: how near a request's path is to a route's.
+    package static func editDistance(_ a: String, _ b: String) -> Int {
+        editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
+    }
+
     static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

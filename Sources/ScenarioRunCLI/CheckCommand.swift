@@ -21,6 +21,7 @@ struct CheckCommand: AsyncParsableCommand {
             let suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             let files = try suite.scenarioFiles(paths: paths)
             let scenarios = try suite.loadScenarios(paths: paths)
+            for warning in suite.shadowedRoutes { Terminal.printError(warning.description) }
             print(
                 "OK: \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s"), \(suite.serverRoutes.routes.count) server routes."
             )

@@ -3,8 +3,10 @@ import Diagnostics
 import Foundation
 import Scenarios
 import Steps
+import StubServer
 
-/// `scenario-run serve [--port N]` — only the stub server, until interrupted.
+/// `scenario-run serve [--port N] [--verbose]` — only the stub server, until interrupted. With no scenario
+/// to set up, `POST /__scenario-run/reset` resets its sequences, states and stubs.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -13,6 +15,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "The port on 127.0.0.1 (default: a free one).")
     var port: Int = 0
+
+    @Flag(
+        help: "Print one line per request: method, target, status, the route that answered or the nearest misses, time."
+    )
+    var verbose = false
 
     @OptionGroup var project: ProjectOptions
 
@@ -30,7 +37,12 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw Terminal.failLoading(error)
         }
-        let server = suite.makeServer(port: port)
+        let output = StandardOutput()
+        var log: (@Sendable (StubExchange) -> Void)?
+        if verbose {
+            log = { (exchange: StubExchange) in output.write(exchange.line + "\n") }
+        }
+        let server = suite.makeServer(port: port, onExchange: log)
         let url: URL
         do {
             url = try await server.start()
@@ -38,8 +50,9 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.printError("error: The stub server could not start: \(error)")
             throw ExitCode(2)
         }
-        StandardOutput().write(
-            "Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)\nPress Ctrl-C to stop.\n"
+        output.write(
+            "Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)\n"
+                + "POST \(url.absoluteString)/__scenario-run/reset resets sequences and states. Press Ctrl-C to stop.\n"
         )
         let stopped = AsyncStream<Void>.makeStream()
         let interrupts = InterruptHandler(onFirst: { stopped.continuation.finish() })

@@ -14,7 +14,7 @@ import TUIRunner
 /// a Markdown table of medians (plain `ContinuousClock` timing; build with `-c release`).
 ///
 /// Names select benchmarks by prefix: `dispatch`, `route`, `mapping`, `store`, `request`, `environment`,
-/// `load`, `server`, `workload`, `tui`. `--quick` does fewer runs (for profilers and smoke checks).
+/// `load`, `server`, `matching`, `workload`, `tui`. `--quick` does fewer runs (for profilers and smoke checks).
 @main
 struct ScenarioBench {
     static func main() async {
@@ -26,7 +26,7 @@ struct ScenarioBench {
         arguments.removeAll { $0 == "--quick" }
         if arguments.contains(where: { $0.hasPrefix("-") }) {
             print(
-                "usage: scenario-bench [--quick] [dispatch|wire|route|mapping|store|request|environment|load|server|workload|tui ...]"
+                "usage: scenario-bench [--quick] [dispatch|wire|route|mapping|store|matching|request|environment|load|server|workload|tui ...]"
             )
             exit(2)
         }
@@ -94,6 +94,7 @@ struct ScenarioBench {
         if wants("route") { try await routeResolution() }
         if wants("mapping") { try await mapping() }
         if wants("store") { try await store() }
+        if wants("matching") { try await matching() }
         let needsServer = ["request", "environment", "load", "server", "workload"].contains { wants($0) }
         if needsServer {
             let workload = try BenchWorkload(count: 10_000)

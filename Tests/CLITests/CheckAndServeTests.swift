@@ -22,7 +22,7 @@ struct CheckAndServeTests {
         #expect(result.status == 2)
         #expect(
             result.stderr.contains(
-                "Fixtures/server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'status'?"
+                "Fixtures/server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'state' or 'status'?"
             ),
             "\(result.stderr)"
         )

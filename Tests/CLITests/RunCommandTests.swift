@@ -127,7 +127,7 @@ struct RunCommandTests {
         #expect(result.stdout.contains("    step      stub route Review POST to /422  Scenarios/reviews.yml:"))
         #expect(result.stdout.contains("    set up    set up the test environment"))
         #expect(result.stdout.contains("    tear down tear down the test environment"))
-        #expect(result.stdout.hasSuffix("7 scenarios\n"))
+        #expect(result.stdout.hasSuffix("11 scenarios\n"))
         #expect(!result.stdout.contains("passed"))
     }
 

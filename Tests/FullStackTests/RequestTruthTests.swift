@@ -117,7 +117,7 @@ extension FullStack {
             #expect(outcome.failures == [])
             #expect(outcome.logs.contains { $0.hasPrefix("GET /restaurants/12?include=reviews%20%26%20more → 200") })
             #expect(
-                outcome.logs.contains { $0.hasPrefix("GET /restaurants?page=2 → 200 (20 objects)") },
+                outcome.logs.contains { $0.hasPrefix("GET /restaurants?page=2 → 200 (5 objects)") },
                 "\(outcome.logs)"
             )
         }

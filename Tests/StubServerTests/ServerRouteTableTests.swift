@@ -131,7 +131,7 @@ struct ServerRouteTableTests {
         #expect(
             errors("routes:\n  - { path: /a, stauts: 201 }\n")
                 == """
-                server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'status'?
+                server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'state' or 'status'?
                   - { path: /a, stauts: 201 }
                                 ^
                 """
@@ -284,7 +284,7 @@ struct ServerRouteTableTests {
         #expect(
             errors(yaml)
                 == """
-                server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'status'?
+                server.yml:2:17: error: Unknown route key 'stauts'. Did you mean 'state' or 'status'?
                   - { path: /a, stauts: 201 }
                                 ^
                 server.yml:3:5: error: Route has no 'path'.

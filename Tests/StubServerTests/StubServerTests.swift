@@ -157,7 +157,10 @@ struct StubServerTests {
         let running = try await Running(Self.routes, files: Self.files)
         let get = try await running.request("/review")
         #expect(get.response.status.code == 404)
-        #expect(get.body == #"{"error":"No route or fixture for GET /review"}"#)
+        #expect(
+            get.body
+                == #"{"error":"No route or fixture for GET /review; nearest POST /review at server.yml:2: method differs","nearest":[{"at":"server.yml:2","route":"POST /review","why":["method differs"]}]}"#
+        )
         await running.finish()
     }
 

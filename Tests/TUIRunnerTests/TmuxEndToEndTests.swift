@@ -23,7 +23,7 @@ struct TmuxEndToEndTests {
         #expect(pane.contains("Posting a review that succeeds"))
         #expect(pane.contains("Reviews"))
         #expect(pane.contains("✓"))
-        #expect(pane.contains("26/26  0 failed"))
+        #expect(pane.contains("31/31  0 failed"))
         #expect(pane.contains("█"), "the progress bar is drawn")
         #expect(pane.contains("┌"), "UTF-8 box drawing")
 
@@ -48,12 +48,12 @@ struct TmuxEndToEndTests {
 
         tmux.press("r")
         pane = try tmux.waitForPane("the re-run to finish") { Tmux.statusLine($0).contains("finished  run 2") }
-        #expect(pane.contains("26/26  0 failed"))
+        #expect(pane.contains("31/31  0 failed"))
 
         tmux.press("q")
         pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
-        #expect(pane.contains("26 passed, 0 failed"))
+        #expect(pane.contains("31 passed, 0 failed"))
         #expect(!pane.contains("Scenarios (All)"), "the alternate screen is gone")
         let after = try tmux.stty(into: "after")
         #expect(after == before, "stty -a is unchanged after quitting")

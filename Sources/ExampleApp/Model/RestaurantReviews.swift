@@ -74,9 +74,13 @@ public enum RestaurantReviews {
         ),
     ])
 
-    /// Routes, descriptors and error mapping on a new object manager.
+    /// The token the app signs its requests with; the API refuses a review posted without one.
+    public static let token = "Bearer demo-token"
+
+    /// Routes, descriptors, error mapping and the app's token on a new object manager.
     public static func configure(_ manager: ObjectManager) throws {
         for route in routes.routes { try manager.router.addRoute(route) }
+        manager.client.setDefaultHeader("Authorization", to: token)
         manager.addResponseDescriptor(
             ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants")
         )

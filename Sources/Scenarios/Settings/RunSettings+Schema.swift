@@ -45,6 +45,11 @@ extension RunSettings {
                     default: ["Scenarios/examples-failing", "Scenarios/examples-broken"]
                 ),
                 "fail fast": described(["type": "boolean"], "Stop after the first failing scenario", default: false),
+                "unmatched requests": described(
+                    ["enum": ["fail", "warn", "off"]],
+                    "What a request no stub-server route answers does: fail the scenario's leak check, warn in its log, or nothing",
+                    default: "warn"
+                ),
                 "leaks": described(
                     ["enum": ["fail", "warn", "off"]],
                     "What check for leaks does with what a scenario left behind",

@@ -13,6 +13,7 @@ import YAMLSource
 /// fixtures: Fixtures
 /// scenarios: Scenarios
 /// leaks: fail
+/// unmatched requests: warn
 /// settle time: 0.5
 /// ```
 package struct RunSettings: Sendable, Equatable {
@@ -23,6 +24,16 @@ package struct RunSettings: Sendable, Equatable {
         /// The check passes and reports the leaks as a warning.
         case warn
         /// No check: the step is not in the plan.
+        case off
+    }
+
+    /// What a request the stub server had no route for does to its scenario (`unmatched requests:`).
+    package enum UnmatchedMode: String, Sendable, Equatable, CaseIterable {
+        /// `check for leaks` fails the scenario, listing the requests and their nearest routes.
+        case fail
+        /// The scenario's log names each one and its nearest routes (the default).
+        case warn
+        /// Nothing is said (the 404 body still names the nearest routes).
         case off
     }
 
@@ -61,6 +72,8 @@ package struct RunSettings: Sendable, Equatable {
     package var filter: String?
     /// Whether scenarios are checked for leaks after their tear-down, and what a leak does.
     package var leaks: LeakMode = .fail
+    /// What a request no stub route answered does (`unmatched requests:`).
+    package var unmatchedRequests: UnmatchedMode = .warn
 
     /// Where `default set up` and `default tear down` names were written, by index, when they came
     /// from `scenario-run.yml`: load errors about them point there.
@@ -71,7 +84,7 @@ package struct RunSettings: Sendable, Equatable {
 
     static let keys = [
         "step timeout", "retry interval", "default set up", "default tear down", "fixtures", "scenarios", "exclude",
-        "fail fast", "leaks", "settle time",
+        "fail fast", "leaks", "settle time", "unmatched requests",
     ]
 
     /// Reads `scenario-run.yml`; every problem is a diagnostic, naming the file by `url.relativePath`.
@@ -189,6 +202,16 @@ package struct RunSettings: Sendable, Equatable {
                     )
                 } else {
                     report("'leaks' must be fail, warn or off.", value)
+                }
+            case "unmatched requests":
+                if let text = value.string, let mode = UnmatchedMode(rawValue: text.lowercased()) {
+                    settings.unmatchedRequests = mode
+                } else {
+                    report(
+                        "'unmatched requests' must be fail, warn or off, not \(value.summary)."
+                            + Suggestions.didYouMean(value.string ?? "", in: UnmatchedMode.allCases.map(\.rawValue)),
+                        value
+                    )
                 }
             default:
                 report(

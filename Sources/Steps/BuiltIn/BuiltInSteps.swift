@@ -7,12 +7,12 @@ package import Scenarios
 package enum BuiltInSteps {
     /// Every built-in definition, including the default set-up and tear-down steps, in registration
     /// order. Each is defined next to its `Step` factory, in the theme files of this folder
-    /// (`Step+Environment.swift`, `Step+ObjectManager.swift`, `Step+Objects.swift`, `Step+Requests.swift`,
-    /// `Step+Expectations.swift`; `wait`, `fail` and `succeed` in `BuiltInSteps+Basics.swift`).
+    /// (`Step+Environment.swift`, `Step+ObjectManager.swift`, `Step+StubServer.swift`, `Step+Objects.swift`,
+    /// `Step+Requests.swift`, `Step+Expectations.swift`; `wait`, `fail` and `succeed` in `BuiltInSteps+Basics.swift`).
     package static var definitions: [StepDefinition] {
         [
             setUpTestEnvironment, tearDownTestEnvironment,
-            stubRoute, suspendQueue, stubReachability, cacheResponse,
+            stubRoute, stubRequest, suspendQueue, stubReachability, cacheResponse,
             createFromFactory, createFromFactories, insertEntity, deleteEntities,
             getObjects, objectRequest("post object", .post), objectRequest("put object", .put),
             objectRequest("delete object", .delete),

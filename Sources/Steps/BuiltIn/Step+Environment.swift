@@ -16,7 +16,8 @@ extension BuiltInSteps {
 extension Step {
     /// The default set-up (KIF setDefaultStepsToSetUp): a fresh shared object manager on the stub
     /// server with the app's routes and mappings, an empty in-memory default store, an empty cache,
-    /// live reachability, the queue resumed, factories reset, the app's own reset, an empty journal.
+    /// live reachability, the queue resumed, factories reset, the app's own reset, an empty journal, and
+    /// the stub server's sequences, states and scenario stubs reset.
     public static func setUpTestEnvironment() -> Step {
         Step("set up the test environment") { context in
             let environment = try context.testEnvironment
@@ -25,6 +26,8 @@ extension Step {
                 return .failure("The stub server is not running.")
             }
             environment.server.journal.clear()
+            // Sequences, states, the scenario's own stubs and unmatched requests start over (SPEC §15).
+            environment.server.session.reset()
             let manager = try await environment.factory.setUp(baseURL: baseURL)
             // A request is bounded like the step that makes it (`--timeout`), whatever the app configured.
             manager.client.timeout = context.stepTimeout
@@ -38,15 +41,17 @@ extension Step {
         }
     }
 
-    /// The default tear-down: cancel every queued or running request, delete every object of every
-    /// entity, clear the cache, drop the shared instances.
+    /// The default tear-down: remove the scenario's own stubs, cancel every queued or running request,
+    /// delete every object of every entity, clear the cache, drop the shared instances.
     public static func tearDownTestEnvironment() -> Step {
         Step("tear down the test environment") { context in
             if let world = context[ScenarioWorld.Key.self] {
                 await world.close()
                 context[ScenarioWorld.Key.self] = nil
             }
-            try await context.testEnvironment.factory.tearDown()
+            let environment = try context.testEnvironment
+            environment.server.session.removeStubs()
+            try await environment.factory.tearDown()
             return .success
         }
     }

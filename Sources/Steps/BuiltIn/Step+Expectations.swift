@@ -1,6 +1,7 @@
 import Foundation
 public import ObjectManager
 public import Scenarios
+import StubServer
 import Synchronization
 
 /// The definitions of the steps that expect and wait, whose bodies follow.
@@ -104,22 +105,41 @@ extension BuiltInSteps {
         .integer(in: counts),
         "How many such requests (at least one when left out)"
     )
+    static let requestAtLeast = StepArgument<Int?>.optional("at least", .integer(in: counts), "At least this many")
+    static let requestAtMost = StepArgument<Int?>.optional("at most", .integer(in: counts), "At most this many")
+    static let requestQuery = StepArgument<JSONValue?>.optional(
+        "query",
+        .json,
+        "Query parameters: each exact text, { matches: REGEX } or { absent: true }"
+    )
+    static let requestHeaders = StepArgument<JSONValue?>.optional(
+        "headers",
+        .json,
+        "Request headers: each exact text, { matches: REGEX } or { absent: true }"
+    )
+    static let requestBodyContains = StepArgument<String?>.optional("body contains", .string, "Text in the body")
 
     static let expectRequest = StepDefinition(
         "expect request",
         summary: "Passes when the stub server's journal holds matching requests",
         forms: [
-            .mapping(requestMethod.any, requestPath.any, requestCount.any, responseJSON.any, responseJSONIncludes.any)
+            .mapping(
+                requestMethod.any,
+                requestPath.any,
+                requestQuery.any,
+                requestHeaders.any,
+                responseJSON.any,
+                responseJSONIncludes.any,
+                requestBodyContains.any,
+                requestCount.any,
+                requestAtLeast.any,
+                requestAtMost.any
+            )
         ],
         example: "expect request: { method: POST, path: /review, count: 1, json: { review: { title: Lovely } } }"
     ) { input, _ in
-        .expectRequest(
-            method: try input.literal(requestMethod)?.rawValue,
-            path: input.written(requestPath),
-            count: try input.literal(requestCount),
-            json: input.written(responseJSON),
-            jsonIncludes: input.written(responseJSONIncludes)
-        )
+        // The matchers are the stub server's own (a route's `when:`), read by its parser.
+        try expectRequestStep(input.arguments)
     }
 
     static let expectReachability = StepDefinition(
@@ -274,7 +294,7 @@ extension Step {
 
     /// Passes when the stub server's journal holds matching requests (`count` exactly, or at least one);
     /// `json` and `jsonIncludes` match the request body as ``expectResponse(status:json:jsonIncludes:bodyContains:error:)``
-    /// does, and a miss names the nearest request's first difference.
+    /// does. The matchers of ``expectRequest(method:path:conditions:times:)`` with just these.
     public static func expectRequest(
         method: String? = nil,
         path: String? = nil,
@@ -282,55 +302,12 @@ extension Step {
         json: JSONValue? = nil,
         jsonIncludes: JSONValue? = nil
     ) -> Step {
-        var parts: [String] = []
-        if let method { parts.append(method.uppercased()) }
-        if let path { parts.append(path) }
-        if let count { parts.append("count \(count)") }
-        if let json { parts.append("json \(json)") }
-        if let jsonIncludes { parts.append("json includes \(jsonIncludes)") }
-        return Step("expect request " + parts.joined(separator: " ")) { context in
-            let world = try context.world
-            let journal = world.environment.server.journal
-            let path = try path.map { try context.interpolate($0) }
-            let expected = try [(json, JSONArrayMatch.inOrder), (jsonIncludes, .includes)].compactMap { value, arrays in
-                try value.map { (try $0.interpolated(in: context), arrays) }
-            }
-            let candidates = journal.entries.filter { entry in
-                (method == nil || entry.method.caseInsensitiveCompare(method ?? "") == .orderedSame)
-                    && (path == nil || entry.path == path)
-            }
-            var bodyMismatch: String?
-            let matching = candidates.filter { entry in
-                guard !expected.isEmpty else { return true }
-                guard let body = try? JSONValue(parsing: entry.body) else {
-                    bodyMismatch = bodyMismatch ?? "\(entry.method) \(entry.path)'s body is not JSON"
-                    return false
-                }
-                for (wanted, arrays) in expected {
-                    if let mismatch = body.mismatch(against: wanted, arrays: arrays) {
-                        bodyMismatch = bodyMismatch ?? "\(entry.method) \(entry.path)'s body differs at \(mismatch)"
-                        return false
-                    }
-                }
-                return true
-            }
-            // The journal keeps the first 64 KiB of a body: say so when a `json` match may have missed for that.
-            let seen = journal.entries.map { entry in
-                "\(entry.method) \(entry.path)"
-                    + (!expected.isEmpty && entry.isBodyTruncated
-                        ? " (body of \(entry.bodyLength) bytes, only its start kept)" : "")
-            }.joined(separator: ", ")
-            let why = matching.isEmpty ? bodyMismatch.map { " (\($0))" } ?? "" : ""
-            if let count {
-                return matching.count == count
-                    ? .success
-                    : .wait(
-                        "\(matching.count) matching request(s), expected \(count); the server saw: [\(seen)]\(why)"
-                    )
-            }
-            return matching.isEmpty
-                ? .wait("No matching request; the server saw: [\(seen)]\(why)") : .success
-        }.returningPromptly().givingUpWhenSettled()
+        expectRequest(
+            method: method,
+            path: path,
+            conditions: RequestConditions(json: json, jsonIncludes: jsonIncludes),
+            times: count.map { $0...$0 } ?? 1...Int.max
+        )
     }
 
     /// Passes when the HTTP client reports `status`.

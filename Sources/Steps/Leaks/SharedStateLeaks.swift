@@ -1,13 +1,15 @@
 package import ObjectManager
 package import Scenarios
+import StubServer
 
 /// What `check for leaks` looks at after a scenario's tear-down: the shared state the next scenario's
 /// set-up would find, compared with what set-up makes — no rows and no unsaved objects in any store that
 /// is still reachable (the default store, the shared manager's, the one the next set-up reuses); and when
 /// a shared object manager is still set, its routes as the app configured them, its queue resumed with
 /// nothing queued or running, reachability not stubbed, an empty cache; no request of the scenario's own
-/// manager still running (dropped or not); no background work of steps still running; then the app's
-/// own ``LeakCheck``s.
+/// manager still running (dropped or not); no background work of steps still running; no scenario stub
+/// still installed on the stub server (and, with `unmatched requests: fail`, no request it had no route
+/// for); then the app's own ``LeakCheck``s.
 ///
 /// A dropped manager's routes, cache and reachability are not leaks: the next set-up makes a new one.
 ///
@@ -21,10 +23,13 @@ package struct SharedStateLeaks: Sendable {
 
     package let configuredRoutes: RouteSet
     package let appChecks: [LeakCheck]
+    /// Whether a request the stub server had no route for is a leak (`unmatched requests: fail`).
+    package let failsOnUnmatchedRequests: Bool
 
-    package init(configuredRoutes: RouteSet, appChecks: [LeakCheck] = []) {
+    package init(configuredRoutes: RouteSet, appChecks: [LeakCheck] = [], failsOnUnmatchedRequests: Bool = false) {
         self.configuredRoutes = configuredRoutes
         self.appChecks = appChecks
+        self.failsOnUnmatchedRequests = failsOnUnmatchedRequests
     }
 
     /// Every leak, in a fixed order: stores, the shared manager, the scenario's requests, background
@@ -48,6 +53,7 @@ package struct SharedStateLeaks: Sendable {
         }
         let running = context[ScenarioWorld.Key.self]?.runningCount ?? 0
         if running > 0 { leaks.append(Self.counted(running, "background task") + " of steps still running") }
+        leaks += Self.stubServerLeaks(environment.server.session, unmatched: failsOnUnmatchedRequests)
         for check in appChecks {
             do {
                 leaks += try await check.check(environment)
@@ -90,6 +96,27 @@ package struct SharedStateLeaks: Sendable {
         if pending > 0 { leaks.append(counted(pending, "request") + " still queued") }
         let running = queue.inFlightCount
         if running > 0 { leaks.append(counted(running, "request") + " still running") }
+        return leaks
+    }
+
+    /// Scenario stubs still installed (`1 scenario stub still installed: GET /x at Scenarios/a.yml:9`) and,
+    /// when `unmatched`, the requests no route answered with their nearest routes.
+    static func stubServerLeaks(_ session: StubSession, unmatched: Bool) -> [String] {
+        var leaks: [String] = []
+        let stubs = session.stubs
+        if !stubs.isEmpty {
+            leaks.append(
+                counted(stubs.count, "scenario stub") + " still installed: "
+                    + stubs.map { "\($0.summary) at \($0.place)" }.joined(separator: ", ")
+            )
+        }
+        let (kept, count) = session.unmatched
+        if unmatched, count > 0 {
+            leaks.append(
+                counted(count, "unmatched request") + ": " + kept.prefix(3).map(\.logLine).joined(separator: "; ")
+                    + (count > 3 ? "; …" : "")
+            )
+        }
         return leaks
     }
 

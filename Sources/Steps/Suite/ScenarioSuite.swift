@@ -109,9 +109,15 @@ package struct ScenarioSuite: Sendable {
         throw DiagnosticList(diagnostics)
     }
 
-    /// Starts the stub server on 127.0.0.1 (a free port unless `port` says otherwise).
-    package func makeServer(port: Int = 0) -> StubServer {
-        StubServer(fixtures: fixtures, routes: serverRoutes, port: port)
+    /// Starts the stub server on 127.0.0.1 (a free port unless `port` says otherwise); `onExchange` sees
+    /// every request it answers.
+    package func makeServer(port: Int = 0, onExchange: (@Sendable (StubExchange) -> Void)? = nil) -> StubServer {
+        StubServer(fixtures: fixtures, routes: serverRoutes, port: port, onExchange: onExchange)
+    }
+
+    /// `server.yml` routes that an earlier route always answers first: `check` warns about them.
+    package var shadowedRoutes: [RouteShadowing] {
+        RouteShadowing.find(in: serverRoutes.routes)
     }
 
     /// A runner whose scenarios see the test environment (factory, server, fixtures) and end with `check
@@ -125,9 +131,14 @@ package struct ScenarioSuite: Sendable {
             factory: factory,
             server: server,
             fixtures: fixtures,
-            idlingResources: app.idlingResources
+            idlingResources: app.idlingResources,
+            logsUnmatchedRequests: settings.unmatchedRequests != .off
         )
-        let leaks = SharedStateLeaks(configuredRoutes: configuredRoutes, appChecks: app.leakChecks)
+        let leaks = SharedStateLeaks(
+            configuredRoutes: configuredRoutes,
+            appChecks: app.leakChecks,
+            failsOnUnmatchedRequests: settings.unmatchedRequests == .fail
+        )
         return try ScenarioRunner(
             registry: registry,
             settings: settings,

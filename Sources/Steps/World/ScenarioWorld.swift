@@ -36,7 +36,11 @@ public final class ScenarioWorld: Sendable {
         let idling = environment.idlingResources.compactMap { resource in
             (resource as? CountingIdlingResource)?.observe { [weak context] in context?.signalChange() }
         }
-        state.withLock { $0.observations = [requests, queue, journal] + idling }
+        // A request no stub route answered, with its nearest routes (SPEC §15).
+        let unmatched = environment.server.session.onUnmatched { [weak context] request in
+            if environment.logsUnmatchedRequests { context?.log(request.logLine) }
+        }
+        state.withLock { $0.observations = [requests, queue, journal, unmatched] + idling }
         // The runner's reading before every attempt of an expectation (SPEC §13).
         context.setActivityProbe { [weak self] in self?.activity }
         // Every notification, so `wait for notification` also sees one posted before it began.

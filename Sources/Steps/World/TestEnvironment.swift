@@ -20,15 +20,19 @@ public final class TestEnvironment: Sendable {
     public let notificationCenter: NotificationCenter
     /// The work the app starts on its own, which expectations wait for (``AppUnderTest/idlingResources``).
     public let idlingResources: [any IdlingResource]
+    /// Whether the scenario's log names requests no stub route answered (`unmatched requests:` not `off`).
+    package let logsUnmatchedRequests: Bool
 
     package init(
         factory: TestFactory,
         server: StubServer,
         fixtures: URL,
         notificationCenter: NotificationCenter = .default,
-        idlingResources: [any IdlingResource] = []
+        idlingResources: [any IdlingResource] = [],
+        logsUnmatchedRequests: Bool = true
     ) {
         self.idlingResources = idlingResources
+        self.logsUnmatchedRequests = logsUnmatchedRequests
         self.factory = factory
         self.server = server
         self.fixtures = TestFixture(directory: fixtures)

@@ -22,8 +22,30 @@ enum RouteTableError: Equatable {
     case conflictingContent(first: String, second: String)
     /// A `fixture:` that reaches no file, in ``FixtureFolder``'s words.
     case missingFixture(message: String)
+    case whenNotAMapping(found: String)
+    case unknownWhenKey(String)
+    case matchersNotAMapping(what: String, found: String)
+    case matcherExpected(name: String, what: String, found: String)
+    case unknownMatcher(String)
+    case invalidMatcher(RequestMatchError)
+    case absentNotTrue(found: String)
+    case responsesNotAList(found: String)
+    case responseNotAMapping(found: String)
+    case unknownResponseKey(String)
+    case answerBesideResponses(String)
+    case unknownThen(String)
+    case thenWithoutResponses
+    case notABool(key: String, found: String)
+    case templateWithoutFixture
+    case templateSyntax(String)
+    case templateName(String)
+    case fixtureTemplateSyntax(fixture: String, String)
+    case fixtureTemplateName(fixture: String, String)
 
-    static let routeKeys = ["path", "method", "status", "fixture", "json", "body", "headers", "delay", "fault"]
+    static let routeKeys = [
+        "path", "method", "when", "state", "then state", "status", "fixture", "json", "body", "headers", "delay",
+        "fault", "template", "responses", "then",
+    ]
 
     /// The sentence shown after `error:`.
     var message: String {
@@ -66,6 +88,52 @@ enum RouteTableError: Equatable {
             return "Route has both '\(first)' and '\(second)'; use only one of 'fixture', 'json' and 'body'."
         case .missingFixture(let message):
             return message
+        case .whenNotAMapping(let found):
+            return
+                "Expected a mapping of request matchers under 'when' (query, headers, json, body contains), found \(found)."
+        case .unknownWhenKey(let key):
+            return "Unknown key '\(key)' in 'when'."
+                + Suggestions.didYouMeanOrKnown(key, in: RouteTableParser.whenKeys, label: "'when' takes")
+        case .matchersNotAMapping(let what, let found):
+            return "Expected a mapping of \(what) names to matchers, found \(found)."
+        case .matcherExpected(let name, let what, let found):
+            return
+                "Expected text, {matches: REGEX} or {absent: true} for \(what == "query" ? "query" : "header") '\(name)', found \(found)."
+        case .unknownMatcher(let key):
+            return "Unknown matcher '\(key)'."
+                + Suggestions.didYouMeanOrKnown(key, in: RouteTableParser.matcherKeys, label: "Matchers are")
+        case .invalidMatcher(let error):
+            return error.message
+        case .absentNotTrue(let found):
+            return "Expected 'absent: true', found \(found); use {matches: '.'} for a value that must be sent."
+        case .responsesNotAList(let found):
+            return "Expected a list of answers under 'responses', found \(found)."
+        case .responseNotAMapping(let found):
+            return "Expected an answer mapping such as { status: 503 }, found \(found)."
+        case .unknownResponseKey(let key):
+            return "Unknown answer key '\(key)'."
+                + Suggestions.didYouMeanOrKnown(key, in: RouteTableParser.answerKeys, label: "An answer takes")
+        case .answerBesideResponses(let key):
+            return "Route has both 'responses' and '\(key)'; put '\(key)' in each of the responses."
+        case .unknownThen(let value):
+            return
+                "Unknown 'then' value '\(value)'; use 'cycle' (start the responses over) or 'repeat' (repeat the last)."
+                + Suggestions.didYouMean(value, in: ["cycle", "repeat"])
+        case .thenWithoutResponses:
+            return "'then' applies to 'responses'; this route has none."
+        case .notABool(let key, let found):
+            return "Expected true or false for '\(key)', found \(found)."
+        case .templateWithoutFixture:
+            return
+                "'template: true' applies to a 'fixture'; 'json', 'body' and header values are templates whenever they hold '{{'."
+        case .templateSyntax(let reason):
+            return "Invalid template: \(reason)."
+        case .templateName(let problem):
+            return problem
+        case .fixtureTemplateSyntax(let fixture, let reason):
+            return "Fixture '\(fixture)' is not a valid template: \(reason)."
+        case .fixtureTemplateName(let fixture, let problem):
+            return "In fixture '\(fixture)': \(problem)"
         }
     }
 }

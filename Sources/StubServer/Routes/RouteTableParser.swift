@@ -9,6 +9,8 @@ struct RouteTableParser {
     let file: String
     let fixtures: FixtureFolder?
     private(set) var diagnostics: [Diagnostic] = []
+    /// The templates of the current route's `responses:`, checked once its path is known.
+    var responsesTemplates: [TemplateSite] = []
 
     init(source: YAMLText, file: String, fixtures: FixtureFolder?) {
         self.source = source
@@ -50,7 +52,8 @@ struct RouteTableParser {
 
     // MARK: - One route
 
-    private mutating func parseRoute(_ node: YAMLNode) -> ServerRoute? {
+    /// One route of the table, or of a scenario's `stub request:` step; `nil` after reporting why not.
+    mutating func parseRoute(_ node: YAMLNode) -> ServerRoute? {
         guard case .mapping(let mapping) = node.content else {
             report(.routeNotAMapping(found: node.summary), at: node)
             return nil
@@ -59,7 +62,9 @@ struct RouteTableParser {
         var path: String?
         var hasPathKey = false
         var route = ServerRoute(path: "/", location: location(of: node))
-        var contentKey: String?
+        var answer = AnswerParse()
+        var responses: (key: YAMLNode, value: YAMLNode)?
+        var then: YAMLNode?
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
             switch key {
@@ -68,30 +73,41 @@ struct RouteTableParser {
                 path = parsePath(value)
             case "method":
                 if let method = parseMethod(value) { route.method = method == "*" ? nil : method }
-            case "status":
-                route.status = parseStatus(value) ?? route.status
-            case "fixture", "json", "body":
-                if let first = contentKey {
-                    report(.conflictingContent(first: first, second: key), at: keyNode)
-                    continue
-                }
-                contentKey = key
-                route.content = parseContent(key, value)
-            case "headers":
-                route.headers = parseHeaders(value)
-            case "delay":
-                route.delay = parseDelay(value)
-            case "fault":
-                route.fault = parseFault(value)
+            case "when":
+                route.conditions = parseConditions(value)
+            case "state":
+                route.state = string(value, what: "a state name")
+            case "then state":
+                route.nextState = string(value, what: "a state name")
+            case "responses":
+                responses = (keyNode, value)
+            case "then":
+                then = value
             default:
-                report(.unknownRouteKey(keyNode.string ?? keyNode.summary), at: keyNode)
+                if !parseAnswerKey(key, keyNode: keyNode, value: value, into: &answer) {
+                    report(.unknownRouteKey(keyNode.string ?? keyNode.summary), at: keyNode)
+                }
             }
         }
         if !hasPathKey {
             report(.missingPath, at: node)
         }
+        finishAnswer(&answer)
+        route.answer = answer.answer
+        if let (keyNode, value) = responses {
+            if let first = answer.keys.first {
+                report(.answerBesideResponses(first.string ?? ""), at: first)
+            }
+            route.responses = parseResponses(value, at: keyNode)
+        }
+        if let then {
+            route.cycles = parseThen(then, hasResponses: responses != nil)
+        }
         guard let path, diagnostics.count == start else { return nil }
         route.path = PathPattern(path)
+        checkTemplates(answer.templates + responsesTemplates, placeholders: route.path.parameterNames)
+        responsesTemplates = []
+        guard diagnostics.count == start else { return nil }
         return route
     }
 
@@ -115,7 +131,7 @@ struct RouteTableParser {
         return known.rawValue
     }
 
-    private mutating func parseStatus(_ node: YAMLNode) -> Int? {
+    mutating func parseStatus(_ node: YAMLNode) -> Int? {
         guard let status = node.string.flatMap({ Int($0) }) else {
             report(.statusNotAnInteger(found: node.summary), at: node)
             return nil
@@ -127,7 +143,7 @@ struct RouteTableParser {
         return status
     }
 
-    private mutating func parseDelay(_ node: YAMLNode) -> Duration? {
+    mutating func parseDelay(_ node: YAMLNode) -> Duration? {
         guard let seconds = node.string.flatMap({ Double($0) }), let delay = Duration(checkedSeconds: seconds) else {
             report(.delayNotANumber(found: node.summary), at: node)
             return nil
@@ -135,7 +151,7 @@ struct RouteTableParser {
         return delay
     }
 
-    private mutating func parseFault(_ node: YAMLNode) -> StubFault? {
+    mutating func parseFault(_ node: YAMLNode) -> StubFault? {
         guard let name = string(node, what: "a fault") else { return nil }
         guard let fault = StubFault(rawValue: name.lowercased()) else {
             report(.unknownFault(name), at: node)
@@ -144,7 +160,7 @@ struct RouteTableParser {
         return fault
     }
 
-    private mutating func parseHeaders(_ node: YAMLNode) -> [HTTPHeader] {
+    mutating func parseHeaders(_ node: YAMLNode) -> [HTTPHeader] {
         guard case .mapping(let mapping) = node.content else {
             report(.headersNotAMapping(found: node.summary), at: node)
             return []
@@ -165,10 +181,13 @@ struct RouteTableParser {
         return headers
     }
 
-    private mutating func parseContent(_ key: String, _ node: YAMLNode) -> ServerRoute.Content {
+    mutating func parseContent(_ key: String, _ node: YAMLNode) -> ServerRoute.Content {
         switch key {
         case "json":
-            return .json(JSONValue(yaml: node).encoded())
+            let json = JSONValue(yaml: node)
+            guard JSONTemplate.hasTemplate(json) else { return .json(json.encoded()) }
+            // A template that does not parse is reported at its own node (`templateSites`).
+            return (try? JSONTemplate(json)).map { .jsonTemplate($0) } ?? .none
         case "body":
             guard let text = node.string else {
                 report(.notAString(what: "a body text", found: node.summary), at: node)
@@ -187,7 +206,7 @@ struct RouteTableParser {
     // MARK: - Helpers
 
     /// The text of a scalar node, or a diagnostic saying `what` was expected.
-    private mutating func string(_ node: YAMLNode, what: String) -> String? {
+    mutating func string(_ node: YAMLNode, what: String) -> String? {
         guard let text = node.string, !node.isNull else {
             report(.notAString(what: what, found: node.summary), at: node)
             return nil
@@ -204,11 +223,11 @@ struct RouteTableParser {
             }
     }
 
-    private func location(of node: YAMLNode?) -> SourceLocation {
+    func location(of node: YAMLNode?) -> SourceLocation {
         SourceLocation(file: file, line: node?.line ?? 1, column: node?.column ?? 1)
     }
 
-    private mutating func report(_ error: RouteTableError, at node: YAMLNode?) {
+    mutating func report(_ error: RouteTableError, at node: YAMLNode?) {
         diagnostics.append(Diagnostic(error.message, at: location(of: node), in: source.source))
     }
 }

@@ -1,7 +1,7 @@
 package import Diagnostics
 package import Foundation
 import SharedValues
-import YAMLSource
+package import YAMLSource
 
 /// The stub server's routes, in file order; the first matching route wins.
 ///
@@ -39,8 +39,30 @@ package struct ServerRouteTable: Sendable, Equatable {
         return ServerRouteTable(routes: routes)
     }
 
+    /// One route written outside `server.yml` — a scenario's `stub request:` — from its YAML mapping, with
+    /// every check of a table's route; `file` names the scenario file in diagnostics (which carry no source
+    /// line: the caller has the file's text).
+    package static func route(from node: YAMLNode, file: String, fixtures: URL?) -> Result<ServerRoute, DiagnosticList>
+    {
+        guard let empty = try? YAMLText(checking: "") else { return .failure(DiagnosticList([])) }
+        var parser = RouteTableParser(source: empty, file: file, fixtures: fixtures.map(FixtureFolder.init))
+        let route = parser.parseRoute(node)
+        guard let route, parser.diagnostics.isEmpty else { return .failure(DiagnosticList(parser.diagnostics)) }
+        return .success(route)
+    }
+
+    /// Request matchers written outside `server.yml` — `expect request`'s `query`, `headers`, `json`,
+    /// `json includes` and `body contains` — read with the checks of a route's `when:`.
+    package static func conditions(from node: YAMLNode, file: String) -> Result<RequestConditions, DiagnosticList> {
+        guard let empty = try? YAMLText(checking: "") else { return .failure(DiagnosticList([])) }
+        var parser = RouteTableParser(source: empty, file: file, fixtures: nil)
+        let conditions = parser.parseConditions(node)
+        guard parser.diagnostics.isEmpty else { return .failure(DiagnosticList(parser.diagnostics)) }
+        return .success(conditions)
+    }
+
     /// The first route that answers `method` on `path` (a raw request path, without query), with its bound
-    /// parameters.
+    /// parameters, looking at neither `when:` nor `state:` (the server's own choice is ``StubSession``'s).
     package func match(method: String, path: String) -> (ServerRoute, parameters: [String: String])? {
         guard let segments = RequestPath.decodedSegments(of: path) else { return nil }
         return match(method: method, segments: segments)

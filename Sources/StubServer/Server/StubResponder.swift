@@ -11,53 +11,93 @@ import SharedValues
     import Darwin
 #endif
 
-/// Answers one request: journal first, then the route table, then a static fixture, else a JSON 404.
+/// Answers one request: journal first, then the scenario's own stubs and the route table (the first route
+/// whose method, path, state and `when:` hold), then a static fixture (never `server.yml` itself), else a
+/// JSON 404 naming the nearest routes and why each missed.
 ///
-/// The body is read only to be journaled: its first `RequestJournal.Limits.bodyBytes` are kept, and one
-/// longer than `StubServerLimits.bodyBytes` is answered 413 and its connection closed — at once when its
-/// `Content-Length` says so, otherwise as soon as the limit is passed.
+/// The body is read only to be journaled and matched: its first `RequestJournal.Limits.bodyBytes` are
+/// kept, and one longer than `StubServerLimits.bodyBytes` is answered 413 and its connection closed — at
+/// once when its `Content-Length` says so, otherwise as soon as the limit is passed.
 struct StubResponder: HTTPResponder {
     typealias Context = StubRequestContext
 
-    let table: ServerRouteTable
+    /// The target that resets the scenario state (`serve` has no scenario set-up to do it).
+    static let resetPath = "/__scenario-run/reset"
+
+    let session: StubSession
     let fixtures: ServedFixtures
+    let fixtureTemplates: FixtureTemplates
     let journal: RequestJournal
     let held: HeldConnections
     let limits: StubServerLimits
+    /// The real path of the route table file, which is never served as a fixture.
+    let routeFile: String?
+    let onExchange: (@Sendable (StubExchange) -> Void)?
 
     func respond(to request: Request, context: StubRequestContext) async throws -> Response {
+        let started = ContinuousClock.now
         let method = request.method.rawValue.uppercased()
-        let (path, query) = RequestPath.split(target: request.head.path ?? "/")
-        let headers = request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
-        let body = try await readBody(of: request)
-        journal.record(
-            JournalEntry(
-                method: method,
-                path: path,
-                query: query,
-                headers: headers,
-                body: body.kept,
-                bodyLength: body.length
+        let target = request.head.path ?? "/"
+        let (path, query) = RequestPath.split(target: target)
+        func log(_ outcome: String, _ source: StubExchange.Source) {
+            onExchange?(
+                StubExchange(
+                    method: method,
+                    target: target,
+                    outcome: outcome,
+                    source: source,
+                    duration: ContinuousClock.now - started
+                )
             )
+        }
+        if method == "POST", path == Self.resetPath {
+            session.reset()
+            log("204", .reset)
+            return Response(status: .noContent)
+        }
+        // HTTP/1's `Host` arrives as the authority, not among the fields; the journal and `when:` see it as sent.
+        let host = request.head.authority.map { [HTTPHeader(name: "Host", value: $0)] } ?? []
+        let headers = host + request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
+        let body = try await readBody(of: request)
+        let entry = JournalEntry(
+            method: method,
+            path: path,
+            query: query,
+            headers: headers,
+            body: body.kept,
+            bodyLength: body.length
         )
+        journal.record(entry)
         if let refusal = body.refusal {
             var response = Self.error(refusal.message, status: .contentTooLarge)
             response.headers[.connection] = "close"
+            log("413", .refused)
             return response
         }
 
-        guard let segments = RequestPath.decodedSegments(of: path),
-            let (route, _) = table.match(method: method, segments: segments)
-        else {
-            return staticFile(method: method, path: path)
+        let incoming = IncomingRequest(entry)
+        let segments = RequestPath.decodedSegments(of: path)
+        guard let choice = session.choose(for: incoming, segments: segments) else {
+            if let (data, file) = fixtures.contents(atRequestPath: path), file != routeFile {
+                log("200", .file(path))
+                return Self.file(data, named: file)
+            }
+            let unmatched = session.recordUnmatched(incoming, segments: segments)
+            log("404", .unmatched(unmatched))
+            return Self.notFound(unmatched, method: method, path: path)
         }
-        if let delay = route.delay {
+        let place = choice.route.place
+        if let delay = choice.answer.delay {
             try await Task.sleep(for: delay)
         }
-        if let fault = route.fault {
+        if let fault = choice.answer.fault {
+            log(fault.rawValue, .route(place))
             return await perform(fault, on: context.channel)
         }
-        return answer(route, method: method, path: path)
+        let values = TemplateValues(request: incoming, parameters: choice.parameters, sequence: choice.sequence)
+        let response = answer(choice.answer, values: values)
+        log("\(response.status.code)", .route(place))
+        return response
     }
 
     // MARK: - Body
@@ -98,50 +138,83 @@ struct StubResponder: HTTPResponder {
 
     // MARK: - Answers
 
-    private func answer(_ route: ServerRoute, method: String, path: String) -> Response {
+    private func answer(_ answer: StubAnswer, values: TemplateValues) -> Response {
         let bytes: Data
-        var contentType: String?
-        switch route.content {
+        switch answer.content {
         case .none:
             bytes = Data()
         case .body(let text):
             bytes = Data(text.utf8)
-            contentType = MIMEType.text
+        case .bodyTemplate(let template):
+            bytes = Data(template.render(values).utf8)
         case .json(let json):
             bytes = json
-            contentType = MIMEType.json
+        case .jsonTemplate(let template):
+            bytes = template.render(values).encoded()
         case .fixture(let name):
             guard let (data, _) = fixtures.contents(named: name) else {
                 let message = fixtures.folder.message(for: name)
                 return Self.error(message, status: .notFound)
             }
-            bytes = data
-            contentType = MIMEType.forFile(named: name)
+            guard answer.fixtureIsTemplate else {
+                bytes = data
+                break
+            }
+            switch fixtureTemplates.template(named: name, data: data, escaping: .init(contentType: answer.contentType))
+            {
+            case .success(let template): bytes = Data(template.render(values).utf8)
+            case .failure(let error):
+                return Self.error(
+                    "Fixture '\(name)' is not a valid template: \(error.message).",
+                    status: .internalServerError
+                )
+            }
         }
         var fields = HTTPFields()
-        let explicitType = route.headers.contains { $0.hasName("Content-Type") }
-        if let contentType, !explicitType {
+        let explicitType = answer.headers.contains { $0.hasName("Content-Type") }
+        if let contentType = answer.contentType, !explicitType {
             fields[.contentType] = contentType
         }
-        for header in route.headers {
+        for (index, header) in answer.headers.enumerated() {
             // Names were checked when the table was parsed; a hand-built route with a bad name loses that header.
             guard let name = HTTPFields.Element.Name(header.name) else { continue }
-            fields.append(HTTPFields.Element(name: name, value: header.value))
+            let value = answer.headerTemplates[index]?.render(values) ?? header.value
+            fields.append(HTTPFields.Element(name: name, value: value))
         }
         return Response(
-            status: HTTPResponse.Status(code: route.status),
+            status: HTTPResponse.Status(code: answer.status),
             headers: fields,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         )
     }
 
-    private func staticFile(method: String, path: String) -> Response {
-        guard let (data, file) = fixtures.contents(atRequestPath: path) else {
-            return Self.error("No route or fixture for \(method) \(path)", status: .notFound)
-        }
+    private static func file(_ data: Data, named file: String) -> Response {
         var fields = HTTPFields()
         fields[.contentType] = MIMEType.forFile(named: String(file.split(separator: "/").last ?? ""))
         return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `{"error": "No route or fixture for GET /x; nearest …", "nearest": [{"route", "at", "why"}]}`.
+    private static func notFound(_ unmatched: UnmatchedRequest, method: String, path: String) -> Response {
+        let nearest = unmatched.nearest.map { miss -> JSONValue in
+            var members: [String: JSONValue] = [
+                "route": .string(miss.route), "why": .array(miss.reasons.map(JSONValue.string)),
+            ]
+            if let place = miss.place { members["at"] = .string(place) }
+            return .object(members)
+        }
+        let near =
+            unmatched.nearest.isEmpty ? "" : "; nearest " + unmatched.nearest.map(\.description).joined(separator: "; ")
+        var members: [String: JSONValue] = ["error": .string("No route or fixture for \(method) \(path)" + near)]
+        if !nearest.isEmpty { members["nearest"] = .array(nearest) }
+        let body = JSONValue.object(members)
+        var fields = HTTPFields()
+        fields[.contentType] = MIMEType.json
+        return Response(
+            status: .notFound,
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.encoded()))
+        )
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {

@@ -39,6 +39,9 @@ public final class StubServer: Sendable {
     public let fixtures: URL
     /// The routes tried before static files.
     package let routes: ServerRouteTable
+    /// The scenario's own stubs, the routes' hits, the state and the unmatched requests: what every
+    /// scenario's set-up resets (`POST /__scenario-run/reset` for `serve`).
+    package let session: StubSession
     /// The requests received since the last `clear()`, within the journal's limits.
     public let journal: RequestJournal
     /// What a request and a connection may take.
@@ -47,20 +50,25 @@ public final class StubServer: Sendable {
     private let logger: Logger
     private let state = Mutex(State.idle)
     private let connections = OpenConnections()
+    private let onExchange: (@Sendable (StubExchange) -> Void)?
 
     /// - Parameters:
     ///   - port: the port to bind on 127.0.0.1; `0` picks a free one.
     ///   - limits: sizes and times a request and a connection may take.
     ///   - logger: where Hummingbird logs; silent by default.
+    ///   - onExchange: called once per request answered, after the answer is chosen (`serve --verbose`).
     package init(
         fixtures: URL,
         routes: ServerRouteTable,
         port: Int = 0,
         limits: StubServerLimits = .standard,
-        logger: Logger = Logger(label: "scenario-run.stub-server", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "scenario-run.stub-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        onExchange: (@Sendable (StubExchange) -> Void)? = nil
     ) {
         self.fixtures = fixtures
         self.routes = routes
+        self.session = StubSession(table: routes)
+        self.onExchange = onExchange
         self.port = port
         self.limits = limits
         self.journal = RequestJournal(limits: limits.journal)
@@ -108,13 +116,17 @@ public final class StubServer: Sendable {
         let (events, continuation) = AsyncStream.makeStream(of: Result<SocketAddress?, StubServerError>.self)
         let requestedPort = port
         let held = HeldConnections()
+        let folder = FixtureFolder(fixtures)
         let app = Application(
             responder: StubResponder(
-                table: routes,
-                fixtures: ServedFixtures(FixtureFolder(fixtures)),
+                session: session,
+                fixtures: ServedFixtures(folder),
+                fixtureTemplates: FixtureTemplates(),
                 journal: journal,
                 held: held,
-                limits: limits
+                limits: limits,
+                routeFile: folder.file(named: "server.yml")?.path,
+                onExchange: onExchange
             ),
             server: .http1(configuration: Self.channelConfiguration(limits: limits, connections: connections)),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),

@@ -16,6 +16,8 @@ public struct ArgumentType<Value: Sendable>: Sendable {
     public let schema: JSONValue
     /// The app names it refers to, checked at load (and listed as an enum in the schema).
     public let nameKind: NameKind?
+    /// Whether a form that is this one value also takes a mapping or a list (JSON, a route).
+    public let takesStructure: Bool
     /// Reads the node as written, checking it at load (a located error); a scalar with `${…}` in it is
     /// converted when the step runs.
     public let read: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Resolvable<Value>
@@ -24,11 +26,13 @@ public struct ArgumentType<Value: Sendable>: Sendable {
         name: String,
         schema: JSONValue,
         nameKind: NameKind? = nil,
+        takesStructure: Bool = false,
         read: @escaping @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Resolvable<Value>
     ) {
         self.name = name
         self.schema = schema
         self.nameKind = nameKind
+        self.takesStructure = takesStructure
         self.read = read
     }
 
@@ -218,7 +222,7 @@ extension ArgumentType where Value == Bool {
 extension ArgumentType where Value == JSONValue {
     /// Any YAML value as JSON (mappings become objects); `${…}` in its strings resolved when the step runs.
     public static var json: ArgumentType {
-        ArgumentType(name: "JSON", schema: [:]) {
+        ArgumentType(name: "JSON", schema: [:], takesStructure: true) {
             (node: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Resolvable<JSONValue> in
             let value = node.value.jsonValue
             return value.hasReferences
@@ -293,7 +297,7 @@ extension ArgumentType {
         _ check: @escaping @Sendable (Value, StepArguments, StepBuildContext) throws(StepArgumentError) -> Void
     ) -> ArgumentType {
         let read = self.read
-        return ArgumentType(name: name, schema: schema, nameKind: nameKind) {
+        return ArgumentType(name: name, schema: schema, nameKind: nameKind, takesStructure: takesStructure) {
             (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<Value> in
             let value = try read(node, build)
             if let literal = value.literal { try check(literal, node, build) }

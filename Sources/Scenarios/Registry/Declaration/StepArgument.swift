@@ -41,7 +41,12 @@ public struct StepArgument<Value: Sendable>: Sendable {
         -> StepArgument
     where Value == Wrapped? {
         let read = type.read
-        let optionalType = ArgumentType<Wrapped?>(name: type.name, schema: type.schema, nameKind: type.nameKind) {
+        let optionalType = ArgumentType<Wrapped?>(
+            name: type.name,
+            schema: type.schema,
+            nameKind: type.nameKind,
+            takesStructure: type.takesStructure
+        ) {
             (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<Wrapped?> in
             try read(node, build).wrapped()
         }
@@ -69,6 +74,8 @@ public struct AnyStepArgument: Sendable {
     public let isRequired: Bool
     /// The default when left out, as text (`200`); `nil` when there is none or it reads as nothing.
     public let defaultText: String?
+    /// Whether a form that is this one value also takes a mapping or a list.
+    public let takesStructure: Bool
     let read: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> any Sendable
 
     init<Value: Sendable>(key: String, type: ArgumentType<Value>, help: String, isRequired: Bool, defaultText: String?)
@@ -80,6 +87,7 @@ public struct AnyStepArgument: Sendable {
         self.help = help
         self.isRequired = isRequired
         self.defaultText = defaultText
+        self.takesStructure = type.takesStructure
         let read = type.read
         self.read = { (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> any Sendable in
             try read(node, build)

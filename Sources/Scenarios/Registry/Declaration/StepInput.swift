@@ -19,6 +19,8 @@ public struct StepInput: Sendable {
     private let values: [String: any Sendable]
     private let locations: [String: SourceLocation]
     private let nodes: [String: StepArguments]
+    /// The arguments as written, for built-in steps that hand them to another parser (the stub server's).
+    package let arguments: StepArguments
 
     init(
         form: Int,
@@ -27,9 +29,11 @@ public struct StepInput: Sendable {
         sourceDescription: String,
         values: [String: any Sendable],
         locations: [String: SourceLocation],
-        nodes: [String: StepArguments]
+        nodes: [String: StepArguments],
+        arguments: StepArguments
     ) {
         self.nodes = nodes
+        self.arguments = arguments
         self.form = form
         self.bindingName = bindingName
         self.location = location
@@ -137,7 +141,8 @@ public struct StepInput: Sendable {
             sourceDescription: arguments.sourceDescription,
             values: values,
             locations: locations,
-            nodes: nodes
+            nodes: nodes,
+            arguments: arguments
         )
     }
 
@@ -153,7 +158,7 @@ public struct StepInput: Sendable {
                 return index
             case (.value, .mapping), (.value, .sequence):
                 // A value form whose type reads structures (JSON) takes them too.
-                if form.arguments[0].typeName == "JSON" { return index }
+                if form.arguments[0].takesStructure { return index }
             case (.mapping, .mapping):
                 let present = arguments.keys
                 let known = form.arguments.map(\.key)

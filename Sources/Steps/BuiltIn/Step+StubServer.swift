@@ -1,0 +1,245 @@
+import Diagnostics
+public import ObjectManager
+public import Scenarios
+public import StubServer
+import YAMLSource
+
+/// The definition of `stub request`, then its factory and what `expect request` shares with it: the stub
+/// server's own request matchers (`RequestConditions`), read with the same checks as `server.yml`'s `when:`.
+extension BuiltInSteps {
+    static let stubbedRoute = StepArgument<ServerRoute>.required(
+        "route",
+        ArgumentType<ServerRoute>(
+            name: "route of server.yml",
+            schema: ServerRouteTable.routeSchema,
+            takesStructure: true
+        ) {
+            (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<ServerRoute> in
+            guard case .mapping = node.content else {
+                throw StepArgumentError(
+                    "Step 'stub request' takes a route mapping, like { path: /x, status: 409 }.",
+                    at: node.location
+                )
+            }
+            switch ServerRouteTable.route(
+                from: node.yamlNode,
+                file: node.location.file,
+                fixtures: build.fixturesDirectory
+            ) {
+            case .success(let route): return Resolvable(route)
+            case .failure(let errors): throw StepArgumentError(errors.diagnostics.first)
+            }
+        },
+        "A route with server.yml's keys (path, method, when, status, fixture, json, body, headers, responses, state…)"
+    )
+
+    static let stubRequest = StepDefinition(
+        "stub request",
+        summary: "Answers matching requests as given, before server.yml, for the rest of the scenario",
+        forms: [.value(stubbedRoute)],
+        example: "stub request: { path: /conversations, method: POST, status: 409, json: { error: Taken } }"
+    ) { input, _ in
+        .stubRequest(try input.literal(stubbedRoute))
+    }
+
+    /// The keys of `expect request`.
+    static let expectRequestKeys = [
+        "method", "path", "query", "headers", "json", "json includes", "body contains", "count", "at least", "at most",
+    ]
+
+    /// Builds `expect request` from its arguments: the request matchers through the stub server's own
+    /// parser (the `when:` of a route), the counts checked here.
+    static func expectRequestStep(_ arguments: StepArguments) throws(StepArgumentError) -> Step {
+        // The keys and the method were checked by the definition's declaration.
+        let count = try arguments.optionalInt("count", in: counts)
+        let atLeast = try arguments.optionalInt("at least", in: counts)
+        let atMost = try arguments.optionalInt("at most", in: counts)
+        if count != nil, let other = arguments["at least"] ?? arguments["at most"] {
+            throw StepArgumentError("Use 'count' or 'at least'/'at most', not both.", at: other.location)
+        }
+        if let atLeast, let atMost, atLeast > atMost, let node = arguments["at most"] {
+            throw StepArgumentError("'at most' (\(atMost)) is below 'at least' (\(atLeast)).", at: node.location)
+        }
+        let matcherKeys = ["query", "headers", "json", "json includes", "body contains"]
+        var matchers = arguments
+        if case .mapping(let entries) = arguments.content {
+            matchers.content = .mapping(entries.filter { matcherKeys.contains($0.key) })
+        }
+        let conditions: RequestConditions
+        switch ServerRouteTable.conditions(from: matchers.yamlNode, file: arguments.location.file) {
+        case .success(let parsed): conditions = parsed
+        case .failure(let errors): throw StepArgumentError(errors.diagnostics.first)
+        }
+        let range = count.map { $0...$0 } ?? (atLeast ?? (atMost == nil ? 1 : 0))...(atMost ?? Int.max)
+        return .expectRequest(
+            method: try arguments.optionalString("method"),
+            path: try arguments.optionalString("path"),
+            conditions: conditions,
+            times: range
+        )
+    }
+}
+
+extension Step {
+    /// Adds `route` before every other route of the stub server for the rest of the scenario; tear-down
+    /// removes it (one left behind is a leak).
+    package static func stubRequest(_ route: ServerRoute) -> Step {
+        Step("stub request \(route.summary)") { context in
+            try context.world.environment.server.session.addStub(route)
+            return .success
+        }
+    }
+
+    /// Passes when the stub server's journal holds a number of requests in `times` that have that method
+    /// (any when `nil`), that raw path (`/search?q=lunch` also requires the query's values) and hold
+    /// `conditions` — the matchers of a route's `when:`. `${name}` references are resolved in the path,
+    /// exact values, JSON and `body contains`. A miss lists what the server saw, nearest first, each with
+    /// why it did not match.
+    public static func expectRequest(
+        method: String? = nil,
+        path: String? = nil,
+        conditions: RequestConditions,
+        times: ClosedRange<Int> = 1...Int.max
+    ) -> Step {
+        var parts: [String] = []
+        if let method { parts.append(method.uppercased()) }
+        if let path { parts.append(path) }
+        parts += conditions.query.map { "query \($0.name) \($0.match)" }
+        parts += conditions.headers.map { "header \($0.name) \($0.match)" }
+        if let json = conditions.json { parts.append("json \(json)") }
+        if let json = conditions.jsonIncludes { parts.append("json includes \(json)") }
+        if let text = conditions.bodyContains { parts.append("body contains '\(text)'") }
+        if times != 1...Int.max { parts.append(RequestExpectation.describe(times)) }
+        return Step("expect request " + parts.joined(separator: " ")) { context in
+            let expectation = RequestExpectation(
+                method: method,
+                path: try path.map { try context.interpolate($0) },
+                conditions: try conditions.interpolated(in: context),
+                times: times
+            )
+            return expectation.verdict(on: try context.world.environment.server.journal.entries)
+        }.returningPromptly().givingUpWhenSettled()
+    }
+}
+
+/// What `expect request` checks against the journal, once its `${name}` references are resolved.
+struct RequestExpectation {
+    var method: String?
+    var path: String?
+    var conditions: RequestConditions
+    var times: ClosedRange<Int>
+
+    init(method: String?, path: String?, conditions: RequestConditions, times: ClosedRange<Int>) {
+        self.method = method?.uppercased()
+        self.conditions = conditions
+        self.times = times
+        // `/search?q=lunch`: the query's values are conditions too.
+        guard let path else { return }
+        let (bare, query) = RequestPath.split(target: path)
+        self.path = bare
+        self.conditions.query += IncomingRequest.pairs(of: query).map { ($0.name, .equals($0.value)) }
+    }
+
+    /// Why `entry` does not match (empty when it does): method, path, then each condition.
+    func misses(_ request: IncomingRequest) -> [String] {
+        var misses: [String] = []
+        if let method, request.entry.method != method { misses.append("method differs") }
+        if let path, request.entry.path != path { misses.append("path differs") }
+        return misses + conditions.misses(in: request)
+    }
+
+    /// Success when the number of matching entries is in `times`; else a wait naming what the server saw.
+    func verdict(on entries: [JournalEntry]) -> StepResult {
+        let requests = entries.map(IncomingRequest.init)
+        let misses = requests.map(misses)
+        let matching = misses.filter(\.isEmpty).count
+        if times.contains(matching) { return .success }
+        // Nearest first: fewest reasons, method and path weighing most; equally near in arrival order.
+        let ranked = zip(requests, misses).enumerated().sorted { lhs, rhs in
+            (Self.weight(lhs.element.1), lhs.offset) < (Self.weight(rhs.element.1), rhs.offset)
+        }
+        let shown = ranked.prefix(10).map { _, pair in
+            let (request, why) = pair
+            let truncated =
+                request.entry.isBodyTruncated ? "body of \(request.entry.bodyLength) bytes, only its start kept" : nil
+            let notes = why + (truncated.map { [$0] } ?? [])
+            return "\(request.entry.method) \(request.target)"
+                + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))")
+        }
+        let more = entries.count > 10 ? ", and \(entries.count - 10) more" : ""
+        let seen = "the server saw (nearest first): [\(shown.joined(separator: "; "))\(more)]"
+        if matching == 0, times.lowerBound > 0 {
+            return .wait("No matching request; " + seen)
+        }
+        return .wait("\(matching) matching request(s), expected \(Self.describe(times)); " + seen)
+    }
+
+    private static func weight(_ misses: [String]) -> Int {
+        misses.reduce(0) { $0 + ($1 == "path differs" ? 100 : $1 == "method differs" ? 50 : 1) }
+    }
+
+    /// `count 2`, `at least 1`, `at most 3`, `2 to 5`.
+    static func describe(_ times: ClosedRange<Int>) -> String {
+        switch (times.lowerBound, times.upperBound) {
+        case let (low, high) where low == high: "count \(low)"
+        case (let low, Int.max): "at least \(low)"
+        case (0, let high): "at most \(high)"
+        case let (low, high): "\(low) to \(high)"
+        }
+    }
+}
+
+extension RequestConditions {
+    /// The conditions with `${name}` references resolved in exact values, JSON and `body contains`.
+    func interpolated(in context: ScenarioContext) throws -> RequestConditions {
+        func resolved(_ pairs: [(name: String, match: RequestValueMatch)]) throws -> [(
+            name: String, match: RequestValueMatch
+        )] {
+            try pairs.map { name, match in
+                guard case .equals(let text) = match.kind else { return (name, match) }
+                return (name, .equals(try context.interpolate(text)))
+            }
+        }
+        return RequestConditions(
+            query: try resolved(query),
+            headers: try resolved(headers),
+            json: try json?.interpolated(in: context),
+            jsonIncludes: try jsonIncludes?.interpolated(in: context),
+            bodyContains: try bodyContains.map { try context.interpolate($0) }
+        )
+    }
+}
+
+extension StepArgumentError {
+    /// The first error of the stub server's parser, at its place in the scenario file.
+    init(_ diagnostic: Diagnostic?) {
+        self.init(
+            diagnostic?.message ?? "Invalid arguments.",
+            at: diagnostic?.location ?? SourceLocation(file: "", line: 1, column: 1)
+        )
+    }
+}
+
+extension StepArguments {
+    /// The arguments as the YAML node they were read from, for the stub server's own parser.
+    var yamlNode: YAMLNode {
+        let content: YAMLNode.Content
+        switch self.content {
+        case .none: content = .scalar("", isPlain: true)
+        case .scalar(let text, let isPlain): content = .scalar(text, isPlain: isPlain)
+        case .sequence(let items): content = .sequence(items.map(\.yamlNode))
+        case .mapping(let entries):
+            content = .mapping(
+                entries.map { entry in
+                    let key = YAMLNode(
+                        content: .scalar(entry.key, isPlain: true),
+                        line: entry.keyLocation.line,
+                        column: entry.keyLocation.column
+                    )
+                    return (key: key, value: entry.value.yamlNode)
+                }
+            )
+        }
+        return YAMLNode(content: content, line: location.line, column: location.column)
+    }
+}

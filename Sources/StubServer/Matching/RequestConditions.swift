@@ -1,0 +1,110 @@
+public import SharedValues
+
+/// What a request must hold beyond its method and path: a route's `when:` and the matchers of
+/// `expect request`, one implementation for both. Every condition given must hold.
+///
+/// ```swift
+/// let conditions = RequestConditions(query: [("q", .equals("lunch"))], headers: [("Authorization", try .matches("^Bearer "))])
+/// conditions.misses(in: request)   // ["query 'q' is 'dinner', expected 'lunch'"]
+/// ```
+public struct RequestConditions: Sendable, Equatable {
+    /// Query parameters by name (exact, case-sensitive), in the order written.
+    public var query: [(name: String, match: RequestValueMatch)]
+    /// Headers by name (case-insensitive), in the order written.
+    public var headers: [(name: String, match: RequestValueMatch)]
+    /// The body as JSON contains this (objects as subsets, arrays element by element).
+    public var json: JSONValue?
+    /// The same, with arrays matched in any order and extra elements allowed (`json includes`).
+    public var jsonIncludes: JSONValue?
+    /// The body's text contains this.
+    public var bodyContains: String?
+
+    public init(
+        query: [(name: String, match: RequestValueMatch)] = [],
+        headers: [(name: String, match: RequestValueMatch)] = [],
+        json: JSONValue? = nil,
+        jsonIncludes: JSONValue? = nil,
+        bodyContains: String? = nil
+    ) {
+        self.query = query
+        self.headers = headers
+        self.json = json
+        self.jsonIncludes = jsonIncludes
+        self.bodyContains = bodyContains
+    }
+
+    /// Whether there is no condition at all.
+    public var isEmpty: Bool {
+        query.isEmpty && headers.isEmpty && json == nil && jsonIncludes == nil && bodyContains == nil
+    }
+
+    /// How many conditions there are, for ranking near misses.
+    var count: Int {
+        query.count + headers.count + (json == nil ? 0 : 1) + (jsonIncludes == nil ? 0 : 1)
+            + (bodyContains == nil ? 0 : 1)
+    }
+
+    public static func == (lhs: RequestConditions, rhs: RequestConditions) -> Bool {
+        lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.match == $1.match }
+            && lhs.headers.elementsEqual(rhs.headers) {
+                $0.name.lowercased() == $1.name.lowercased() && $0.match == $1.match
+            }
+            && lhs.json == rhs.json && lhs.jsonIncludes == rhs.jsonIncludes && lhs.bodyContains == rhs.bodyContains
+    }
+
+    /// Whether every condition of `self` is also a condition of `other`, so that whatever `other` accepts,
+    /// `self` accepts too (for shadowed-route warnings; conservative: only identical conditions count).
+    func isSubset(of other: RequestConditions) -> Bool {
+        query.allSatisfy { mine in other.query.contains { $0.name == mine.name && $0.match == mine.match } }
+            && headers.allSatisfy { mine in
+                other.headers.contains { $0.name.lowercased() == mine.name.lowercased() && $0.match == mine.match }
+            }
+            && (json == nil || json == other.json) && (jsonIncludes == nil || jsonIncludes == other.jsonIncludes)
+            && (bodyContains == nil || bodyContains == other.bodyContains)
+    }
+
+    /// Whether `request` holds every condition.
+    package func holds(for request: IncomingRequest) -> Bool {
+        misses(in: request, all: false).isEmpty
+    }
+
+    /// Every condition `request` does not hold, in the order written (query, headers, body):
+    /// `query 'page' missing, expected '2'`, `header 'Authorization' missing, expected matching /^Bearer /`,
+    /// `body differs at $.message.text: "bye", expected "hi"`, `body does not contain 'hello'`.
+    package func misses(in request: IncomingRequest) -> [String] {
+        misses(in: request, all: true)
+    }
+
+    private func misses(in request: IncomingRequest, all: Bool) -> [String] {
+        var misses: [String] = []
+        for (name, match) in query {
+            if let why = match.mismatch(in: request.queryValues(name)) {
+                misses.append("query '\(name)' \(why)")
+                if !all { return misses }
+            }
+        }
+        for (name, match) in headers {
+            if let why = match.mismatch(in: request.headerValues(name)) {
+                misses.append("header '\(name)' \(why)")
+                if !all { return misses }
+            }
+        }
+        for (expected, arrays) in [(json, JSONArrayMatch.inOrder), (jsonIncludes, .includes)] {
+            guard let expected else { continue }
+            switch request.json {
+            case .failure:
+                let kept =
+                    request.entry.isBodyTruncated ? " (only its first \(request.entry.body.count) bytes are kept)" : ""
+                misses.append(request.entry.body.isEmpty ? "body is empty, expected JSON" : "body is not JSON\(kept)")
+            case .success(let body):
+                guard let mismatch = body.mismatch(against: expected, arrays: arrays) else { continue }
+                misses.append("body differs at \(mismatch)")
+            }
+            if !all { return misses }
+        }
+        if let bodyContains, !request.entry.bodyText().contains(bodyContains) {
+            misses.append("body does not contain '\(bodyContains)'")
+        }
+        return misses
+    }
+}

@@ -1,0 +1,97 @@
+public import Foundation
+
+/// How one query parameter or header of a request must look: exact text, a regular expression that
+/// finds a match in it, or absent. The same matcher serves a route's `when:` and `expect request`.
+///
+/// ```swift
+/// let bearer = try RequestValueMatch.matches("^Bearer ")
+/// bearer.mismatch(in: ["Bearer abc"])   // nil: it holds
+/// RequestValueMatch.absent.mismatch(in: ["2"])   // "is '2', expected absent"
+/// ```
+public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
+    /// What the value must be.
+    public enum Kind: Sendable, Equatable {
+        /// Exactly this text (a query value percent-decoded, `+` read as a space).
+        case equals(String)
+        /// A regular expression (ICU syntax) that matches somewhere in the value; anchor it with `^…$`.
+        case matches(String)
+        /// The parameter or header is not sent at all.
+        case absent
+    }
+
+    public let kind: Kind
+    /// The compiled expression of `.matches`.
+    private let regex: Expression?
+
+    /// The text must be exactly `text`.
+    public static func equals(_ text: String) -> RequestValueMatch {
+        RequestValueMatch(kind: .equals(text), regex: nil)
+    }
+
+    /// The parameter or header must not be sent.
+    public static let absent = RequestValueMatch(kind: .absent, regex: nil)
+
+    /// A value that `pattern` finds a match in; throws when `pattern` is not a valid expression.
+    public static func matches(_ pattern: String) throws(RequestMatchError) -> RequestValueMatch {
+        do {
+            return RequestValueMatch(
+                kind: .matches(pattern),
+                regex: Expression(try NSRegularExpression(pattern: pattern))
+            )
+        } catch {
+            throw RequestMatchError.invalidRegex(pattern)
+        }
+    }
+
+    private init(kind: Kind, regex: Expression?) {
+        self.kind = kind
+        self.regex = regex
+    }
+
+    public static func == (lhs: RequestValueMatch, rhs: RequestValueMatch) -> Bool {
+        lhs.kind == rhs.kind
+    }
+
+    /// `'lunch'`, `matching /^Bearer /`, `absent`.
+    public var description: String {
+        switch kind {
+        case .equals(let text): "'\(text)'"
+        case .matches(let pattern): "matching /\(pattern)/"
+        case .absent: "absent"
+        }
+    }
+
+    /// Why `values` (every value sent under the name, in order; empty when it was not sent) do not
+    /// hold, or `nil` when they do: `missing, expected 'lunch'`, `is 'x', expected 'lunch'`, `is '2', expected
+    /// absent`. Any one value that holds is enough.
+    public func mismatch(in values: [String]) -> String? {
+        switch kind {
+        case .absent:
+            return values.isEmpty ? nil : "is '\(Self.shown(values))', expected absent"
+        case .equals(let text):
+            if values.contains(text) { return nil }
+        case .matches:
+            if values.contains(where: { regex?.finds(in: $0) == true }) { return nil }
+        }
+        return values.isEmpty
+            ? "missing, expected \(description)" : "is '\(Self.shown(values))', expected \(description)"
+    }
+
+    private static func shown(_ values: [String]) -> String {
+        let text = values.joined(separator: "', '")
+        return text.count <= 60 ? text : String(text.prefix(57)) + "…"
+    }
+
+    /// An `NSRegularExpression`, immutable once made and safe to share between requests.
+    private struct Expression: @unchecked Sendable {
+        let regex: NSRegularExpression
+
+        init(_ regex: NSRegularExpression) {
+            self.regex = regex
+        }
+
+        func finds(in text: String) -> Bool {
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+    }
+}
