@@ -32,6 +32,13 @@ static inline int cn_is_utf8_locale(void) {
     return codeset != 0 && (codeset[0] == 'U' || codeset[0] == 'u') && (codeset[1] == 'T' || codeset[1] == 't')
         && (codeset[2] == 'F' || codeset[2] == 'f');
 }
+// Whether $TERM names a terminal the terminfo database describes (initscr() prints "Error opening
+// terminal" and exits otherwise). setupterm is terminfo's (term.h, whose macros would clash with Swift).
+extern int setupterm(const char *, int, int *);
+static inline int cn_terminal_known(void) {
+    int error = 0;
+    return setupterm(0, STDOUT_FILENO, &error) == 0 ? 1 : 0;
+}
 // The terminal's size from the kernel (after SIGWINCH); 0 on success.
 static inline int cn_window_size(int *rows, int *columns) {
     struct winsize size;

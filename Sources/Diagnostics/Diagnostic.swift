@@ -5,16 +5,44 @@
 ///       - stub rout: { class: Review, method: POST, to: /422 }
 ///         ^
 /// ```
+///
+/// A diagnostic built from a file's ``SourceText`` shares that text and keeps only its line number, so
+/// that many errors on one long line cost a few words each, not a copy of the line each; and a line
+/// longer than ``shownLineLimit`` characters is printed as a window around the caret.
 public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public var location: SourceLocation
     public var message: String
     /// The text of the offending line, without its newline; `nil` when the file could not be read.
-    public var sourceLine: String?
+    public var sourceLine: String? {
+        get { line.text }
+        set { line = newValue.map(Line.owned) ?? .none }
+    }
+    private(set) var line: Line
 
     public init(location: SourceLocation, message: String, sourceLine: String?) {
         self.location = location
         self.message = message
-        self.sourceLine = sourceLine
+        self.line = sourceLine.map(Line.owned) ?? .none
+    }
+
+    init(location: SourceLocation, message: String, line: Line) {
+        self.location = location
+        self.message = message
+        self.line = line
+    }
+
+    /// How many characters of a source line are printed: a longer line shows this many around the
+    /// caret, cut ends marked `…`.
+    package static let shownLineLimit = 160
+
+    public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
+        lhs.location == rhs.location && lhs.message == rhs.message && lhs.sourceLine == rhs.sourceLine
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(location)
+        hasher.combine(message)
+        hasher.combine(sourceLine)
     }
 
     /// Builds a diagnostic, taking the offending line from the file's text. Indexes the whole text:
@@ -26,11 +54,29 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where something was written and the text of its line: enough to report a problem found later.
     public struct Source: Sendable, Hashable {
         public var location: SourceLocation
-        public var sourceLine: String?
+        public var sourceLine: String? {
+            get { line.text }
+            set { line = newValue.map(Line.owned) ?? .none }
+        }
+        var line: Line
 
         public init(location: SourceLocation, sourceLine: String?) {
             self.location = location
-            self.sourceLine = sourceLine
+            self.line = sourceLine.map(Line.owned) ?? .none
+        }
+
+        init(location: SourceLocation, line: Line) {
+            self.location = location
+            self.line = line
+        }
+
+        public static func == (lhs: Source, rhs: Source) -> Bool {
+            lhs.location == rhs.location && lhs.sourceLine == rhs.sourceLine
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(location)
+            hasher.combine(sourceLine)
         }
 
         /// The location, with its line taken from the file's text.
@@ -41,19 +87,56 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A diagnostic at a remembered source.
     public init(_ message: String, at source: Source) {
-        self.init(location: source.location, message: message, sourceLine: source.sourceLine)
+        self.init(location: source.location, message: message, line: source.line)
     }
 
-    /// `FILE:LINE:COL: error: MESSAGE`, the source line, and a caret under the column.
+    /// `FILE:LINE:COL: error: MESSAGE`, the source line (a window of ``shownLineLimit`` characters
+    /// around the column when it is longer), and a caret under the column.
     public var description: String {
-        var out = "\(location): error: \(message)"
+        var out = "\(location): error: \(TerminalText.escaped(message))"
         if let sourceLine {
-            out += "\n" + sourceLine + "\n"
+            let (shown, caretColumn) = Self.window(sourceLine, column: location.column)
+            out += "\n" + shown + "\n"
             // Keep tabs so the caret lines up whatever the tab width.
-            let prefix = sourceLine.unicodeScalars.prefix(max(0, location.column - 1))
+            let prefix = shown.unicodeScalars.prefix(max(0, caretColumn - 1))
             out += String(String.UnicodeScalarView(prefix.map { $0 == "\t" ? "\t" : " " })) + "^"
         }
         return out
+    }
+
+    /// `line` as printed and the caret's column in it: whole when short, else ``shownLineLimit``
+    /// characters around `column` (a third before it), with `…` where it was cut.
+    static func window(_ line: String, column: Int) -> (text: String, column: Int) {
+        let scalars = line.unicodeScalars
+        guard scalars.count > shownLineLimit else { return (line, column) }
+        let caret = max(0, column - 1)
+        let start = max(0, min(caret - shownLineLimit / 3, scalars.count - shownLineLimit))
+        let from = scalars.index(scalars.startIndex, offsetBy: start)
+        let to = scalars.index(from, offsetBy: shownLineLimit)
+        var text = String(String.UnicodeScalarView(scalars[from..<to]))
+        var shownColumn = caret - start + 1
+        if start > 0 {
+            text = "…" + text
+            shownColumn += 1
+        }
+        if to < scalars.endIndex { text += "…" }
+        return (text, shownColumn)
+    }
+
+    /// Where a diagnostic's source line comes from: nowhere, its own copy, or a line of a shared
+    /// ``SourceText`` (read when printed).
+    enum Line: Sendable {
+        case none
+        case owned(String)
+        case indexed(SourceText, Int)
+
+        var text: String? {
+            switch self {
+            case .none: nil
+            case .owned(let text): text
+            case .indexed(let source, let number): source.line(number)
+            }
+        }
     }
 }
 

@@ -42,13 +42,13 @@ package struct SourceText: Sendable {
 extension Diagnostic {
     /// Builds a diagnostic, taking the offending line from the file's line index.
     package init(_ message: String, at location: SourceLocation, in source: SourceText) {
-        self.init(location: location, message: message, sourceLine: source.line(location.line))
+        self.init(location: location, message: message, line: .indexed(source, location.line))
     }
 }
 
 extension Diagnostic.Source {
     /// The location, with its line taken from the file's line index.
     package init(location: SourceLocation, in source: SourceText) {
-        self.init(location: location, sourceLine: source.line(location.line))
+        self.init(location: location, line: .indexed(source, location.line))
     }
 }

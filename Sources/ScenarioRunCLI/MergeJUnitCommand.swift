@@ -37,7 +37,7 @@ struct MergeJUnitCommand: ParsableCommand {
                 }
             }
             let xml = try JUnitMerge.merge(reports)
-            try FileWriteError.replace(URL(fileURLWithPath: output)) { try Data(xml.utf8).write(to: $0) }
+            try FileWriteError.write(Data(xml.utf8), to: URL(fileURLWithPath: output))
         } catch {
             Terminal.printError(Self.text(error))
             throw ExitCode(2)

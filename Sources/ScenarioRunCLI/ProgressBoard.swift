@@ -36,15 +36,34 @@ final class ProgressBoard: @unchecked Sendable {  // the mapping is written by o
     }
 
     /// The parent's board: a new file under the temporary folder, every slot empty. The file is removed
-    /// by ``remove()``, or when the process exits (a second Ctrl-C exits at once).
+    /// by ``remove()``, or when the process exits (a second Ctrl-C exits at once); the boards of parents
+    /// that were killed (SIGKILL leaves no chance to remove them) are removed by the next one.
     convenience init(creatingSlots slots: Int) throws {
         let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        Self.removeStale(in: directory)
         let path = (directory as NSString).appendingPathComponent("scenario-run-board-\(getpid())-\(UUID().uuidString)")
         try self.init(path: path, slots: slots, slot: nil, create: true)
         for index in 0..<slots { clear(index) }
         Self.created.withLock { created in
             if created.isEmpty { atexit { ProgressBoard.removeAll() } }
             created.insert(path)
+        }
+    }
+
+    /// Removes the boards in `directory` whose parent process is gone (its pid is in the name): ours
+    /// only (same owner), and never one whose pid is alive, whoever it now belongs to.
+    static func removeStale(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let prefix = "scenario-run-board-"
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let pidText = rest.split(separator: "-").first, let pid = pid_t(pidText), pid > 0,
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            let path = (directory as NSString).appendingPathComponent(name)
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_uid == getuid(), info.st_mode & S_IFMT == S_IFREG else { continue }
+            unlink(path)
         }
     }
 

@@ -26,9 +26,10 @@ extension RunCommand {
             }
         }
         // Scenarios that did not run this time (filtered out, skipped) keep what the last run said.
-        let failedNow = FailureState.merged(previous: previousFailures, ran: failures.ranNames, failed: failures.names)
+        // Merged with the file as it is at the end, under a lock: another run in this folder may have
+        // ended meanwhile.
         do {
-            try failureState.save(failedNow)
+            try failureState.update(ran: failures.ranNames, failed: failures.names, fallback: previousFailures)
         } catch {
             Terminal.printError("warning: The failed scenarios were not saved for --rerun-failed: \(error)")
         }

@@ -64,12 +64,23 @@ extension RunCommand {
     /// start now, to load the scenario files while this process does. KIF_SKIP_TEAR_DOWN runs them
     /// here instead (what the last one left is this process's to keep and inspect), and so does
     /// --in-process (no isolation, for speed).
-    func workerPool(settings: RunSettings, live: Bool) -> WorkerPool? {
-        !list && !settings.skipTearDown && !inProcess
+    ///
+    /// So few open files allowed that not one worker fits (`ulimit -n 20`): the scenarios run here, said
+    /// in a note, rather than Foundation crashing on the first worker.
+    func workerPool(settings: RunSettings, live: Bool, openFiles: Int) -> WorkerPool? {
+        let fitting = WorkerPool.workersFitting(openFiles: openFiles)
+        if fitting == 0, !list, !settings.skipTearDown, !inProcess {
+            Terminal.printError(
+                "note: ulimit -n is \(openFiles), too few open files for a worker process "
+                    + "(\(WorkerPool.baseDescriptors + WorkerPool.descriptorsPerWorker) are needed): "
+                    + "the scenarios run in this process, as with --in-process."
+            )
+        }
+        return !list && !settings.skipTearDown && !inProcess && fitting > 0
             ? WorkerPool(
                 WorkerPool.Options(
                     // The live runner shows one running scenario at a time.
-                    jobs: live ? 1 : jobs,
+                    jobs: live ? 1 : min(jobs, WorkerPool.workerLimit, fitting),
                     arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
                         + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : [])
                         + ["--repeat", String(`repeat`), "--retries", String(retries)],

@@ -5,6 +5,7 @@ import ObjectManager
 import Scenarios
 import Steps
 import StubServer
+import TUIRunner
 
 /// `scenario-run [PATH ...]` — run scenario files or folders (default: Scenarios/).
 struct RunCommand: AsyncParsableCommand {
@@ -115,7 +116,9 @@ struct RunCommand: AsyncParsableCommand {
         if let junit, let problem = FileWriteError.problem(writing: junit) {
             throw ValidationError("--junit: \(problem)")
         }
-        if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }
+        if !(1...1_000_000).contains(jobs) {
+            throw ValidationError("--jobs takes how many scenarios run at once, from 1 to 1,000,000.")
+        }
         if inProcess, jobs > 1 { throw ValidationError("--in-process runs one scenario at a time; leave out --jobs.") }
         if !Self.repetitions.contains(`repeat`) {
             throw ValidationError(
@@ -144,7 +147,11 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let live = !ci && Terminal.stdoutIsTTY
+        let terminal = !ci && Terminal.stdoutIsTTY
+        let terminalProblem = terminal ? TerminalRunner.unavailableReason(environment: environment) : nil
+        // Rather than ncurses' "Error opening terminal" and nothing run.
+        if let terminalProblem { Terminal.printError("note: \(terminalProblem): running headless, as with --ci.") }
+        let live = terminal && terminalProblem == nil
         // Headless, from the start: a signal while loading still ends in a complete report (everything
         // skipped). The live runner's signals are handled by ``TUIRun`` once it owns the terminal
         // (libdispatch does not take a signal back from a cancelled source, so there is one handler per
@@ -172,7 +179,16 @@ struct RunCommand: AsyncParsableCommand {
                 "note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept."
             )
         }
-        let pool = workerPool(settings: settings, live: live)
+        let openFiles = WorkerPool.raiseOpenFileLimit()
+        if openFiles < WorkerPool.leastDescriptors {
+            // Fewer than the stub server and the client need even in this process: NIO would trap.
+            Terminal.printError(
+                "error: ulimit -n is \(openFiles); a run needs at least \(WorkerPool.leastDescriptors) open files "
+                    + "(\(WorkerPool.baseDescriptors + WorkerPool.descriptorsPerWorker) for a worker process)."
+            )
+            throw ExitCode(2)
+        }
+        let pool = workerPool(settings: settings, live: live, openFiles: openFiles)
 
         let suite: ScenarioSuite
         let loaded: [Scenario]
@@ -232,6 +248,11 @@ struct RunCommand: AsyncParsableCommand {
         }
         if scenarios.isEmpty {
             Terminal.printError("No scenario matches the selection (\(loaded.count) loaded).")
+        }
+        if pool != nil, !live,
+            let note = WorkerPool.capNote(jobs: jobs, scenarios: scenarios.count, openFiles: openFiles)
+        {
+            Terminal.printError(note)
         }
 
         let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) {

@@ -1,3 +1,4 @@
+import Diagnostics
 import Foundation
 import Scenarios
 import Steps
@@ -83,6 +84,65 @@ final class WorkerPool: Sendable {
         case other(Data)
     }
 
+    /// How many workers run at most, whatever `--jobs` says: four per core (a worker waits on its app,
+    /// its requests and its timeouts as much as it computes); more only queue for the cores, each
+    /// holding a process, a stub server and three pipes.
+    static var workerLimit: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) * workersPerCore }
+    static let workersPerCore = 4
+
+    /// The line that says so when fewer workers run than `--jobs` asked for — the core limit, the
+    /// open-file limit, or fewer scenarios than workers (a worker with nothing to run ends at once) —
+    /// naming the tightest; `nil` when all of them run.
+    static func capNote(
+        jobs: Int,
+        scenarios: Int,
+        openFiles: Int = Int.max,
+        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> String? {
+        let limit = max(1, cores) * workersPerCore
+        let fitting = workersFitting(openFiles: openFiles)
+        let running = max(1, min(jobs, limit, fitting, scenarios))
+        guard running < jobs, scenarios > 0 else { return nil }
+        let why =
+            if running == scenarios {
+                "\(scenarios.groupedDigits) scenario\(scenarios == 1 ? "" : "s")"
+            } else if running == fitting {
+                "ulimit -n is \(openFiles); each worker needs \(descriptorsPerWorker) open files"
+            } else {
+                "at most \(workersPerCore) per core, \(max(1, cores)) core\(cores == 1 ? "" : "s")"
+            }
+        return "note: --jobs \(jobs.groupedDigits): \(running) worker\(running == 1 ? "" : "s") (\(why))."
+    }
+
+    /// Open files a run needs besides its workers, and each worker's (three pipes and Foundation's
+    /// watch of the process), measured with `prlimit --nofile`: one worker runs at 30, two at 34, four
+    /// at 42 (26 + 4 per worker); two spare.
+    static let baseDescriptors = 28
+    /// The fewest open files a run in this process needs (it ran at 16, NIO trapped at 12).
+    static let leastDescriptors = 16
+    static let descriptorsPerWorker = 4
+
+    /// How many workers `openFiles` descriptors allow; 0 when not even one (the run goes in-process).
+    static func workersFitting(openFiles: Int) -> Int {
+        max(0, (openFiles - baseDescriptors) / descriptorsPerWorker)
+    }
+
+    /// Raises the soft open-file limit to the hard one (at most 65,536), as a shell's `ulimit -Sn 20`
+    /// need not hold a run back; returns the soft limit then. Below the base, Foundation itself crashes
+    /// (it cannot make a run loop's timer) once a worker is started.
+    static func raiseOpenFileLimit() -> Int {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return Int.max }
+        let wanted = min(limit.rlim_max, 65_536)
+        if limit.rlim_cur < wanted {
+            var raised = limit
+            raised.rlim_cur = wanted
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
+
     /// A worker's exit status after it reported a scenario whose step it could not stop (it ends itself).
     static let abandonedStepStatus: Int32 = 4
     /// How many scenarios a lone worker holds ahead.
@@ -106,6 +166,7 @@ final class WorkerPool: Sendable {
             scenarioTimeout: options.scenarioTimeout
         )
         signal(SIGPIPE, SIG_IGN)  // a worker that died must not take the parent with it
+        Self.closeDescriptorsOverTheLimit()
         do {
             board = try ProgressBoard(creatingSlots: self.options.jobs)
         } catch {
@@ -223,34 +284,47 @@ final class WorkerPool: Sendable {
         // A crash is reported from its message; the runtime's backtrace would take seconds per crash.
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
+        // Foundation's Pipe() crashes when pipe(2) fails (at a low `ulimit -n`); these fail in words.
+        let input: Channel
+        let output: Channel
+        let errors: Channel
+        do {
+            input = try Channel()
+            output = try Channel()
+            errors = try Channel()
+        } catch {
+            couldNotStart(error, in: &state)
+            return
+        }
+        process.standardInput = input.reading
+        process.standardOutput = output.writing
+        process.standardError = errors.writing
         do {
             try process.run()
         } catch {
-            Terminal.printError("error: Could not start a worker process: \(error)")
-            state.failures.append("A worker process could not start: \(error)")
+            for handle in [
+                input.reading, input.writing, output.reading, output.writing, errors.reading, errors.writing,
+            ] {
+                try? handle.close()
+            }
+            couldNotStart(error, in: &state)
             return
         }
         ChildProcesses.add(process.processIdentifier)
-        try? input.fileHandleForReading.close()
-        try? output.fileHandleForWriting.close()
-        try? errors.fileHandleForWriting.close()
-        state.workers[slot] = Worker(process: process, input: input.fileHandleForWriting)
+        try? input.reading.close()
+        try? output.writing.close()
+        try? errors.writing.close()
+        state.workers[slot] = Worker(process: process, input: input.writing)
         state.alive += 1
         let tail = StandardErrorTail(limit: Self.standardErrorTailBytes)
         let errorsRead = DispatchSemaphore(value: 0)
         let forward = options.forwardOutput
         Thread {
-            tail.read(errors.fileHandleForReading, forwarding: forward)
+            tail.read(errors.reading, forwarding: forward)
             errorsRead.signal()
         }.start()
         Thread { [self] in
-            read(output.fileHandleForReading, from: slot)
+            read(output.reading, from: slot)
             process.waitUntilExit()
             errorsRead.wait()
             ChildProcesses.remove(process.processIdentifier)
@@ -268,6 +342,37 @@ final class WorkerPool: Sendable {
         }.start()
     }
 
+    /// Closes the descriptors this process inherited above its open-file limit (a shell's 255 under
+    /// `ulimit -n 64`): Foundation's Process asks posix_spawn to close every other descriptor in the
+    /// child, and one at or over the limit fails that with EBADF, so no worker could start. Nothing of
+    /// this process is there: it cannot open a descriptor that high itself.
+    static func closeDescriptorsOverTheLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+        else { return }
+        for name in names {
+            guard let descriptor = Int32(name), descriptor > 2, rlim_t(descriptor) >= limit.rlim_cur else { continue }
+            close(descriptor)
+        }
+    }
+
+    /// A worker that could not start: said once per run (the same reason would repeat for every slot),
+    /// and a failure of the run.
+    private func couldNotStart(_ error: any Error, in state: inout State) {
+        var reason = "\(error)"
+        if let posix = (error as NSError?).flatMap({ $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }) {
+            var limit = rlimit()
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+            let note = getrlimit(resource, &limit) == 0 ? " (ulimit -n is \(limit.rlim_cur))" : ""
+            reason = String(cString: strerror(posix)) + note
+        }
+        let message = "A worker process could not start: \(reason)"
+        guard !state.failures.contains(message) else { return }
+        Terminal.printError("error: \(message)")
+        state.failures.append(message)
+    }
+
     /// Hands a (new) worker the count of loaded scenarios and its first scenarios.
     private func begin(_ worker: Int, in state: inout State) {
         guard let input = state.workers[worker].input, let count = state.run?.loaded.count else { return }
@@ -276,15 +381,22 @@ final class WorkerPool: Sendable {
     }
 
     /// Reads JSON lines of run events until the worker closes its output; other lines are passed on.
+    ///
+    /// Linear in what the worker writes: a chunk without a line break is only appended (a long line —
+    /// a 4 MB failure reason — arrives in many chunks, and scanning and copying the unfinished line at
+    /// every chunk was quadratic); the bytes left after the last line break are the tail of one chunk.
     private func read(_ handle: FileHandle, from worker: Int) {
+        let newlineByte = UInt8(ascii: "\n")
         var buffer = Data()
         while true {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
+            let hasNewline = chunk.contains(newlineByte)
             buffer.append(chunk)
+            guard hasNewline else { continue }
             var lines: [Line] = []
             var consumed = buffer.startIndex
-            while let newline = buffer[consumed...].firstIndex(of: UInt8(ascii: "\n")) {
+            while let newline = buffer[consumed...].firstIndex(of: newlineByte) {
                 let line = buffer[consumed..<newline]
                 // Something other than an event (an app's own output) is shown, as in a serial run.
                 lines.append(RunEventLines.decode(line).map(Line.event) ?? .other(Data(buffer[consumed...newline])))
@@ -358,7 +470,8 @@ final class WorkerPool: Sendable {
             return .init(
                 scenario: loaded[progress.scenario],
                 step: progress.step ?? 0,
-                earlierStepsPassed: progress.earlierPassed
+                earlierStepsPassed: progress.earlierPassed,
+                elapsed: progress.elapsed
             )
         }
         let failure = state.workers[worker].killReason ?? Self.describe(exit, runningAScenario: true)
@@ -513,4 +626,30 @@ private final class StandardErrorTail: Sendable {
     }
 
     var text: String { String(decoding: kept.withLock { $0 }, as: UTF8.self) }
+}
+
+/// A pipe whose creation fails with an error rather than a crash (Foundation's `Pipe()` traps when
+/// pipe(2) fails); both ends close on exec and when their handle is released.
+private struct Channel {
+    let reading: FileHandle
+    let writing: FileHandle
+
+    /// Why a pipe could not be made, with the open-file limit when that is what ran out.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init() throws(Failure) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            let reason = String(cString: strerror(errno))
+            var limit = rlimit()
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+            let note = getrlimit(resource, &limit) == 0 ? " (ulimit -n is \(limit.rlim_cur))" : ""
+            throw Failure(description: "no pipe to it: \(reason)\(note)")
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    }
 }

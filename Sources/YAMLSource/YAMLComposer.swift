@@ -1,8 +1,8 @@
 import CYaml
 
 /// Composes YAML text into ``YAMLNode``s straight from libyaml's events, holding every document to
-/// ``YAMLLimits``: nesting depth, and the nodes aliases expand to — counted across every text one
-/// composer reads, so a file composed in parts has one budget.
+/// ``YAMLLimits``: nesting depth, and the nodes and bytes of text aliases expand to — counted across
+/// every text one composer reads, so a file composed in parts has one budget.
 ///
 /// It composes what Yams composes (anchors and aliases, tags — ignored, a scalar's plainness comes
 /// from its style —, directives, complex keys) and reports as errors what Yams reports: libyaml's syntax
@@ -17,6 +17,8 @@ import CYaml
 package struct YAMLComposer {
     /// Nodes aliases may still expand to.
     package private(set) var aliasBudget = YAMLLimits.maxAliasNodes
+    /// Bytes of scalar text aliases may still expand to.
+    package private(set) var aliasByteBudget = YAMLLimits.maxAliasBytes
 
     package init() {
         _ = Self.raiseLibyamlNestingLimit
@@ -39,14 +41,14 @@ package struct YAMLComposer {
     /// The single document of part of a checked text, marks counted from the part's start.
     package mutating func compose(_ text: Substring) throws(YAMLError) -> YAMLNode? {
         var text = text
-        var budget = aliasBudget
-        defer { aliasBudget = budget }
+        var budget = (nodes: aliasBudget, bytes: aliasByteBudget)
+        defer { (aliasBudget, aliasByteBudget) = budget }
         // `withUTF8` rethrows untyped: the typed error travels in a `Result`.
         return try text.withUTF8 { bytes in
             Result { () throws(YAMLError) -> YAMLNode? in
-                var reader = EventReader(aliasBudget: budget)
+                var reader = EventReader(aliasBudget: budget.nodes, aliasByteBudget: budget.bytes)
                 defer {
-                    budget = reader.aliasBudget
+                    budget = (reader.aliasBudget, reader.aliasByteBudget)
                     reader.close()
                 }
                 yaml_parser_set_input_string(&reader.parser, bytes.baseAddress, bytes.count)
@@ -69,14 +71,18 @@ package struct YAMLComposer {
         var event = yaml_event_t()
         /// Whether `event` holds an event to delete.
         var holdsEvent = false
-        /// Anchored nodes by name, with the number of nodes each holds.
-        var anchors: [String: (node: YAMLNode, count: Int)] = [:]
+        /// Anchored nodes by name, with the number of nodes and of scalar bytes each holds.
+        var anchors: [String: (node: YAMLNode, count: Int, bytes: Int)] = [:]
         /// Nodes composed so far, every alias's expansion included.
         var composed = 0
+        /// Bytes of scalar text composed so far, every alias's expansion included.
+        var composedBytes = 0
         var aliasBudget: Int
+        var aliasByteBudget: Int
 
-        init(aliasBudget: Int) {
+        init(aliasBudget: Int, aliasByteBudget: Int) {
             self.aliasBudget = aliasBudget
+            self.aliasByteBudget = aliasByteBudget
             yaml_parser_initialize(&parser)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         }
@@ -132,7 +138,7 @@ package struct YAMLComposer {
         mutating func node(depth: Int) throws(YAMLError) -> YAMLNode {
             let line = self.line
             let column = self.column
-            let start = composed
+            let start = (nodes: composed, bytes: composedBytes)
             composed += 1
             let node: YAMLNode
             let anchor: UnsafeMutablePointer<yaml_char_t>?
@@ -144,6 +150,7 @@ package struct YAMLComposer {
                     decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length),
                     as: UTF8.self
                 )
+                composedBytes += scalar.length
                 let isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE || scalar.style == YAML_ANY_SCALAR_STYLE
                 node = YAMLNode(content: .scalar(text, isPlain: isPlain), line: line, column: column)
             case YAML_SEQUENCE_START_EVENT:
@@ -173,12 +180,17 @@ package struct YAMLComposer {
                 return register(YAMLNode(content: .mapping(pairs), line: line, column: column), as: name, since: start)
             case YAML_ALIAS_EVENT:
                 let name = Self.name(event.data.alias.anchor) ?? ""
-                guard let (anchored, count) = anchors[name] else {
+                guard let (anchored, count, bytes) = anchors[name] else {
                     throw YAMLError(.undefinedAlias(name), line: line, column: column)
                 }
                 guard count <= aliasBudget else { throw YAMLError(.aliasesTooLarge, line: line, column: column) }
+                guard bytes <= aliasByteBudget else {
+                    throw YAMLError(.aliasesTooManyBytes, line: line, column: column)
+                }
                 aliasBudget -= count
+                aliasByteBudget -= bytes
                 composed += count - 1
+                composedBytes += bytes
                 return anchored
             default:
                 throw YAMLError(
@@ -190,9 +202,13 @@ package struct YAMLComposer {
             return register(node, as: Self.name(anchor), since: start)
         }
 
-        /// Remembers `node` under its anchor's name, with the nodes composed since `start`.
-        private mutating func register(_ node: YAMLNode, as name: String?, since start: Int) -> YAMLNode {
-            if let name { anchors[name] = (node, composed - start) }
+        /// Remembers `node` under its anchor's name, with the nodes and bytes composed since `start`.
+        private mutating func register(
+            _ node: YAMLNode,
+            as name: String?,
+            since start: (nodes: Int, bytes: Int)
+        ) -> YAMLNode {
+            if let name { anchors[name] = (node, composed - start.nodes, composedBytes - start.bytes) }
             return node
         }
 

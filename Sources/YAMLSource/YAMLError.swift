@@ -12,6 +12,7 @@ package struct YAMLError: Error, Equatable, Sendable {
         case severalDocuments
         case tooDeep
         case aliasesTooLarge
+        case aliasesTooManyBytes
         case fileTooLarge(bytes: Int)
         case invalidUTF8(byte: UInt8)
         case controlCharacter(UInt32)
@@ -49,6 +50,9 @@ package struct YAMLError: Error, Equatable, Sendable {
             return "Nesting deeper than \(YAMLLimits.maxDepth) levels."
         case .aliasesTooLarge:
             return "Aliases expand to more than \(YAMLLimits.maxAliasNodes.groupedDigits) nodes."
+        case .aliasesTooManyBytes:
+            return
+                "Aliases expand to more than 16 MiB of text (\(YAMLLimits.maxAliasBytes.groupedDigits) bytes)."
         case .fileTooLarge(let bytes):
             return "File of \(bytes.groupedDigits) bytes is larger than the limit of 64 MB "
                 + "(\(YAMLLimits.maxFileBytes.groupedDigits) bytes)."

@@ -14,4 +14,9 @@ package enum YAMLLimits {
     /// node of what its anchor names); the alias that would go over is reported. This bounds "billion
     /// laughs" documents, whose aliases double at every level, while small anchors and aliases still work.
     package static let maxAliasNodes = 100_000
+
+    /// The most bytes of scalar text the aliases of one file may expand to, all together (each alias
+    /// counts every byte of the scalars under its anchor): 16 MiB. Counting nodes alone let one large
+    /// scalar aliased a few thousand times stand for gigabytes once the steps made text of it.
+    package static let maxAliasBytes = 16 * 1024 * 1024
 }

@@ -151,6 +151,86 @@ struct TmuxEndToEndTests {
         #expect(await eventually { workers.allSatisfy(ProcessList.hasEnded) }, "no worker outlives the runner")
     }
 
+    /// Without TERM (or with one terminfo does not know) the run goes headless and says so, instead of
+    /// ncurses' "Error opening terminal" and exit 1 with nothing run.
+    @Test(arguments: ["env -u TERM", "env TERM=no-such-terminal"])
+    func anUnknownTerminalRunsHeadless(_ environment: String) throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        tmux.type("\(environment) \(binary) Scenarios/reviews.yml; echo EXIT=$?")
+        tmux.press("Enter")
+        let pane = try tmux.waitForPane("the headless run to end") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=0", "\(pane)")
+        #expect(pane.contains("running headless, as with --ci."), "\(pane)")
+        #expect(pane.contains("passed, 0 failed"), "\(pane)")
+        #expect(!pane.contains("Error opening terminal"))
+    }
+
+    /// Wide (CJK) characters take two columns and controls are shown in caret notation: every row of the
+    /// tree pane still ends at its border, and the selection leaves no stale cells when it moves.
+    @Test func wideCharactersAndControlsKeepThePanesInPlace() throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let file = tmux.folder.appendingPathComponent("wide.yml")
+        try #"""
+        feature: 幅の広い文字
+        scenarios:
+          - scenario: 予約を確認する予約を確認する予約を確認する予約を確認する
+            steps: [succeed]
+          - scenario: "back\bspace and \e[2J clear"
+            steps: [succeed]
+          - scenario: Plain
+            steps: [succeed]
+        """#.write(to: file, atomically: true, encoding: .utf8)
+        tmux.type("\(binary) \(file.path); echo EXIT=$?")
+        tmux.press("Enter")
+        var pane = try tmux.waitForPane("the run to finish") { $0.contains("3/3") && $0.contains("finished") }
+        Self.expectBordersAligned(pane)
+        #expect(pane.contains("back^Hspace and ^[[2J clear"), "\(pane)")
+        for key in ["Up", "Up", "Down", "Up", "Down", "Down"] {
+            tmux.press(key)
+            pane = tmux.capture()
+            Self.expectBordersAligned(pane)
+        }
+        tmux.press("q")
+        pane = try tmux.waitForPane("the summary") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
+        #expect(pane.contains("back^Hspace and ^[[2J clear"), "the summary shows it the same way: \(pane)")
+    }
+
+    /// The tree pane's right border (`│` after the left pane) sits in the same column on every row that
+    /// has one: a wide character counted as one column pushed it right.
+    static func expectBordersAligned(_ pane: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        var columns: Set<Int> = []
+        for line in pane.split(separator: "\n").dropFirst() {
+            var column = 0
+            var borders = 0
+            for character in line {
+                if character == "│" {
+                    borders += 1
+                    if borders == 2 {
+                        columns.insert(column)
+                        break
+                    }
+                }
+                // CJK, Hangul and fullwidth forms take two columns in the terminal (tmux counts so too).
+                let value = character.unicodeScalars.first?.value ?? 0
+                let ranges: [ClosedRange<UInt32>] = [
+                    0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60,
+                ]
+                let wide = ranges.contains { $0.contains(value) }
+                column += wide ? 2 : 1
+            }
+        }
+        #expect(
+            columns.count <= 1,
+            "the tree pane's border in columns \(columns.sorted()): \(pane)",
+            sourceLocation: sourceLocation
+        )
+    }
+
     @Test func aCrashingScenarioFailsInTheLiveRunnerAndTheRunGoesOn() throws {
         let tmux = try Tmux()
         defer { tmux.kill() }

@@ -3,6 +3,8 @@
 enum LoadError: Equatable {
     case noSuchPath
     case brokenLink
+    case unreadableFolder(String)
+    case fileNameNotUTF8
     case emptyFile
     case fileNotMapping
     case unknownFileKey(String, suggestion: String)
@@ -35,6 +37,10 @@ enum LoadError: Equatable {
             return "No such file or folder."
         case .brokenLink:
             return "Broken symbolic link; nothing is at the place it names."
+        case .unreadableFolder(let reason):
+            return "Cannot read this folder (\(reason)); its scenario files would be skipped."
+        case .fileNameNotUTF8:
+            return "File name is not valid UTF-8; rename it to read it as a scenario file."
         case .emptyFile:
             return "Empty scenario file; expected a mapping with 'scenarios'."
         case .fileNotMapping:

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Symbolic links are followed, but every folder and file is taken once, by its device and inode: a
 /// folder linked to its parent neither loops nor lists its files again. A link to nothing that is named
-/// like a scenario file is a diagnostic; other broken links are skipped.
+/// like a scenario file is a diagnostic; other broken links are skipped. A folder that cannot be listed
+/// (no read permission, search-only) and a scenario file whose name is not UTF-8 are diagnostics too:
+/// nothing is skipped silently.
 enum ScenarioFiles {
     static let excludedNames: Set<String> = ["scenario-run.yml", "scenario-run.yaml", "server.yml", "server.yaml"]
 
@@ -32,6 +34,40 @@ enum ScenarioFiles {
         return (search.files.filter { seen.insert($0).inserted }, search.problems)
     }
 
+    /// Why a folder could not be listed, in the system's words.
+    struct ListingError: Error {
+        var reason: String
+    }
+
+    /// A folder's entries as `readdir` gives them (no `.`/`..`): UTF-8 names, and the others decoded
+    /// with replacement characters, for the error. (FileManager decodes names lossily, so a name that is
+    /// not UTF-8 led nowhere and was called a broken link.)
+    static func listing(_ directory: String) -> Result<(names: [String], notUTF8: [String]), ListingError> {
+        guard let stream = opendir(directory) else {
+            return .failure(ListingError(reason: String(cString: strerror(errno))))
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        var notUTF8: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { return .failure(ListingError(reason: String(cString: strerror(errno)))) }
+                break
+            }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
+            if let name = String(validating: bytes, as: UTF8.self) {
+                names.append(name)
+            } else {
+                notUTF8.append(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        return .success((names, notUTF8))
+    }
+
     private static func problem(_ error: LoadError, at path: String) -> Diagnostic {
         Diagnostic(location: SourceLocation(file: path, line: 1, column: 1), message: error.message, sourceLine: nil)
     }
@@ -44,9 +80,21 @@ enum ScenarioFiles {
         var seen: Set<FileIdentity.Key> = []
 
         mutating func visit(directory: String, _ identity: FileIdentity, into found: inout [String]) {
-            guard seen.insert(identity.key).inserted,
-                let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
-            else { return }
+            guard seen.insert(identity.key).inserted else { return }
+            let names: [String]
+            switch ScenarioFiles.listing(directory) {
+            case .success(let listed):
+                names = listed.names
+                for raw in listed.notUTF8 {
+                    let shown = directory + "/" + raw
+                    if shown.hasSuffix(".yml") || shown.hasSuffix(".yaml") {
+                        problems.append(ScenarioFiles.problem(.fileNameNotUTF8, at: shown))
+                    }
+                }
+            case .failure(let error):
+                problems.append(ScenarioFiles.problem(.unreadableFolder(error.reason), at: directory))
+                return
+            }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
                 let isScenarioName =

@@ -82,7 +82,7 @@ package enum JUnitMerge {
         for name in order {
             guard var suite = suites[name] else { continue }
             for attribute in counts where attribute != "errors" || sawErrors {
-                suite.attributes[attribute] = String(Int(suite.totals[attribute] ?? 0))
+                suite.attributes[attribute] = count(suite.totals[attribute] ?? 0)
                 total[attribute, default: 0] += suite.totals[attribute] ?? 0
             }
             suite.attributes["time"] = seconds(suite.totals["time"] ?? 0)
@@ -99,7 +99,7 @@ package enum JUnitMerge {
         }
         var rootAttributes = ["name": rootName ?? "merged", "time": seconds(rootTime)]
         for attribute in counts where attribute != "errors" || sawErrors {
-            rootAttributes[attribute] = String(Int(total[attribute] ?? 0))
+            rootAttributes[attribute] = count(total[attribute] ?? 0)
         }
         let root = XMLTree.Element(name: "testsuites", attributes: rootAttributes, children: merged)
         return #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
@@ -122,7 +122,13 @@ package enum JUnitMerge {
         return root
     }
 
-    /// An attribute read as a number; `nil` when absent.
+    /// The largest count (`tests`, `failures`, …) one file's testsuite may carry: a billion.
+    package static let countLimit = 1_000_000_000.0
+    /// The largest `time` one file's testsuite may carry: a billion seconds (31 years).
+    package static let timeLimit = 1_000_000_000.0
+
+    /// An attribute read as a number; `nil` when absent. Counts up to ``countLimit`` and times up to
+    /// ``timeLimit``, so that sums of any number of files stay exact enough and convert safely.
     private static func number(_ element: XMLTree.Element, _ attribute: String, path: String, suite: String)
         throws(JUnitMergeError)
         -> Double?
@@ -131,11 +137,20 @@ package enum JUnitMerge {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0 else {
             throw .notANumber(path: path, suite: suite, attribute: attribute, value: text)
         }
+        let limit = attribute == "time" ? timeLimit : countLimit
+        guard value <= limit else {
+            throw .outOfRange(path: path, suite: suite, attribute: attribute, value: text, limit: limit)
+        }
         return value
     }
 
-    /// Seconds as ``JUnitReporter`` writes them (three decimals).
+    /// A summed count as written: whole, clamped to what an `Int` holds.
+    private static func count(_ value: Double) -> String {
+        String(value < 9e18 ? Int(value) : Int(9e18))
+    }
+
+    /// Seconds as ``JUnitReporter`` writes them (three decimals), clamped to what the writer holds.
     private static func seconds(_ value: Double) -> String {
-        Duration.milliseconds(Int64((value * 1000).rounded())).fixedSeconds
+        Duration.milliseconds(Int64((min(value, 9e15) * 1000).rounded())).fixedSeconds
     }
 }

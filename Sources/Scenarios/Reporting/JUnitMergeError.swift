@@ -9,6 +9,8 @@ package enum JUnitMergeError: Error, Sendable, Hashable, CustomStringConvertible
     case notJUnit(path: String, root: String)
     /// A count or time attribute that is not a number.
     case notANumber(path: String, suite: String, attribute: String, value: String)
+    /// A count or time too large to be true (over ``JUnitMerge/countLimit`` or ``JUnitMerge/timeLimit``).
+    case outOfRange(path: String, suite: String, attribute: String, value: String, limit: Double)
 
     package var description: String {
         switch self {
@@ -20,6 +22,9 @@ package enum JUnitMergeError: Error, Sendable, Hashable, CustomStringConvertible
             return "'\(path)' is not a JUnit report: its root element is <\(root)>, not <testsuites> or <testsuite>."
         case .notANumber(let path, let suite, let attribute, let value):
             return "'\(path)': testsuite '\(suite)' has \(attribute)=\"\(value)\", which is not a number."
+        case .outOfRange(let path, let suite, let attribute, let value, let limit):
+            return
+                "'\(path)': testsuite '\(suite)' has \(attribute)=\"\(value)\", more than the limit of \(Int(limit).groupedDigits)."
         }
     }
 }

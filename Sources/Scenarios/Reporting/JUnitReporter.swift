@@ -89,10 +89,10 @@ package final class JUnitReporter: Sendable {
         return xml
     }
 
-    /// Writes the report whole or not at all (``FileWriteError/replace(_:writing:)``).
+    /// Writes the report whole or not at all, or through a device, FIFO or link (``FileWriteError/write(_:to:)``).
     package func write(to url: URL) throws(FileWriteError) {
         let xml = xml()
-        try FileWriteError.replace(url) { try Data(xml.utf8).write(to: $0) }
+        try FileWriteError.write(Data(xml.utf8), to: url)
     }
 
     private func testcase(_ scenario: RunPlan.PlannedScenario, record: RunRecord) -> String {

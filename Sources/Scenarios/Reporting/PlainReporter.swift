@@ -39,13 +39,14 @@ package final class PlainReporter: Sendable {
         }
         switch event {
         case .scenarioFinished(let id, let outcome, let duration):
+            // Names, reasons and logs come from files and apps: shown, never obeyed (TerminalText).
             write(scenarioText(id, outcome: outcome, duration: duration, record: snapshot))
             // Printed: forget its steps and logs, so memory stays flat however long the run.
             record.withLock { _ = $0.scenarios.removeValue(forKey: id) }
         case .runFinished(let summary):
             var text = "\n"
             // Scenarios that passed only on a retry: counted as passed, named here.
-            for flaky in snapshot.flaky { text += paint(flaky.line, .yellow) + "\n" }
+            for flaky in snapshot.flaky { text += paint(TerminalText.escaped(flaky.line), .yellow) + "\n" }
             if summary.cancelled { text += paint("Run cancelled.", .yellow) + "\n" }
             text += summary.line + "\n"
             write(text)
@@ -63,36 +64,40 @@ package final class PlainReporter: Sendable {
         // A scenario run more than once (`--repeat`, `--retries`) says how many tries it took.
         let tries = record.scenarios[id]?.tries ?? 1
         let time = "(\(duration.fixedSeconds) s" + (tries > 1 ? ", \(tries) tries)" : ")")
+        let name = TerminalText.escaped(id.name, keepingLineBreaks: false)
         switch outcome {
         case .skipped:
-            return paint("- \(id.name) (skipped)", .yellow) + "\n"
+            return paint("- \(name) (skipped)", .yellow) + "\n"
         case .passed:
-            var text = paint("✓", .green) + " \(id.name) \(time)\n"
+            var text = paint("✓", .green) + " \(name) \(time)\n"
             text += verbose ? steps(id, record: record) : warnings(id, record: record)
             return text
         case .failed:
-            return paint("✗", .red) + " \(id.name) \(time)\n" + steps(id, record: record)
+            return paint("✗", .red) + " \(name) \(time)\n" + steps(id, record: record)
         }
     }
 
     private func steps(_ id: ScenarioID, record: RunRecord) -> String {
         var text = ""
         for line in record.stepLines(id) {
+            let description = TerminalText.escaped(line.description, keepingLineBreaks: false)
             switch line.outcome {
             case .failed(let reason, let location)?:
-                text += "    " + paint("✗", .red) + " \(line.description)\n"
-                text += "      " + paint(reason, .red) + "\n"
-                if let location { text += "      " + paint("at \(location.fileAndLine)", .dim) + "\n" }
+                text += "    " + paint("✗", .red) + " \(description)\n"
+                text += "      " + paint(TerminalText.escaped(reason), .red) + "\n"
+                if let location {
+                    text += "      " + paint(TerminalText.escaped("at \(location.fileAndLine)"), .dim) + "\n"
+                }
             case .warned(let reason)?:
                 text += warning(line.description, reason)
             case .passed?:
-                text += "    " + paint("✓", .green) + " \(line.description)\n"
+                text += "    " + paint("✓", .green) + " \(description)\n"
             case .skipped?, nil:
-                text += "    " + paint("- \(line.description) (skipped)", .yellow) + "\n"
+                text += "    " + paint("- \(description) (skipped)", .yellow) + "\n"
             }
         }
         for log in record.scenarios[id]?.logs ?? [] {
-            text += "    " + paint("log: \(log)", .dim) + "\n"
+            text += "    " + paint(TerminalText.escaped("log: \(log)"), .dim) + "\n"
         }
         return text
     }
@@ -110,7 +115,8 @@ package final class PlainReporter: Sendable {
     }
 
     private func warning(_ description: String, _ reason: String) -> String {
-        "    " + paint("⚠", .yellow) + " \(description)\n" + "      " + paint(reason, .yellow) + "\n"
+        "    " + paint("⚠", .yellow) + " \(TerminalText.escaped(description, keepingLineBreaks: false))\n" + "      "
+            + paint(TerminalText.escaped(reason), .yellow) + "\n"
     }
 
     private enum Colour: String {

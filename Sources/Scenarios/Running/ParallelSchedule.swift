@@ -131,7 +131,9 @@ package struct ParallelSchedule: Sendable {
                         duration: .zero
                     )
                 )
-                events.append(.scenarioFinished(scenarios[index], outcome: outcome, duration: .zero))
+                // How long it ran until its process ended (a --scenario-timeout: that long, not 0 s).
+                let duration = running?.elapsed ?? .zero
+                events.append(.scenarioFinished(scenarios[index], outcome: outcome, duration: duration))
             } else {
                 unstarted.append(index)
             }
@@ -152,11 +154,14 @@ package struct ParallelSchedule: Sendable {
         package var step: Int
         /// Whether no step of the scenario had failed.
         package var earlierStepsPassed: Bool
+        /// How long the scenario had been running.
+        package var elapsed: Duration
 
-        package init(scenario: ScenarioID, step: Int, earlierStepsPassed: Bool) {
+        package init(scenario: ScenarioID, step: Int, earlierStepsPassed: Bool, elapsed: Duration = .zero) {
             self.scenario = scenario
             self.step = step
             self.earlierStepsPassed = earlierStepsPassed
+            self.elapsed = elapsed
         }
     }
 

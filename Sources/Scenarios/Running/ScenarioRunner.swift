@@ -399,6 +399,14 @@ package final class ScenarioRunner: Sendable {
                 let reason = cancellable && isCancelled ? "Run cancelled." : String(describing: error)
                 outcome = .failed(reason: reason, location: step.location)
                 break attempts
+            case .cancelledAndIgnored:
+                // Cancelled (Ctrl-C, SIGTERM) and still running after the grace period: not waited for
+                // until its timeout, so a signal ends the run in a second or two.
+                var reason = "Run cancelled; the step ignored cancellation."
+                if onAbandonedStep != nil { reason += " Its process was ended." }
+                outcome = .failed(reason: reason, location: step.location)
+                abandoned = true
+                break attempts
             case .timedOut(let ignoredCancellation):
                 var reason = "Did not finish within \(timeout.shortSeconds) s."
                 if ignoredCancellation {
@@ -475,7 +483,12 @@ package final class ScenarioRunner: Sendable {
         case finished(Result<StepResult, any Error>)
         /// Still running at its time limit; whether it also went on past the grace period after being cancelled.
         case timedOut(ignoredCancellation: Bool)
+        /// The run was cancelled and the action went on past the grace period after that.
+        case cancelledAndIgnored
     }
+
+    /// What ends the wait for an action the run's cancellation did not stop.
+    private struct IgnoredCancellation: Error {}
 
     /// Calls `step`'s action once, for at most `limit`. The action runs in a task of its own, so that one
     /// that never returns cannot hold the run: at the limit it is cancelled and given
@@ -499,11 +512,19 @@ package final class ScenarioRunner: Sendable {
                 ended.resolve(.failure(error))
             }
         }
+        let grace = settings.cancellationGrace
         let result = await withTaskCancellationHandler {
             await ended.value(within: max(limit, .zero), on: context.timer)
         } onCancel: {
-            if cancellable { action.cancel() }
+            guard cancellable else { return }
+            action.cancel()
+            // The grace period, then no more waiting: the run's cancellation must not wait out the step.
+            Task {
+                _ = await Eventual<Void>().value(within: grace, on: context.timer)
+                ended.resolve(.failure(IgnoredCancellation()))
+            }
         }
+        if case .failure(let error)? = result, error is IgnoredCancellation { return .cancelledAndIgnored }
         if let result { return .finished(result) }
         action.cancel()
         let late = await ended.value(within: settings.cancellationGrace, on: context.timer)

@@ -43,6 +43,24 @@ package struct FailureState: Sendable {
         previous.subtracting(ran).union(failed)
     }
 
+    /// Merges a run's results into the file as it is now (``merged(previous:ran:failed:)``), under an
+    /// exclusive lock on `last-failed.json.lock` beside it: two runs ending together in one folder each
+    /// keep the other's failures instead of replacing them with what the file held when they started.
+    /// An unreadable file counts as `fallback` (what the run read at its start, if anything).
+    package func update(ran: Set<String>, failed: Set<String>, fallback: Set<String>) throws {
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        let lockPath = url.path + ".lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw UnreadableFile(path: lockPath, reason: String(cString: strerror(errno))) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0, errno == EINTR {}
+        let previous = (try? load()) ?? fallback
+        try save(Self.merged(previous: previous, ran: ran, failed: failed))
+    }
+
     /// Replaces the file with `names` (sorted), atomically.
     package func save(_ names: Set<String>) throws {
         try FileManager.default.createDirectory(

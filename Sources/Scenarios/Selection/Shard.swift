@@ -75,8 +75,11 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
                 -weights[$1], hashes[$1], ids[$1].file, ids[$1].name, $1
             )
         }
-        var time = Array(repeating: 0.0, count: count)
-        var sizes = Array(repeating: 0, count: count)
+        // Parts past the M-th stay empty (each of the first M would take one scenario first), so only
+        // min(N, M) are kept: `--shard 1/999999999` allocates per scenario, not per part.
+        let slots = max(1, min(count, ids.count))
+        var time = Array(repeating: 0.0, count: slots)
+        var sizes = Array(repeating: 0, count: slots)
         var parts = Array(repeating: 0, count: ids.count)
         for position in order {
             let part = time.indices.min { (time[$0], sizes[$0], $0) < (time[$1], sizes[$1], $1) } ?? 0

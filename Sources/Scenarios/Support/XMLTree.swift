@@ -36,6 +36,10 @@ package enum XMLTree {
         package var reason: String
     }
 
+    /// How deep elements may nest (a JUnit report needs five levels): the tree is built, compared and
+    /// written recursively, so a deeper document is an error rather than a stack overflow.
+    package static let depthLimit = 256
+
     /// The root element of `data`.
     package static func parse(_ data: Data) throws(ParseError) -> Element {
         let parser = XMLParser(data: data)
@@ -45,25 +49,43 @@ package enum XMLTree {
         let parsed = parser.parse()
         // swift-corelibs' parse() can return true after an error it recovered from; the first error the
         // delegate saw is the one to show (later ones follow from it).
+        if let tooDeep = builder.tooDeep {
+            throw ParseError(
+                line: max(1, tooDeep.line),
+                column: max(1, tooDeep.column),
+                reason: "elements nest deeper than \(depthLimit) levels"
+            )
+        }
         if let error = builder.firstError {
-            throw ParseError(line: max(1, error.line), column: max(1, error.column), reason: Self.reason(error.code))
+            throw ParseError(
+                line: max(1, error.line),
+                column: max(1, error.column),
+                reason: Self.reason(error.code, data: data)
+            )
         }
         if !parsed {
             let code = (parser.parserError as NSError?)?.code
             throw ParseError(
                 line: max(1, parser.lineNumber),
                 column: max(1, parser.columnNumber),
-                reason: Self.reason(code)
+                reason: Self.reason(code, data: data)
             )
         }
-        guard let root = builder.root else { throw ParseError(line: 1, column: 1, reason: "it is empty") }
+        guard let root = builder.root else { throw ParseError(line: 1, column: 1, reason: reason(4, data: data)) }
         return root
+    }
+
+    /// Whether `data` holds anything but whitespace (libxml2 calls a document without an element
+    /// "empty" even when it holds text).
+    private static func hasContent(_ data: Data) -> Bool {
+        data.contains { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
     }
 
     /// `XMLParser`'s error codes (libxml2's `xmlParserErrors`, which Foundation passes on) in words, for
     /// the common ones.
-    private static func reason(_ code: Int?) -> String {
+    private static func reason(_ code: Int?, data: Data) -> String {
         switch code {
+        case 4? where hasContent(data): "it holds text but no XML element; is this a JUnit report?"
         case 4?: "it is empty"
         case 3?, 5?: "the document does not end with its root element's end tag"
         case 6?, 7?, 8?, 9?, 10?: "it holds a character XML does not allow"
@@ -107,6 +129,11 @@ package enum XMLTree {
     private final class Builder: NSObject, XMLParserDelegate {
         var root: Element?
         private var open: [Element] = []
+        /// Text read since the last tag, appended in place: XMLParser hands long text over in pieces, and
+        /// joining each piece to a copy of the text so far was quadratic.
+        private var text = ""
+        /// Where an element went deeper than ``XMLTree/depthLimit``; parsing stopped there.
+        var tooDeep: (line: Int, column: Int)?
         /// The parser's first error and where it was.
         var firstError: (code: Int, line: Int, column: Int)?
 
@@ -121,6 +148,13 @@ package enum XMLTree {
             qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
+            guard tooDeep == nil else { return }
+            guard open.count < XMLTree.depthLimit else {
+                tooDeep = (parser.lineNumber, parser.columnNumber)
+                parser.abortParsing()
+                return
+            }
+            flushText()
             open.append(Element(name: elementName, attributes: attributes))
         }
 
@@ -130,6 +164,8 @@ package enum XMLTree {
             namespaceURI: String?,
             qualifiedName: String?
         ) {
+            guard tooDeep == nil else { return }
+            flushText()
             guard let element = open.popLast() else { return }
             if open.isEmpty {
                 root = element
@@ -146,13 +182,16 @@ package enum XMLTree {
             append(String(decoding: block, as: UTF8.self))
         }
 
-        private func append(_ text: String) {
-            guard !open.isEmpty else { return }
-            if case .text(let previous)? = open[open.count - 1].children.last {
-                open[open.count - 1].children[open[open.count - 1].children.count - 1] = .text(previous + text)
-            } else {
-                open[open.count - 1].children.append(.text(text))
-            }
+        private func append(_ piece: String) {
+            guard !open.isEmpty, tooDeep == nil else { return }
+            text += piece
+        }
+
+        /// The text read since the last tag, as one child of the innermost open element.
+        private func flushText() {
+            guard !text.isEmpty else { return }
+            if !open.isEmpty { open[open.count - 1].children.append(.text(text)) }
+            text = ""
         }
     }
 }

@@ -35,7 +35,20 @@ package enum KeptStore {
         var withRows = names.filter { ((try? store.countSaved($0)) ?? 0) > 0 }
         if withRows.isEmpty { withRows = Array(names.prefix(1)) }
         return ["KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at \(url.path)"]
-            + withRows.prefix(3).map { "  sqlite3 \(url.path) 'select * from \"\($0)\"'" }
+            + withRows.prefix(3).map { "  sqlite3 \(shellQuoted(url.path)) \(shellQuoted("select * from \"\($0)\""))" }
+    }
+
+    /// `text` as one shell word: in single quotes, each `'` written `'\''`; a plain path stays as it is.
+    /// The printed command is pasted into a shell, and a folder named `a;echo x` must not run `echo`.
+    static func shellQuoted(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || "/._-+,:@%".unicodeScalars.contains(scalar))
+            }
+        if plain { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// The SQLite application ID of a kept store ("SRKS"), at offset 68 of the database header.

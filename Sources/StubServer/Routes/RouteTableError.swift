@@ -16,6 +16,7 @@ enum RouteTableError: Equatable {
     case delayNotANumber(found: String)
     case headersNotAMapping(found: String)
     case headerValueNotAScalar(name: String, found: String)
+    case headerValueNotOneLine(name: String)
     case invalidHeaderName(String)
     case unknownFault(String)
     case unknownMethod(String)
@@ -76,6 +77,8 @@ enum RouteTableError: Equatable {
             return "Expected a mapping of headers, found \(found)."
         case .headerValueNotAScalar(let name, let found):
             return "Expected a text value for header '\(name)', found \(found)."
+        case .headerValueNotOneLine(let name):
+            return "Header '\(name)' has a line break (CR or LF) or NUL in its value; a header value is one line."
         case .invalidHeaderName(let name):
             return "Invalid header name '\(name)'; use letters, digits and '-'."
         case .unknownFault(let fault):

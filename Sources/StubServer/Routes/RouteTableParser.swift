@@ -176,6 +176,11 @@ struct RouteTableParser {
                 report(.headerValueNotAScalar(name: headerName, found: value.summary), at: value)
                 continue
             }
+            // A line break would end the header on the wire (response splitting); NUL is never allowed.
+            guard !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                report(.headerValueNotOneLine(name: headerName), at: value)
+                continue
+            }
             headers.append(HTTPHeader(name: headerName, value: text))
         }
         return headers

@@ -5,7 +5,10 @@ import NIOHTTPTypes
 
 /// Holds one connection to the stub server's limits: a head not complete in time is answered 408, a head
 /// over the limits 431 instead of Hummingbird's 400, and a connection the server has finished with is
-/// closed once the client closes its end or the linger time is up, never left open.
+/// closed once the client closes its end or the linger time is up, never left open. A connection whose
+/// responses the client does not read (pipelined requests, never a read) stays unwritable; after the
+/// idle timeout with no progress it is closed, as an idle one is — Hummingbird's idle timeout counts
+/// only reads, and never fires while a response is under way.
 ///
 /// Sits between Hummingbird's HTTP codec and its connection-state handler (one of
 /// `HTTP1Channel.Configuration.additionalChannelHandlers`); adds a `ByteWatcher` at the front of the
@@ -22,6 +25,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var state = ConnectionGuardState()
     private var headTimer: Scheduled<Void>?
     private var lingerTimer: Scheduled<Void>?
+    private var writeStallTimer: Scheduled<Void>?
     private var counted = false
 
     init(limits: StubServerLimits, connections: OpenConnections) {
@@ -38,6 +42,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         headTimer?.cancel()
         lingerTimer?.cancel()
+        writeStallTimer?.cancel()
         if counted { connections.closed() }
         counted = false
     }
@@ -61,6 +66,21 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             perform(state.parseFailed(headOverflow: error == .headerOverflow), context: context)
         }
         context.fireErrorCaught(error)
+    }
+
+    /// The client stopped reading (the channel is unwritable): closed after the idle timeout unless it
+    /// reads again (writable again) before.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            writeStallTimer?.cancel()
+            writeStallTimer = nil
+        } else if writeStallTimer == nil {
+            writeStallTimer = schedule(after: limits.idleTimeout, context: context) { guardian, context in
+                guardian.writeStallTimer = nil
+                if !context.channel.isWritable { context.close(mode: .all, promise: nil) }
+            }
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     // MARK: Outbound

@@ -8,7 +8,7 @@ final class RunnerLoop: Sendable {
         case event(RunEvent)
         case inspected(ScenarioID, InspectorSnapshot)
         case runEnded
-        case key(Key)
+        case keys([Key])
         case interrupt
         case resize
         case frame
@@ -91,7 +91,7 @@ final class RunnerLoop: Sendable {
             dirty = false
         }
 
-        screen.startReadingKeys { inputs.yield(.key($0)) }
+        screen.startReadingKeys { inputs.yield(.keys($0)) }
         startRun(nil)
         render()
 
@@ -108,17 +108,18 @@ final class RunnerLoop: Sendable {
                 ticker?.cancel()
                 ticker = nil
                 if quitting || configuration.exitWhenFinished { break loop }
-            case .key(let key):
-                if key == .resize { screen.refreshSize() }
-                switch state.handle(key) {
-                case .rerun(let ids)?, .rerunFailed(let ids)?: startRun(ids)
-                case .rerunAll?: startRun(state.order)
-                case .cancel?: cancelRun()
-                case .quit?:
-                    if runTask == nil { break loop }
-                    quitting = true
-                    cancelRun()
-                case nil: break
+            case .keys(let keys):
+                if keys.contains(.resize) { screen.refreshSize() }
+                for action in state.handle(keys) {
+                    switch action {
+                    case .rerun(let ids), .rerunFailed(let ids): startRun(ids)
+                    case .rerunAll: startRun(state.order)
+                    case .cancel: cancelRun()
+                    case .quit:
+                        if runTask == nil { break loop }
+                        quitting = true
+                        cancelRun()
+                    }
                 }
             case .interrupt:
                 if runTask == nil { break loop }

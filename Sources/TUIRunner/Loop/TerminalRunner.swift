@@ -1,3 +1,5 @@
+import CNCurses
+import Diagnostics
 package import Scenarios
 
 /// The live ncurses runner: shows every scenario and step as it runs, re-runs on request, and
@@ -12,6 +14,17 @@ package import Scenarios
 /// for event in outcome.events { plainReporter.handle(event) }   // after the terminal is restored
 /// ```
 package enum TerminalRunner {
+    /// Why the live runner cannot take this terminal, in words (`TERM is not set`), or `nil` when it can:
+    /// ncurses would print "Error opening terminal" and exit, so the caller runs headless instead.
+    package static func unavailableReason(environment: [String: String]) -> String? {
+        guard let term = environment["TERM"], !term.isEmpty else { return "TERM is not set" }
+        if term == "dumb" { return "TERM is 'dumb'" }
+        guard cn_terminal_known() != 0 else {
+            return "TERM '\(TerminalText.escaped(term, keepingLineBreaks: false))' is not in the terminfo database"
+        }
+        return nil
+    }
+
     /// Takes over the terminal until the user quits (or the run ends with `exitWhenFinished`).
     ///
     /// - Parameters:

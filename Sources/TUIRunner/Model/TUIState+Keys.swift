@@ -3,6 +3,32 @@ import Scenarios
 /// Keys: moving the selection, the panes, the filters, help and the inspector; the keys that start,
 /// cancel or quit a run return the action for the loop.
 extension TUIState {
+    /// Handles keys read together (a paste): the characters typed into the filter in a row are added
+    /// at once, so the rows are filtered once per batch, not once per character (a 100 KB paste
+    /// refiltered every scenario 100,000 times). Returns the actions, in order.
+    mutating func handle(_ keys: [Key]) -> [TUIAction] {
+        var actions: [TUIAction] = []
+        var index = keys.startIndex
+        while index < keys.endIndex {
+            if isEditingFilter, case .character = keys[index] {
+                var typed = ""
+                while index < keys.endIndex, case .character(let character) = keys[index] {
+                    typed.append(character)
+                    index += 1
+                }
+                // All but the last at once; the last as a key, so that typing ends as it always does.
+                if let last = typed.popLast() {
+                    if !typed.isEmpty { filterText += typed }
+                    if let action = handle(.character(last)) { actions.append(action) }
+                }
+                continue
+            }
+            if let action = handle(keys[index]) { actions.append(action) }
+            index += 1
+        }
+        return actions
+    }
+
     /// Handles one key; returns what the loop must do, if anything.
     mutating func handle(_ key: Key) -> TUIAction? {
         message = nil

@@ -164,9 +164,13 @@ package struct TUIState: Sendable {
 
     /// Whether a scenario passes the All/Failed toggle and the text filter.
     func matchesFilter(_ id: ScenarioID) -> Bool {
+        matchesFilter(id, needle: filterText.lowercased())
+    }
+
+    /// ``matchesFilter(_:)`` with the filter text lowercased once for all the scenarios.
+    private func matchesFilter(_ id: ScenarioID, needle: String) -> Bool {
         if filterMode == .failed, scenarios[id]?.status != .failed { return false }
-        guard !filterText.isEmpty else { return true }
-        let needle = filterText.lowercased()
+        guard !needle.isEmpty else { return true }
         return id.name.lowercased().contains(needle) || (featureNames[id.file] ?? id.file).lowercased().contains(needle)
     }
 
@@ -176,7 +180,8 @@ package struct TUIState: Sendable {
     mutating func refreshRows() {
         var rows: [Row] = []
         var byFile: [String: [ScenarioID]] = [:]
-        for id in order where matchesFilter(id) { byFile[id.file, default: []].append(id) }
+        let needle = filterText.lowercased()
+        for id in order where matchesFilter(id, needle: needle) { byFile[id.file, default: []].append(id) }
         for file in files {
             guard let ids = byFile[file] else { continue }
             rows.append(.feature(file))

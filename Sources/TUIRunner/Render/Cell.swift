@@ -4,4 +4,6 @@ struct Cell: Sendable, Hashable {
     var style: Style
 
     static let blank = Cell(character: " ", style: .plain)
+    /// The second column of a wide character: drawn by the terminal, never written.
+    static let continuation: Character = "\u{0}"
 }

@@ -1,6 +1,9 @@
+import Diagnostics
+
 /// An in-memory grid of cells that a frame is rendered into, and diffed against the previous frame.
 ///
-/// Every `Character` takes one column (wide characters in scenario names are not measured).
+/// A wide (CJK) character takes two columns: its cell and a ``Cell/continuation`` after it, which the
+/// terminal fills; a control character is shown in caret notation (``TerminalText``), never sent.
 package struct CellBuffer: Sendable, Hashable {
     /// A run of changed cells on one row that share a style.
     package struct Change: Sendable, Hashable {
@@ -8,6 +11,16 @@ package struct CellBuffer: Sendable, Hashable {
         var y: Int
         var text: String
         var style: Style
+        /// The column after the run (its text can be narrower or wider than its columns in characters).
+        var end: Int
+
+        init(x: Int, y: Int, text: String, style: Style) {
+            self.x = x
+            self.y = y
+            self.text = text
+            self.style = style
+            self.end = x + text.reduce(0) { $0 + TerminalText.columns(of: $1) }
+        }
     }
 
     let width: Int
@@ -36,13 +49,47 @@ package struct CellBuffer: Sendable, Hashable {
         let end = min(width, x.addingReportingOverflow(limit).overflow ? width : x + limit)
         for character in text {
             if column >= end { break }
-            if column >= 0 {
-                let printable: Character = character.isNewline || character == "\t" ? " " : character
-                cells[y * width + column] = Cell(character: printable, style: style)
+            for shown in Self.shown(character) {
+                if column >= end { break }
+                let columns = TerminalText.columns(of: shown)
+                if columns == 2, column + 1 >= end {
+                    // Half a wide character does not fit: a space instead.
+                    if column >= 0 { set(Cell(character: " ", style: style), x: column, y: y) }
+                    column += 1
+                    break
+                }
+                if column >= 0 { set(Cell(character: shown, style: style), x: column, y: y) }
+                if columns == 2, column + 1 >= 0 {
+                    set(Cell(character: Cell.continuation, style: style), x: column + 1, y: y)
+                }
+                column += columns
             }
-            column += 1
         }
         return max(0, column - x)
+    }
+
+    /// Sets one cell, blanking the other half of a wide character it cuts.
+    private mutating func set(_ cell: Cell, x: Int, y: Int) {
+        let index = y * width + x
+        if cells[index].character == Cell.continuation, cell.character != Cell.continuation, x > 0 {
+            cells[index - 1].character = " "
+        }
+        if x + 1 < width, cells[index + 1].character == Cell.continuation,
+            TerminalText.columns(of: cell.character) == 1 || cell.character == Cell.continuation
+        {
+            cells[index + 1].character = " "
+        }
+        cells[index] = cell
+    }
+
+    /// What a character is drawn as: a line break or tab as a space, another control character in
+    /// caret notation (two cells), anything else itself.
+    private static func shown(_ character: Character) -> [Character] {
+        if character.isNewline || character == "\t" { return [" "] }
+        guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first,
+            TerminalText.isControl(scalar)
+        else { return [character] }
+        return Array(TerminalText.caretNotation(scalar))
     }
 
     /// Fills a rectangle with one character.
@@ -61,26 +108,35 @@ package struct CellBuffer: Sendable, Hashable {
     }
 
     /// The cells that differ from `previous`, grouped in runs; every cell when `previous` has another size.
+    /// A wide character and its continuation are one unit, written whole when either changed; a
+    /// continuation left without its wide character (overwritten in part) is written as a space.
     package func changes(since previous: CellBuffer?) -> [Change] {
         let full = previous.map { $0.width != width || $0.height != height } ?? true
         var changes: [Change] = []
         for y in 0..<height {
             var current: Change?
-            for x in 0..<width {
+            var x = 0
+            while x < width {
                 let index = y * width + x
                 let cell = cells[index]
-                if full || previous?.cells[index] != cell {
-                    if var run = current, run.style == cell.style, run.x + run.text.count == x {
-                        run.text.append(cell.character)
+                let span = x + 1 < width && cells[index + 1].character == Cell.continuation ? 2 : 1
+                let changed = full || (0..<span).contains { previous?.cells[index + $0] != cells[index + $0] }
+                if changed {
+                    let text = cell.character == Cell.continuation ? " " : String(cell.character)
+                    if var run = current, run.style == cell.style, run.end == x {
+                        run.text += text
+                        run.end = x + span
                         current = run
                     } else {
                         if let run = current { changes.append(run) }
-                        current = Change(x: x, y: y, text: String(cell.character), style: cell.style)
+                        current = Change(x: x, y: y, text: text, style: cell.style)
+                        current?.end = x + span
                     }
                 } else if let run = current {
                     changes.append(run)
                     current = nil
                 }
+                x += span
             }
             if let run = current { changes.append(run) }
         }
@@ -91,7 +147,9 @@ package struct CellBuffer: Sendable, Hashable {
     var text: String {
         var lines: [String] = []
         for y in 0..<height {
-            var line = String(cells[(y * width)..<(y * width + width)].map(\.character))
+            var line = String(
+                cells[(y * width)..<(y * width + width)].map(\.character).filter { $0 != Cell.continuation }
+            )
             while line.last == " " { line.removeLast() }
             lines.append(line)
         }

@@ -9,7 +9,7 @@ final class MemoryScreen: Screen {
         var writtenCells = 0
         var frames = 0
         var endCount = 0
-        var deliver: (@Sendable (Key) -> Void)?
+        var deliver: (@Sendable ([Key]) -> Void)?
     }
 
     private let state: Mutex<State>
@@ -31,7 +31,7 @@ final class MemoryScreen: Screen {
 
     func refreshSize() {}
 
-    func startReadingKeys(_ deliver: @escaping @Sendable (Key) -> Void) {
+    func startReadingKeys(_ deliver: @escaping @Sendable ([Key]) -> Void) {
         state.withLock { $0.deliver = deliver }
     }
 
@@ -44,7 +44,13 @@ final class MemoryScreen: Screen {
     /// Types a key as if the user pressed it.
     func press(_ key: Key) {
         let deliver = state.withLock { $0.deliver }
-        deliver?(key)
+        deliver?([key])
+    }
+
+    /// Types keys in one read, as a paste arrives.
+    func paste(_ keys: [Key]) {
+        let deliver = state.withLock { $0.deliver }
+        deliver?(keys)
     }
 
     /// Changes the size (call the loop's resize afterwards, as SIGWINCH would).

@@ -96,7 +96,7 @@ final class NCursesScreen: Screen {
         }
     }
 
-    func startReadingKeys(_ deliver: @escaping @Sendable (Key) -> Void) {
+    func startReadingKeys(_ deliver: @escaping @Sendable ([Key]) -> Void) {
         let wake = wakePipe.read
         let done = keyThreadDone
         keyThreadStarted.withLock { $0 = true }
@@ -115,7 +115,7 @@ final class NCursesScreen: Screen {
                 if fds[1].revents != 0 { return }
                 if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
                 guard let keys = readAvailableKeys() else { return }
-                for key in keys { deliver(key) }
+                if !keys.isEmpty { deliver(keys) }
             }
         }
         thread.name = "scenario-run keys"

@@ -8,8 +8,9 @@ protocol Screen: AnyObject, Sendable {
     func present(_ frame: CellBuffer)
     /// Re-reads the terminal's size after a resize.
     func refreshSize()
-    /// Starts delivering keys (on a thread of the screen's own).
-    func startReadingKeys(_ deliver: @escaping @Sendable (Key) -> Void)
+    /// Starts delivering keys (on a thread of the screen's own), as many at once as were read: a paste
+    /// arrives as one batch, so that the filter is recomputed once per batch, not per character.
+    func startReadingKeys(_ deliver: @escaping @Sendable ([Key]) -> Void)
     /// Restores the terminal. Called once by ``TerminalSession``.
     func end()
 }
