@@ -13,7 +13,12 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run scenario files or folders (the default)."
     )
 
-    @Argument(help: ArgumentHelp("Scenario files or folders (default: Scenarios/).", valueName: "PATH"))
+    @Argument(
+        help: ArgumentHelp(
+            "Scenario files or folders (default: Scenarios/); PATH:LINE runs the scenario or example row at that line.",
+            valueName: "PATH"
+        )
+    )
     var paths: [String] = []
 
     @Flag(help: "Headless: plain progress lines (also the default when stdout is not a terminal).")
@@ -22,8 +27,16 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only scenarios whose name matches (also KIF_SCENARIO_FILTER).", valueName: "REGEX"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("Only scenarios with this tag (repeatable).", valueName: "TAG"))
+    @Option(
+        help: ArgumentHelp(
+            "Only scenarios matching a tag expression, like '@smoke and not (@slow or @flaky)'; repeated: any of them.",
+            valueName: "EXPR"
+        )
+    )
     var tag: [String] = []
+
+    @Flag(help: "When the options select no scenario, exit 0 instead of 4.")
+    var allowEmpty = false
 
     @Flag(help: "Stop after the first failing scenario (also KIF_EXIT_ON_FAILURE).")
     var failFast = false
@@ -112,7 +125,14 @@ struct RunCommand: AsyncParsableCommand {
                 "--scenario-timeout takes a number of seconds greater than 0 and at most 86400 (a day)."
             )
         }
-        if let junit, let problem = FileWriteError.problem(writing: junit) {
+        for expression in tag {
+            do {
+                _ = try TagExpression(parsing: expression)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        if let junit, let problem = FileWriteError.problem(writing: project.resolved(junit)) {
             throw ValidationError("--junit: \(problem)")
         }
         if jobs < 1 { throw ValidationError("--jobs takes how many scenarios run at once, 1 or more.") }
@@ -142,7 +162,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try project.enter()
         let environment = ProcessInfo.processInfo.environment
+        let lines = ScenarioLines(arguments: paths)
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let live = !ci && Terminal.stdoutIsTTY
         // Headless, from the start: a signal while loading still ends in a complete report (everything
@@ -184,7 +206,7 @@ struct RunCommand: AsyncParsableCommand {
             // This process runs scenarios itself only when no worker does.
             (loaded, serverStart) = try await Startup.load(
                 suite,
-                paths: paths,
+                paths: lines.paths,
                 startingMeanwhile: list || pool != nil ? nil : server
             )
         } catch {
@@ -205,11 +227,16 @@ struct RunCommand: AsyncParsableCommand {
             }
             selection = try ScenarioSelection(
                 filter: settings.filter,
-                tags: Set(tag),
+                tags: tag.compactMap { try? TagExpression(parsing: $0) },  // checked by `validate`
+                lines: lines.selection(
+                    of: loaded,
+                    wholeFiles: lines.wholePaths.isEmpty ? [] : suite.scenarioFiles(paths: lines.wholePaths)
+                ),
                 rerunFailed: rerunFailed ? previousFailures : nil,
                 shard: part,
                 shuffle: shuffle
             )
+            try selection.checkTags(in: loaded)
         } catch {
             pool?.abandon()
             await server.stop()
@@ -230,8 +257,19 @@ struct RunCommand: AsyncParsableCommand {
             print((header ?? "") + ScenarioListing.text(runner.plan(scenarios)), terminator: "")
             return
         }
-        if scenarios.isEmpty {
-            Terminal.printError("No scenario matches the selection (\(loaded.count) loaded).")
+        if scenarios.isEmpty, !list {
+            do {
+                try endEmpty(
+                    selection,
+                    loaded: loaded,
+                    part: part,
+                    lineArguments: paths.filter { !lines.wholePaths.contains($0) }
+                )
+            } catch {
+                pool?.abandon()
+                await server.stop()
+                throw error
+            }
         }
 
         let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) {
@@ -300,7 +338,7 @@ struct RunCommand: AsyncParsableCommand {
         }
 
         let summary: RunSummary
-        if live {
+        if live, !scenarios.isEmpty {
             // The summary is printed after the terminal is restored.
             let outcome = await TUIRun.run(
                 scenarios,

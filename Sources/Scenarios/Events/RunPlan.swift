@@ -10,13 +10,18 @@ package struct RunPlan: Sendable, Hashable, Codable {
         package var tags: [String]
         package var location: SourceLocation
         package var steps: [PlannedStep]
+        /// Why the scenario is skipped without running (`skip:`), if it is.
+        package var skip: String?
 
-        package init(id: ScenarioID, feature: String, tags: [String], location: SourceLocation, steps: [PlannedStep]) {
+        package init(id: ScenarioID, feature: String, tags: [String], location: SourceLocation, steps: [PlannedStep],
+            skip: String? = nil
+        ) {
             self.id = id
             self.feature = feature
             self.tags = tags
             self.location = location
             self.steps = steps
+            self.skip = skip
         }
     }
 
