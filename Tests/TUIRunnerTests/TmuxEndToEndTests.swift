@@ -20,7 +20,7 @@ struct TmuxEndToEndTests {
         tmux.type("\(binary); echo EXIT=$?")
         tmux.press("Enter")
         var pane = try tmux.waitForPane("the demo run to finish") { $0.contains("26/26") && $0.contains("finished") }
-        #expect(pane.contains("Posting a review that succeeds"))
+        #expect(pane.contains("Posting a review the server answers with 201"))
         #expect(pane.contains("Reviews"))
         #expect(pane.contains("✓"))
         #expect(pane.contains("26/26  0 failed"))
@@ -33,7 +33,7 @@ struct TmuxEndToEndTests {
             $0.contains("Scenarios (Failed)") && $0.contains("No scenario matches the filter.")
         }
         #expect(pane.contains("No scenario matches the filter."))
-        #expect(!pane.contains("Posting a review that succeeds"))
+        #expect(!pane.contains("Posting a review the server answers with 201"))
         tmux.press("a")
         pane = try tmux.waitForPane("the All filter") {
             $0.contains("Scenarios (All)") && $0.contains("Loading the restaurant")
@@ -41,7 +41,7 @@ struct TmuxEndToEndTests {
 
         tmux.type("/review")
         pane = try tmux.waitForPane("the text filter") { $0.contains("Scenarios (All) /review") }
-        #expect(pane.contains("Posting a review that succeeds"))
+        #expect(pane.contains("Posting a review the server answers with 201"))
         #expect(!pane.contains("Loading the restaurant list"), "scenarios without 'review' are hidden")
         tmux.press("Enter")
         tmux.press("Down")

@@ -65,7 +65,8 @@ package final class PlainReporter: Sendable {
         let time = "(\(duration.fixedSeconds) s" + (tries > 1 ? ", \(tries) tries)" : ")")
         switch outcome {
         case .skipped:
-            return paint("- \(id.name) (skipped)", .yellow) + "\n"
+            let reason = record.planned(id)?.skip.map { ": \($0)" } ?? ""
+            return paint("- \(id.name) (skipped\(reason))", .yellow) + "\n"
         case .passed:
             var text = paint("✓", .green) + " \(id.name) \(time)\n"
             text += verbose ? steps(id, record: record) : warnings(id, record: record)
@@ -82,7 +83,12 @@ package final class PlainReporter: Sendable {
             case .failed(let reason, let location)?:
                 text += "    " + paint("✗", .red) + " \(line.description)\n"
                 text += "      " + paint(reason, .red) + "\n"
-                if let location { text += "      " + paint("at \(location.fileAndLine)", .dim) + "\n" }
+                if let location {
+                    // A row's steps are the outline's: its own line runs that row alone.
+                    let row = record.planned(id).flatMap { $0.row == nil ? nil : $0.location.fileAndLine }
+                    let at = "at \(location.fileAndLine)" + (row.map { ", example row \($0)" } ?? "")
+                    text += "      " + paint(at, .dim) + "\n"
+                }
             case .warned(let reason)?:
                 text += warning(line.description, reason)
             case .passed?:

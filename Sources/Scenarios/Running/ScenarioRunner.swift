@@ -146,7 +146,8 @@ package final class ScenarioRunner: Sendable {
                             location: $0.step.location
                         )
                     },
-                    skip: scenario.skip
+                    skip: scenario.skip,
+                    row: scenario.example?.row
                 )
             }
         )

@@ -252,7 +252,7 @@ package struct Renderer: Sendable {
                         "Passed in \(scenario.duration.map(Format.short) ?? "?")."
                             + (state.flaky[id].map { " Flaky: \($0.failed) of \($0.tries) tries failed." } ?? "")
                     case .failed: "Failed."
-                    case .skipped: "Skipped."
+                    case .skipped: scenario.planned.skip.map { "Skipped: \($0)" } ?? "Skipped."
                     case .warned: "Passed with a warning."
                     }
                 lines.append((summary, theme.style(for: scenario.status)))
