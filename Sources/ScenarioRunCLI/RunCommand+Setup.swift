@@ -7,12 +7,16 @@ import Scenarios
 extension RunCommand {
     /// The project's settings with the options on top.
     func runSettings(environment: [String: String]) throws -> RunSettings {
-        var settings: RunSettings
         do {
-            settings = try project.settings(environment: environment)
+            return withOptions(try project.settings(environment: environment))
         } catch {
             throw Terminal.failLoading(error)
         }
+    }
+
+    /// `settings` with the options on top.
+    func withOptions(_ settings: RunSettings) -> RunSettings {
+        var settings = settings
         if failFast { settings.failFast = true }
         if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
         if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) {

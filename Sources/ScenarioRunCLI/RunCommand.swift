@@ -38,6 +38,15 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "When the options select no scenario, exit 0 instead of 4.")
     var allowEmpty = false
 
+    @Flag(
+        help: """
+            Run again when files change: a scenario file's scenarios when it is saved, everything when \
+            scenario-run.yml, server.yml or a fixture is (not the app's Swift code, which needs a build). \
+            With --ci, until Ctrl-C.
+            """
+    )
+    var watch = false
+
     @Flag(help: "Stop after the first failing scenario (also KIF_EXIT_ON_FAILURE).")
     var failFast = false
 
@@ -147,6 +156,7 @@ struct RunCommand: AsyncParsableCommand {
                 "--retries takes how many more times a failing scenario runs, from 0 to \(Self.retryCounts.upperBound)."
             )
         }
+        if watch, list { throw ValidationError("--watch runs scenarios again as files change; --list runs none.") }
         if let shuffleValue, ShuffleArgument.shuffle(shuffleValue) == nil {
             throw ValidationError(
                 "Invalid seed '\(shuffleValue)' for --shuffle: expected an unsigned integer such as 42, or nothing for a random seed."
@@ -225,18 +235,14 @@ struct RunCommand: AsyncParsableCommand {
                 if rerunFailed { throw error }
                 Terminal.printError("warning: \(error)")
             }
-            selection = try ScenarioSelection(
-                filter: settings.filter,
-                tags: tag.compactMap { try? TagExpression(parsing: $0) },  // checked by `validate`
-                lines: lines.selection(
-                    of: loaded,
-                    wholeFiles: lines.wholePaths.isEmpty ? [] : suite.scenarioFiles(paths: lines.wholePaths)
-                ),
-                rerunFailed: rerunFailed ? previousFailures : nil,
-                shard: part,
+            selection = try makeSelection(
+                of: loaded,
+                suite: suite,
+                lines: lines,
+                previousFailures: previousFailures,
+                part: part,
                 shuffle: shuffle
             )
-            try selection.checkTags(in: loaded)
         } catch {
             pool?.abandon()
             await server.stop()
@@ -296,6 +302,21 @@ struct RunCommand: AsyncParsableCommand {
         }
         let runner = try suite.makeRunner(server: server, environment: environment)
         let plan = runner.plan(scenarios)
+        // What a run reads of the project; `--watch` replaces it when files change.
+        let session = WatchSession(
+            WatchSession.Current(suite: suite, loaded: loaded, runner: runner, server: server, selection: selection)
+        ) { [previousFailures] current, everything in
+            try await self.reloaded(
+                current,
+                everything: everything,
+                lines: lines,
+                previousFailures: previousFailures,
+                part: part,
+                shuffle: shuffle,
+                environment: environment,
+                inProcess: pool == nil
+            )
+        }
         let finish = { (summary: RunSummary) throws in
             try self.finish(
                 summary,
@@ -321,28 +342,30 @@ struct RunCommand: AsyncParsableCommand {
         let execute: @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary = {
             selected,
             emit in
+            let current = session.state
             if let pool {
                 return await pool.run(
                     selected,
-                    loaded: loaded,
-                    plan: runner.plan(selected),
+                    loaded: current.loaded,
+                    plan: current.runner.plan(selected),
                     failFast: failFast,
                     emit: emit
                 )
             }
-            return await runner.run(selected, onEvent: emit)
+            return await current.runner.run(selected, onEvent: emit)
         }
         let cancelRun: @Sendable () -> Void = {
             pool?.cancel()
-            runner.cancel()
+            session.state.runner.cancel()
         }
 
         let summary: RunSummary
         if live, !scenarios.isEmpty {
             // The summary is printed after the terminal is restored.
             let outcome = await TUIRun.run(
-                scenarios,
+                { session.state.selection.select(session.state.loaded) },
                 execute: execute,
+                watch: watch ? { update in watchLive(session, environment: environment, update: update) } : nil,
                 cancel: cancelRun,
                 exitWhenFinished: exitWhenFinished,
                 skipTearDown: settings.skipTearDown,
@@ -354,11 +377,22 @@ struct RunCommand: AsyncParsableCommand {
             summary = outcome.summary
         } else {
             cancellation.onCancel(cancelRun)
-            summary = await execute(scenarios, consumeHeadless)
+            var last = await execute(scenarios, consumeHeadless)
             timing?.write()
+            if watch, !cancellation.isCancelled {
+                last = await watchHeadless(
+                    session,
+                    last: last,
+                    environment: environment,
+                    cancellation: cancellation,
+                    cancelRun: cancelRun,
+                    output: output
+                ) { await execute($0, consumeHeadless) }
+            }
+            summary = last
         }
 
-        await server.stop()
+        await session.state.server.stop()
         try finish(summary)
         if let pool, !pool.workerFailures.isEmpty { throw ExitCode(1) }
     }

@@ -29,7 +29,9 @@ package struct Renderer: Sendable {
         case .panes(let panes):
             drawStatus(state, in: panes.status, into: &buffer)
             drawTree(state, in: panes.tree, into: &buffer)
-            if state.showsInspector {
+            if let loadError = state.loadError {
+                drawLoadError(loadError, in: panes.right, into: &buffer)
+            } else if state.showsInspector {
                 drawInspector(state, in: panes.right, into: &buffer)
             } else {
                 drawSteps(state, in: panes.steps, into: &buffer)
@@ -297,6 +299,23 @@ package struct Renderer: Sendable {
     }
 
     // MARK: Inspector
+
+    /// The diagnostics of files `--watch` could not load, line for line (a caret stays under its column).
+    private func drawLoadError(_ text: String, in rect: Rect, into buffer: inout CellBuffer) {
+        drawBox(rect, title: "Load error: fix the file to run again", focused: true, into: &buffer)
+        let inner = rect.inner
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(inner.height)
+            .enumerated()
+        {
+            buffer.put(
+                String(line),
+                x: inner.x + 1,
+                y: inner.y + index,
+                style: theme.style(.failed),
+                limit: inner.width - 1
+            )
+        }
+    }
 
     private func drawInspector(_ state: TUIState, in rect: Rect, into buffer: inout CellBuffer) {
         let id = state.shownScenario
