@@ -11,7 +11,10 @@ struct CheckCommand: AsyncParsableCommand {
     )
 
     @Argument(
-        help: ArgumentHelp("Scenario files or folders (default: Scenarios/); PATH:LINE is read as PATH.", valueName: "PATH")
+        help: ArgumentHelp(
+            "Scenario files or folders (default: Scenarios/); PATH:LINE is read as PATH.",
+            valueName: "PATH"
+        )
     )
     var paths: [String] = []
 

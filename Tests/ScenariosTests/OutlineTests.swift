@@ -178,9 +178,12 @@ struct OutlineTests {
 
     @Test func outlinesLoadTheSameChunkedOrWhole() throws {
         // Flow style at the top sends the loader to the whole document; the block layout is chunked.
-        let whole = try FakeSteps.loader.load(yaml: "{ scenarios: [ { scenario: 'S ${n}', examples: [{ n: 1 }, { n: 2 }], steps: [{ wait: '${n}' }] } ] }", file: "x.yml")
+        let flow =
+            "{ scenarios: [ { scenario: 'S ${n}', examples: [{ n: 1 }, { n: 2 }], steps: [{ wait: '${n}' }] } ] }"
+        let whole = try FakeSteps.loader.load(yaml: flow, file: "x.yml")
         let chunked = try FakeSteps.loader.load(
-            yaml: "scenarios:\n  - scenario: S ${n}\n    examples: [{ n: 1 }, { n: 2 }]\n    steps: [{ wait: '${n}' }]\n",
+            yaml:
+                "scenarios:\n  - scenario: S ${n}\n    examples: [{ n: 1 }, { n: 2 }]\n    steps: [{ wait: '${n}' }]\n",
             file: "x.yml"
         )
         #expect(whole.map(\.name) == chunked.map(\.name))

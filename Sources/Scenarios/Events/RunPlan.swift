@@ -15,7 +15,12 @@ package struct RunPlan: Sendable, Hashable, Codable {
         /// The row's number when the scenario is a row of an outline (its ``location`` is the row's).
         package var row: Int?
 
-        package init(id: ScenarioID, feature: String, tags: [String], location: SourceLocation, steps: [PlannedStep],
+        package init(
+            id: ScenarioID,
+            feature: String,
+            tags: [String],
+            location: SourceLocation,
+            steps: [PlannedStep],
             skip: String? = nil,
             row: Int? = nil
         ) {

@@ -170,7 +170,8 @@ extension ScenarioFileLoader {
                 if columns.keys[name] != nil {
                     used.insert(name)
                     if !keyPath.isEmpty {
-                        loader.report(.columnWithKeyPath(column: name, reference: reference), at: loader.location(of: node))
+                        let problem = LoadError.columnWithKeyPath(column: name, reference: reference)
+                        loader.report(problem, at: loader.location(of: node))
                         valid = false
                     }
                 } else if !bound.contains(name) {
@@ -187,7 +188,10 @@ extension ScenarioFileLoader {
             for case .reference(let name, let keyPath) in parts where columns.keys[name] == nil || !keyPath.isEmpty {
                 let suggestion = Suggestions.didYouMeanOrKnown(name, in: columns.names, label: "Columns")
                 report(
-                    .placeholderNotInName(reference: Interpolation.spelling(name: name, keyPath: keyPath), suggestion: suggestion),
+                    .placeholderNotInName(
+                        reference: Interpolation.spelling(name: name, keyPath: keyPath),
+                        suggestion: suggestion
+                    ),
                     at: location(of: outline.nameNode ?? outline.node)
                 )
                 valid = false

@@ -28,7 +28,9 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
             }
             throw .malformed(
                 text,
-                extra == ")" ? "')' closes no '('." : "'\(extra)' follows a complete expression; join them with 'and' or 'or'."
+                extra == ")"
+                    ? "')' closes no '('."
+                    : "'\(extra)' follows a complete expression; join them with 'and' or 'or'."
             )
         }
     }
