@@ -53,7 +53,9 @@ public enum ScenarioTesting {
             record(error)
             return RunSummary()
         }
-        let selected = try ScenarioSelection(filter: settings.filter, tags: tags).select(scenarios)
+        // Each of `tags` is a tag or a tag expression (`smoke and not slow`); a scenario needs any of them.
+        let expressions = tags.sorted().map { (try? TagExpression(parsing: $0)) ?? .tag(TagExpression.bare($0)) }
+        let selected = try ScenarioSelection(filter: settings.filter, tags: expressions).select(scenarios)
         let failures = FailureLog()
         let summary = try await suite.run(selected) { failures.handle($0) }
         if settings.skipTearDown {

@@ -57,6 +57,41 @@ struct BenchWorkload {
         return text
     }
 
+    /// The same `count` scenarios (names, steps and arguments) made from outlines (`examples:`) of four
+    /// rows each, one row per variant; `count` a multiple of 4.
+    static func outlineFile(count: Int) -> String {
+        var text = "feature: Bench\nscenarios:\n"
+        text.reserveCapacity(count * 200)
+        for start in stride(from: 0, to: count, by: 4) {
+            text += """
+                  - scenario: S${n} create review stubbed to ${path} expects ${code}
+                    examples:
+
+                """
+            for (offset, (path, code)) in variants.enumerated() {
+                let number = String(start + offset)
+                let padded = String(repeating: "0", count: max(0, 4 - number.count)) + number
+                let reviews =
+                    code == 201
+                    ? "{ entity: Review, count: 1, where: { reviewID: 1, title: Whatever, restaurantID: 1 } }"
+                    : "{ entity: Review, count: 0 }"
+                text += "      - { n: \"\(padded)\", path: \(path), code: \(code), reviews: \(reviews) }\n"
+            }
+            text += """
+                    steps:
+                      - stub route: { class: Review, method: POST, to: "${path}" }
+                      - post object: { class: Review, attributes: { restaurantID: 1, title: Whatever } }
+                      - expect response: { status: "${code}" }
+                      - get objects: { route: restaurants }
+                      - expect entities: "${reviews}"
+                      - wait for requests
+                      - expect entities: { entity: Restaurant, count: 20 }
+
+                """
+        }
+        return text
+    }
+
     /// Writes the fixtures and a scenario file of `count` scenarios under a new temporary folder.
     init(count: Int) throws {
         directory = FileManager.default.temporaryDirectory

@@ -59,6 +59,52 @@ struct TmuxEndToEndTests {
         #expect(after == before, "stty -a is unchanged after quitting")
     }
 
+    @Test func watchRerunsAnEditedFileShowsALoadErrorAndClearsItWhenFixed() throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let project = tmux.folder.appendingPathComponent("watched")
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Scenarios"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.copyItem(
+            at: Tmux.repositoryRoot.appendingPathComponent("Fixtures"),
+            to: project.appendingPathComponent("Fixtures")
+        )
+        let file = project.appendingPathComponent("Scenarios/watched.yml")
+        try "scenarios:\n  - scenario: First version\n    steps: [succeed]\n".write(
+            to: file,
+            atomically: true,
+            encoding: .utf8
+        )
+        tmux.type("\(binary) -C \(project.path) --watch; echo EXIT=$?")
+        tmux.press("Enter")
+        var pane = try tmux.waitForPane("the first run") { $0.contains("First version") && $0.contains("finished") }
+
+        try "scenarios:\n  - scenario: Second version\n    steps: [succeed]\n".write(
+            to: file,
+            atomically: true,
+            encoding: .utf8
+        )
+        pane = try tmux.waitForPane("the re-run of the saved file") {
+            Tmux.statusLine($0).contains("finished  run 2") && $0.contains("Second version")
+        }
+        #expect(!pane.contains("First version"), "the renamed scenario replaces the old one")
+
+        try "scenarios:\n  - scenario: Broken\n    steps: [suceed]\n".write(to: file, atomically: true, encoding: .utf8)
+        pane = try tmux.waitForPane("the load error") { $0.contains("Load error") && $0.contains("^") }
+        #expect(pane.contains("Unknown step 'suceed'. Did you mean 'succeed'?"), "\(pane)")
+
+        try "scenarios:\n  - scenario: Fixed\n    steps: [succeed]\n".write(to: file, atomically: true, encoding: .utf8)
+        pane = try tmux.waitForPane("the error to clear and the fixed file to run") {
+            Tmux.statusLine($0).contains("finished  run 3") && $0.contains("Fixed") && !$0.contains("Load error")
+        }
+        tmux.press("q")
+        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
+    }
+
     @Test func controlCMidScenarioRestoresTheTerminalAndWritesCompleteJUnit() throws {
         let tmux = try Tmux()
         defer { tmux.kill() }

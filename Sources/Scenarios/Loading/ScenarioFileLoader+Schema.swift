@@ -209,7 +209,8 @@ extension ScenarioFileLoader {
         }
         var tags: Set<String> = []
         for item in items {
-            guard let text = item.string, !text.isEmpty else {
+            // `@smoke` and `smoke` are one tag, as in a `--tag` expression.
+            guard let text = item.string.map(TagExpression.bare), !text.isEmpty else {
                 report(.tagsNotNames, at: location(of: item))
                 continue
             }
