@@ -27,8 +27,11 @@ struct WatchLoopTests {
             screen.frame?.text.contains("Load error: fix the file to run again") == true
         }
         let frame = screen.frame?.text ?? ""
-        #expect(frame.contains("Unknown step 'stub rout'."))
-        #expect(frame.contains("  - stub rout: x"))
+        // The message wraps; the source line and the caret under column 9 keep their columns.
+        #expect(frame.contains("│ Scenarios/reviews.yml:12:9: error: Unknown step "), "\(frame)")
+        #expect(frame.contains("│ 'stub rout'. "))
+        #expect(frame.contains("│       - stub rout: x "))
+        #expect(frame.contains("│         ^ "))
 
         // Fixed: the store feature is gone, the reviews re-run.
         runner.fix(Fixtures.rejected)

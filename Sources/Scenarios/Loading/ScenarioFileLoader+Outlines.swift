@@ -52,9 +52,9 @@ extension ScenarioFileLoader {
     {
         let start = diagnostics.count
         defer { dropRepeatedDiagnostics(since: start) }
-        guard let (rows, columns) = exampleRows(outline), checkPlaceholders(outline, columns, settings), valid else {
-            return []
-        }
+        guard let (rows, columns, complete) = exampleRows(outline) else { return [] }
+        // Every problem of the outline is reported, then none of its rows is built.
+        guard checkPlaceholders(outline, columns, settings), complete, valid else { return [] }
         let names = rows.map { substitutedName(outline.name, $0.values) }
         var counts: [String: Int] = [:]
         for name in names { counts[name, default: 0] += 1 }
@@ -99,9 +99,9 @@ extension ScenarioFileLoader {
         return scenarios
     }
 
-    /// The rows and their columns; `nil` (reported) when `examples` is not a list of mappings that all
-    /// give the same columns.
-    private mutating func exampleRows(_ outline: Outline) -> (rows: [Row], columns: Columns)? {
+    /// The rows and their columns, and whether they are complete (every row a mapping of valid names
+    /// giving every column); `nil` when `examples` is not a list of rows at all. Problems are reported.
+    private mutating func exampleRows(_ outline: Outline) -> (rows: [Row], columns: Columns, complete: Bool)? {
         guard case .sequence(let items) = outline.examplesNode.content else {
             report(.notAList(key: "examples"), at: location(of: outline.examplesNode))
             return nil
@@ -144,7 +144,7 @@ extension ScenarioFileLoader {
                 valid = false
             }
         }
-        return valid ? (rows, columns) : nil
+        return (rows, columns, valid)
     }
 
     /// Checks every `${…}` of the outline's name and steps against its columns and bound names, and that
@@ -197,7 +197,7 @@ extension ScenarioFileLoader {
                 valid = false
             }
         }
-        for column in columns.names where !used.contains(column) {
+        for column in columns.names where !used.contains(column) && !bound.contains(column) {
             report(.unusedColumn(column, scenario: outline.name), at: location(of: columns.keys[column]))
             valid = false
         }

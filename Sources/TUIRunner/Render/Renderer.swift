@@ -304,16 +304,14 @@ package struct Renderer: Sendable {
     private func drawLoadError(_ text: String, in rect: Rect, into buffer: inout CellBuffer) {
         drawBox(rect, title: "Load error: fix the file to run again", focused: true, into: &buffer)
         let inner = rect.inner
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(inner.height)
-            .enumerated()
-        {
-            buffer.put(
-                String(line),
-                x: inner.x + 1,
-                y: inner.y + index,
-                style: theme.style(.failed),
-                limit: inner.width - 1
-            )
+        // A message wraps; a source line and its caret are cut, never wrapped, so the caret stays under
+        // its column.
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines += line.contains(": error: ") ? Format.wrap(String(line), width: inner.width - 1) : [String(line)]
+        }
+        for (index, line) in lines.prefix(inner.height).enumerated() {
+            buffer.put(line, x: inner.x + 1, y: inner.y + index, style: theme.style(.failed), limit: inner.width - 1)
         }
     }
 
