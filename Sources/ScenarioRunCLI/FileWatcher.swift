@@ -38,10 +38,15 @@ final class FileWatcher: Sendable {
         (changes, continuation) = AsyncStream.makeStream(of: Set<String>.self, bufferingPolicy: .unbounded)
         let descriptor = forcePolling ? -1 : inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         polls = descriptor < 0
-        let thread =
-            polls
-            ? Thread { [self] in poll() }
-            : Thread { [self] in follow(descriptor) }
+        // Watching starts before `init` returns: a change right after is never missed.
+        let thread: Thread
+        if polls {
+            let known = Self.snapshot(files: self.files, folders: self.folders)
+            thread = Thread { [self] in poll(from: known) }
+        } else {
+            let watches = Self.addWatches(descriptor, files: self.files, folders: self.folders)
+            thread = Thread { [self] in follow(descriptor, watches: watches) }
+        }
         thread.name = "scenario-run watch"
         thread.start()
     }
@@ -68,19 +73,30 @@ final class FileWatcher: Sendable {
 
     // MARK: inotify
 
-    private func follow(_ descriptor: Int32) {
-        defer { close(descriptor) }
+    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+
+    /// Watches the folders of the watched files, and every watched folder with its subfolders; returns
+    /// each watch's folder.
+    private static func addWatches(_ descriptor: Int32, files: Set<String>, folders: [String]) -> [Int32: String] {
         var folderOf: [Int32: String] = [:]
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
         func add(_ folder: String) {
             let watch = inotify_add_watch(descriptor, folder, mask)
             if watch >= 0 { folderOf[watch] = folder }
         }
-        // The folders of the watched files, and every watched folder with its subfolders.
         for folder in Set(files.map { ($0 as NSString).deletingLastPathComponent }) { add(folder) }
         for folder in folders {
             add(folder)
-            for sub in Self.subfolders(of: folder) { add(sub) }
+            for sub in subfolders(of: folder) { add(sub) }
+        }
+        return folderOf
+    }
+
+    private func follow(_ descriptor: Int32, watches: [Int32: String]) {
+        defer { close(descriptor) }
+        var folderOf = watches
+        func add(_ folder: String) {
+            let watch = inotify_add_watch(descriptor, folder, Self.mask)
+            if watch >= 0 { folderOf[watch] = folder }
         }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var pending: Set<String> = []
@@ -136,13 +152,14 @@ final class FileWatcher: Sendable {
         }
     }
 
-    private func poll() {
-        var known = snapshot()
+    private func poll(from snapshot: [String: Stamp]) {
+        var known = snapshot
         var pending: Set<String> = []
         var lastChange = ContinuousClock.now
         while !isStopped {
-            Thread.sleep(forTimeInterval: Double(Self.pollInterval.components.attoseconds) / 1e18)
-            let now = snapshot()
+            let (seconds, attoseconds) = Self.pollInterval.components
+            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+            let now = Self.snapshot(files: files, folders: folders)
             for path in Set(known.keys).union(now.keys) where known[path] != now[path] {
                 pending.insert(path)
                 lastChange = .now
@@ -156,7 +173,7 @@ final class FileWatcher: Sendable {
         continuation.finish()
     }
 
-    private func snapshot() -> [String: Stamp] {
+    private static func snapshot(files: Set<String>, folders: [String]) -> [String: Stamp] {
         var stamps: [String: Stamp] = [:]
         func look(_ path: String) {
             var info = stat()
@@ -168,7 +185,8 @@ final class FileWatcher: Sendable {
             let enumerator = FileManager.default.enumerator(atPath: folder)
             while let name = enumerator?.nextObject() as? String {
                 let path = folder + "/" + name
-                if concerns(path) { look(path) }
+                let name = (path as NSString).lastPathComponent
+                if !name.hasPrefix("."), !name.hasSuffix("~") { look(path) }
             }
         }
         return stamps
