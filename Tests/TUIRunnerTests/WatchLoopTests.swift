@@ -43,6 +43,12 @@ struct WatchLoopTests {
         #expect(!after.contains("Factories build objects"), "a scenario no longer loaded leaves the tree")
         #expect(after.contains("run 2"))
         #expect(runner.calls.last == reviews)
+
+        // A feature that comes back is shown again.
+        loop.inputs.yield(.watched(.reloaded(all: Fixtures.ids, run: [Fixtures.empty], changed: "Scenarios/store.yml")))
+        await waitUntil("the store feature is back") {
+            screen.frame?.text.contains("Each scenario starts with an emp") == true
+        }
         screen.press(.character("q"))
         _ = await task.value
     }

@@ -18,6 +18,10 @@ extension TUIState {
         }
         order.removeAll { !kept.contains($0) }
         let files = Set(order.map(\.file))
+        for file in self.files where !files.contains(file) {
+            featureNames[file] = nil
+            countsByFile[file] = nil
+        }
         self.files.removeAll { !files.contains($0) }
         refreshRows()
         normalizeSelection()
