@@ -263,7 +263,7 @@ struct RunCommand: AsyncParsableCommand {
             print((header ?? "") + ScenarioListing.text(runner.plan(scenarios)), terminator: "")
             return
         }
-        if scenarios.isEmpty, !list {
+        if scenarios.isEmpty {
             do {
                 try endEmpty(
                     selection,
