@@ -55,7 +55,10 @@ extension ScenarioFileLoader {
         guard let (rows, columns, complete) = exampleRows(outline) else { return [] }
         // Every problem of the outline is reported, then none of its rows is built.
         guard checkPlaceholders(outline, columns, settings), complete, valid else { return [] }
-        let names = rows.map { substitutedName(outline.name, $0.values) }
+        // Read once for every row.
+        let nameParts = (try? Interpolation.parse(outline.name)) ?? [.literal(outline.name)]
+        let steps = outline.stepsNode.map { Self.template($0, columns: Set(columns.names)) }
+        let names = rows.map { Self.substitutedName(nameParts, $0.values) }
         var counts: [String: Int] = [:]
         for name in names { counts[name, default: 0] += 1 }
         var numbered: [String: Int] = [:]
@@ -77,7 +80,7 @@ extension ScenarioFileLoader {
             firstLines[name] = rowLocation.line
             var bound = settings.bindings
             let steps = scenarioSteps(
-                outline.stepsNode.map { substitute($0, row.values) },
+                steps.map { instantiate($0, row.values) },
                 of: outline.node,
                 name: name,
                 bound: &bound
@@ -224,9 +227,8 @@ extension ScenarioFileLoader {
     }
 
     /// The outline's name with the row's values (a row's list or mapping is named by its kind).
-    private func substitutedName(_ name: String, _ values: [String: YAMLNode]) -> String {
-        guard name.utf8.contains(UInt8(ascii: "$")), let parts = try? Interpolation.parse(name) else { return name }
-        return parts.map { part in
+    private static func substitutedName(_ parts: [Interpolation.Part], _ values: [String: YAMLNode]) -> String {
+        parts.map { part in
             switch part {
             case .literal(let text): return text
             case .reference(let column, _):
@@ -236,18 +238,58 @@ extension ScenarioFileLoader {
         }.joined()
     }
 
-    /// `node` with the row's values in place of its columns' placeholders: a scalar that is exactly
-    /// `${column}` becomes the row's node (its type and its place), placeholders inside text become
-    /// the value's text; anything else is left as written.
-    private mutating func substitute(_ node: YAMLNode, _ values: [String: YAMLNode]) -> YAMLNode {
+    /// An outline's steps read once for all its rows: subtrees without a column's placeholder kept as
+    /// they are (shared by every row, never copied), scalars with one parsed once.
+    private indirect enum Template {
+        case fixed(YAMLNode)
+        /// A scalar that is exactly `${column}`: the row's node itself.
+        case whole(column: String)
+        /// A scalar with placeholders inside its text.
+        case text([Interpolation.Part], original: YAMLNode, isPlain: Bool)
+        case sequence([Template], original: YAMLNode)
+        case mapping([(key: Template, value: Template)], original: YAMLNode)
+
+        var isFixed: Bool {
+            if case .fixed = self { return true }
+            return false
+        }
+    }
+
+    private static func template(_ node: YAMLNode, columns: Set<String>) -> Template {
         switch node.content {
         case .scalar(let text, let isPlain):
-            guard text.utf8.contains(UInt8(ascii: "$")), let parts = try? Interpolation.parse(text) else { return node }
-            if parts.count == 1, case .reference(let name, let keyPath) = parts[0], keyPath.isEmpty,
-                let value = values[name]
-            {
-                return value
+            guard text.utf8.contains(UInt8(ascii: "$")), let parts = try? Interpolation.parse(text),
+                parts.contains(where: { part in
+                    if case .reference(let name, _) = part { return columns.contains(name) }
+                    return false
+                })
+            else { return .fixed(node) }
+            if parts.count == 1, case .reference(let name, let keyPath) = parts[0], keyPath.isEmpty {
+                return .whole(column: name)
             }
+            return .text(parts, original: node, isPlain: isPlain)
+        case .sequence(let items):
+            let templates = items.map { template($0, columns: columns) }
+            return templates.allSatisfy(\.isFixed) ? .fixed(node) : .sequence(templates, original: node)
+        case .mapping(let pairs):
+            let templates = pairs.map {
+                (key: template($0.key, columns: columns), value: template($0.value, columns: columns))
+            }
+            return templates.allSatisfy { $0.key.isFixed && $0.value.isFixed }
+                ? .fixed(node) : .mapping(templates, original: node)
+        }
+    }
+
+    /// The template with the row's values in place of its columns' placeholders: a scalar that is
+    /// exactly `${column}` becomes the row's node (its type and its place), placeholders inside text
+    /// become the value's text; anything else is left as written.
+    private mutating func instantiate(_ template: Template, _ values: [String: YAMLNode]) -> YAMLNode {
+        switch template {
+        case .fixed(let node):
+            return node
+        case .whole(let column):
+            return values[column] ?? YAMLNode(content: .scalar("", isPlain: true), line: 1, column: 1)
+        case .text(let parts, let node, let isPlain):
             var result = ""
             for part in parts {
                 switch part {
@@ -260,22 +302,24 @@ extension ScenarioFileLoader {
                     }
                     if value.isNull { continue }
                     guard let scalar = value.string else {
-                        report(.columnNotScalar(column: name, text: text), at: location(of: node))
+                        report(.columnNotScalar(column: name, text: node.string ?? ""), at: location(of: node))
                         continue
                     }
                     result += scalar
                 }
             }
             return YAMLNode(content: .scalar(result, isPlain: isPlain), line: node.line, column: node.column)
-        case .sequence(let items):
+        case .sequence(let items, let node):
             return YAMLNode(
-                content: .sequence(items.map { substitute($0, values) }),
+                content: .sequence(items.map { instantiate($0, values) }),
                 line: node.line,
                 column: node.column
             )
-        case .mapping(let pairs):
+        case .mapping(let pairs, let node):
             return YAMLNode(
-                content: .mapping(pairs.map { (key: substitute($0.key, values), value: substitute($0.value, values)) }),
+                content: .mapping(
+                    pairs.map { (key: instantiate($0.key, values), value: instantiate($0.value, values)) }
+                ),
                 line: node.line,
                 column: node.column
             )
