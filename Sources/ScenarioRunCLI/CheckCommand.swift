@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Scenarios
 import Steps
 
 /// `scenario-run check [PATH ...]` — load and validate everything; run nothing.
@@ -9,13 +10,20 @@ struct CheckCommand: AsyncParsableCommand {
         abstract: "Load and validate scenario files, server.yml and fixture references; run nothing."
     )
 
-    @Argument(help: ArgumentHelp("Scenario files or folders (default: Scenarios/).", valueName: "PATH"))
+    @Argument(
+        help: ArgumentHelp(
+            "Scenario files or folders (default: Scenarios/); PATH:LINE is read as PATH.",
+            valueName: "PATH"
+        )
+    )
     var paths: [String] = []
 
     @OptionGroup var project: ProjectOptions
 
     func run() async throws {
+        try project.enter()
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let paths = ScenarioLines(arguments: paths).paths
         do {
             let settings = try project.settings(environment: ProcessInfo.processInfo.environment)
             let suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)

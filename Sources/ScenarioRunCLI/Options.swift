@@ -5,16 +5,54 @@ import Scenarios
 
 /// The options every subcommand that loads the project shares.
 struct ProjectOptions: ParsableArguments {
+    @Option(
+        name: [.customShort("C"), .customLong("project")],
+        help: ArgumentHelp(
+            "Run in DIR: every relative path (scenarios, fixtures, settings, .scenario-run/, --junit) is read from it.",
+            valueName: "DIR"
+        )
+    )
+    var projectDirectory: String?
+
     @Option(name: .long, help: ArgumentHelp("Fixture folder (default: Fixtures/).", valueName: "DIR"))
     var fixtures: String?
 
     func validate() throws {
-        var isFolder: ObjCBool = false
-        if let fixtures,
-            !FileManager.default.fileExists(atPath: fixtures, isDirectory: &isFolder) || !isFolder.boolValue
-        {
-            throw ValidationError("--fixtures: there is no folder '\(fixtures)'.")
+        if let projectDirectory, !Self.isFolder(projectDirectory) {
+            throw ValidationError(
+                "--project: there is no folder '\(projectDirectory)' (looked in \(FileManager.default.currentDirectoryPath))."
+            )
         }
+        if let fixtures, !Self.isFolder(resolved(fixtures)) {
+            throw ValidationError("--fixtures: there is no folder '\(fixtures)' (looked in \(directory.path)).")
+        }
+    }
+
+    /// The project's folder: `--project`, else the current folder.
+    var directory: URL {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        guard let projectDirectory else { return current }
+        return URL(fileURLWithPath: projectDirectory, isDirectory: true, relativeTo: current).standardizedFileURL
+    }
+
+    /// `path` as read from the project's folder (before ``enter()`` has made it the current one).
+    func resolved(_ path: String) -> String {
+        path.hasPrefix("/") ? path : directory.appendingPathComponent(path).path
+    }
+
+    /// Makes the project's folder the current one, so that every relative path — and every worker
+    /// process, which inherits it — reads from it.
+    func enter() throws {
+        guard projectDirectory != nil else { return }
+        guard FileManager.default.changeCurrentDirectoryPath(directory.path) else {
+            Terminal.printError("error: --project: cannot enter '\(directory.path)'.")
+            throw ExitCode(2)
+        }
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// Settings from `scenario-run.yml` (if present), then the environment, then these options.

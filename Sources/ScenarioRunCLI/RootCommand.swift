@@ -19,9 +19,9 @@ struct RootCommand: AsyncParsableCommand {
             commandName: name,
             abstract: "Run functional scenarios against a local stub server.",
             usage: """
-                \(name) [PATH ...] [--ci] [--filter REGEX] [--tag TAG ...] [--fail-fast] [--rerun-failed]
-                    [--junit FILE] [--timeout SECONDS] [--jobs N] [--shuffle [SEED]] [--shard K/N [--shard-timings FILE]]
-                    [--fixtures DIR] [--list] [--verbose] [--exit]
+                \(name) [PATH[:LINE] ...] [--ci] [--filter REGEX] [--tag EXPR ...] [--allow-empty] [--fail-fast]
+                    [--rerun-failed] [--junit FILE] [--timeout SECONDS] [--jobs N] [--shuffle [SEED]]
+                    [--shard K/N [--shard-timings FILE]] [-C DIR] [--fixtures DIR] [--list] [--verbose] [--watch] [--exit]
                 \(name) check [PATH ...]
                 \(name) serve [--port N]
                 \(name) steps [NAME] [--format text|markdown|json] [--built-in]
@@ -33,7 +33,11 @@ struct RootCommand: AsyncParsableCommand {
                 set-up and tear-down steps, against a stub server answering from Fixtures/. On a terminal the \
                 live runner opens; --ci (or a pipe) prints plain lines. See '\(name) help run' for every option.
 
-                Exit codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error.
+                Exit codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error, \
+                4 the options select no scenario (unless --allow-empty).
+
+                --watch follows the scenario files, scenario-run.yml, server.yml and the fixtures; the app's \
+                Swift code is not watched (it needs a build).
 
                 Environment: KIF_SKIP_TEAR_DOWN, KIF_SCENARIO_FILTER, KIF_EXIT_ON_FAILURE, NO_COLOR; without --shard, \
                 CI_NODE_INDEX/CI_NODE_TOTAL (1-based), CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and \

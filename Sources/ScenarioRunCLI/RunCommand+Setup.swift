@@ -7,12 +7,16 @@ import Scenarios
 extension RunCommand {
     /// The project's settings with the options on top.
     func runSettings(environment: [String: String]) throws -> RunSettings {
-        var settings: RunSettings
         do {
-            settings = try project.settings(environment: environment)
+            return withOptions(try project.settings(environment: environment))
         } catch {
             throw Terminal.failLoading(error)
         }
+    }
+
+    /// `settings` with the options on top.
+    func withOptions(_ settings: RunSettings) -> RunSettings {
+        var settings = settings
         if failFast { settings.failFast = true }
         if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
         if let scenarioTimeout, let duration = Duration(checkedSeconds: scenarioTimeout) {
@@ -89,5 +93,29 @@ extension RunCommand {
                     scenarioTimeout: settings.scenarioTimeout
                 )
             ) : nil
+    }
+}
+
+extension RunCommand {
+    /// Exit status of a run whose options select no scenario (SPEC.md §18).
+    static let emptySelectionStatus: Int32 = 4
+
+    /// A selection with no scenario: an empty shard of a suite that has scenarios for other shards ends
+    /// well (exit 0, said); anything else is exit 4 with the reason (nothing is run or written), unless
+    /// `--allow-empty`. A run that goes on runs nothing, and writes its report and state as any run.
+    func endEmpty(_ selection: ScenarioSelection, loaded: [Scenario], part: Shard?, lineArguments: [String]) throws {
+        if let part, !selection.matching(loaded).isEmpty || loaded.isEmpty {
+            Terminal.printError(
+                "Shard \(part) has none of the \(selection.matching(loaded).count.groupedDigits) selected scenarios (\(loaded.count.groupedDigits) loaded); nothing to run."
+            )
+            return
+        }
+        let reason = selection.emptyReason(loaded: loaded, lineArguments: lineArguments)
+        if allowEmpty {
+            Terminal.printError(reason + " Nothing to run (--allow-empty).")
+            return
+        }
+        Terminal.printError("error: " + reason)
+        throw ExitCode(Self.emptySelectionStatus)
     }
 }

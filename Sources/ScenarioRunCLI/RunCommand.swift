@@ -14,7 +14,12 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run scenario files or folders (the default)."
     )
 
-    @Argument(help: ArgumentHelp("Scenario files or folders (default: Scenarios/).", valueName: "PATH"))
+    @Argument(
+        help: ArgumentHelp(
+            "Scenario files or folders (default: Scenarios/); PATH:LINE runs the scenario or example row at that line.",
+            valueName: "PATH"
+        )
+    )
     var paths: [String] = []
 
     @Flag(help: "Headless: plain progress lines (also the default when stdout is not a terminal).")
@@ -23,8 +28,25 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only scenarios whose name matches (also KIF_SCENARIO_FILTER).", valueName: "REGEX"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("Only scenarios with this tag (repeatable).", valueName: "TAG"))
+    @Option(
+        help: ArgumentHelp(
+            "Only scenarios matching a tag expression, like '@smoke and not (@slow or @flaky)'; repeated: any of them.",
+            valueName: "EXPR"
+        )
+    )
     var tag: [String] = []
+
+    @Flag(help: "When the options select no scenario, exit 0 instead of 4.")
+    var allowEmpty = false
+
+    @Flag(
+        help: """
+            Run again when files change: a scenario file's scenarios when it is saved, everything when \
+            scenario-run.yml, server.yml or a fixture is (not the app's Swift code, which needs a build). \
+            With --ci, until Ctrl-C.
+            """
+    )
+    var watch = false
 
     @Flag(help: "Stop after the first failing scenario (also KIF_EXIT_ON_FAILURE).")
     var failFast = false
@@ -113,7 +135,14 @@ struct RunCommand: AsyncParsableCommand {
                 "--scenario-timeout takes a number of seconds greater than 0 and at most 86400 (a day)."
             )
         }
-        if let junit, let problem = FileWriteError.problem(writing: junit) {
+        for expression in tag {
+            do {
+                _ = try TagExpression(parsing: expression)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        if let junit, let problem = FileWriteError.problem(writing: project.resolved(junit)) {
             throw ValidationError("--junit: \(problem)")
         }
         if !(1...1_000_000).contains(jobs) {
@@ -130,6 +159,7 @@ struct RunCommand: AsyncParsableCommand {
                 "--retries takes how many more times a failing scenario runs, from 0 to \(Self.retryCounts.upperBound)."
             )
         }
+        if watch, list { throw ValidationError("--watch runs scenarios again as files change; --list runs none.") }
         if let shuffleValue, ShuffleArgument.shuffle(shuffleValue) == nil {
             throw ValidationError(
                 "Invalid seed '\(shuffleValue)' for --shuffle: expected an unsigned integer such as 42, or nothing for a random seed."
@@ -145,7 +175,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try project.enter()
         let environment = ProcessInfo.processInfo.environment
+        let lines = ScenarioLines(arguments: paths)
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let terminal = !ci && Terminal.stdoutIsTTY
         let terminalProblem = terminal ? TerminalRunner.unavailableReason(environment: environment) : nil
@@ -200,7 +232,7 @@ struct RunCommand: AsyncParsableCommand {
             // This process runs scenarios itself only when no worker does.
             (loaded, serverStart) = try await Startup.load(
                 suite,
-                paths: paths,
+                paths: lines.paths,
                 startingMeanwhile: list || pool != nil ? nil : server
             )
         } catch {
@@ -219,11 +251,12 @@ struct RunCommand: AsyncParsableCommand {
                 if rerunFailed { throw error }
                 Terminal.printError("warning: \(error)")
             }
-            selection = try ScenarioSelection(
-                filter: settings.filter,
-                tags: Set(tag),
-                rerunFailed: rerunFailed ? previousFailures : nil,
-                shard: part,
+            selection = try makeSelection(
+                of: loaded,
+                suite: suite,
+                lines: lines,
+                previousFailures: previousFailures,
+                part: part,
                 shuffle: shuffle
             )
         } catch {
@@ -247,7 +280,18 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         if scenarios.isEmpty {
-            Terminal.printError("No scenario matches the selection (\(loaded.count) loaded).")
+            do {
+                try endEmpty(
+                    selection,
+                    loaded: loaded,
+                    part: part,
+                    lineArguments: paths.filter { !lines.wholePaths.contains($0) }
+                )
+            } catch {
+                pool?.abandon()
+                await server.stop()
+                throw error
+            }
         }
         if pool != nil, !live,
             let note = WorkerPool.capNote(jobs: jobs, scenarios: scenarios.count, openFiles: openFiles)
@@ -279,6 +323,21 @@ struct RunCommand: AsyncParsableCommand {
         }
         let runner = try suite.makeRunner(server: server, environment: environment)
         let plan = runner.plan(scenarios)
+        // What a run reads of the project; `--watch` replaces it when files change.
+        let session = WatchSession(
+            WatchSession.Current(suite: suite, loaded: loaded, runner: runner, server: server, selection: selection)
+        ) { [previousFailures] current, everything in
+            try await self.reloaded(
+                current,
+                everything: everything,
+                lines: lines,
+                previousFailures: previousFailures,
+                part: part,
+                shuffle: shuffle,
+                environment: environment,
+                inProcess: pool == nil
+            )
+        }
         let finish = { (summary: RunSummary) throws in
             try self.finish(
                 summary,
@@ -304,28 +363,30 @@ struct RunCommand: AsyncParsableCommand {
         let execute: @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary = {
             selected,
             emit in
+            let current = session.state
             if let pool {
                 return await pool.run(
                     selected,
-                    loaded: loaded,
-                    plan: runner.plan(selected),
+                    loaded: current.loaded,
+                    plan: current.runner.plan(selected),
                     failFast: failFast,
                     emit: emit
                 )
             }
-            return await runner.run(selected, onEvent: emit)
+            return await current.runner.run(selected, onEvent: emit)
         }
         let cancelRun: @Sendable () -> Void = {
             pool?.cancel()
-            runner.cancel()
+            session.state.runner.cancel()
         }
 
         let summary: RunSummary
-        if live {
+        if live, !scenarios.isEmpty {
             // The summary is printed after the terminal is restored.
             let outcome = await TUIRun.run(
-                scenarios,
+                { session.state.selection.select(session.state.loaded) },
                 execute: execute,
+                watch: watch ? { update in watchLive(session, environment: environment, update: update) } : nil,
                 cancel: cancelRun,
                 exitWhenFinished: exitWhenFinished,
                 skipTearDown: settings.skipTearDown,
@@ -337,11 +398,22 @@ struct RunCommand: AsyncParsableCommand {
             summary = outcome.summary
         } else {
             cancellation.onCancel(cancelRun)
-            summary = await execute(scenarios, consumeHeadless)
+            var last = await execute(scenarios, consumeHeadless)
             timing?.write()
+            if watch, !cancellation.isCancelled {
+                last = await watchHeadless(
+                    session,
+                    last: last,
+                    environment: environment,
+                    cancellation: cancellation,
+                    cancelRun: cancelRun,
+                    output: output
+                ) { await execute($0, consumeHeadless) }
+            }
+            summary = last
         }
 
-        await server.stop()
+        await session.state.server.stop()
         try finish(summary)
         if let pool, !pool.workerFailures.isEmpty { throw ExitCode(1) }
     }

@@ -28,6 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try project.enter()
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let suite: ScenarioSuite
         do throws(DiagnosticList) {

@@ -7,10 +7,12 @@ import TUIRunner
 enum TUIRun {
     /// Takes over the terminal until the user quits; the first run and every re-run go through
     /// `execute` (worker processes, or this process under KIF_SKIP_TEAR_DOWN). Returns the session's
-    /// merged events for the plain and JUnit reporters.
+    /// merged events for the plain and JUnit reporters. `scenarios` gives the selection as it is now
+    /// (`--watch` reloads it); `watch` follows the files.
     static func run(
-        _ scenarios: [Scenario],
+        _ scenarios: @escaping @Sendable () -> [Scenario],
         execute: @escaping @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary,
+        watch: ((@escaping @Sendable (WatchUpdate) -> Void) -> @Sendable () -> Void)?,
         cancel: @escaping @Sendable () -> Void,
         exitWhenFinished: Bool,
         skipTearDown: Bool,
@@ -29,21 +31,25 @@ enum TUIRun {
         // gives it back: the first cancels the run and quits, a second restores the terminal and exits.
         var interrupts: InterruptHandler?
         defer { interrupts?.cancel() }
-        return await TerminalRunner.run(configuration: configuration) { ids, onEvent in
-            var selected = scenarios
-            if let ids {
-                let wanted = Set(ids)
-                selected = scenarios.filter { wanted.contains($0.id) }
-            }
-            return await execute(selected, onEvent)
-        } cancel: {
-            cancel()
-        } controls: { controls in
-            interrupts = InterruptHandler(onFirst: { controls.interrupt() }) {
-                controls.restoreTerminal()
-                Terminal.printError("Interrupted twice: quitting without a summary.")
-            }
-        }
+        return await TerminalRunner.run(
+            configuration: configuration,
+            run: { ids, onEvent in
+                var selected = scenarios()
+                if let ids {
+                    let wanted = Set(ids)
+                    selected = selected.filter { wanted.contains($0.id) }
+                }
+                return await execute(selected, onEvent)
+            },
+            cancel: cancel,
+            controls: { controls in
+                interrupts = InterruptHandler(onFirst: { controls.interrupt() }) {
+                    controls.restoreTerminal()
+                    Terminal.printError("Interrupted twice: quitting without a summary.")
+                }
+            },
+            watch: watch
+        )
     }
 
     /// The state the shared object manager and the default entity store hold now, as plain text.

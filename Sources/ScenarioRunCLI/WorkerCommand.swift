@@ -58,7 +58,11 @@ struct WorkerCommand: AsyncParsableCommand {
             settings.retries = retries
             suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer()
-            (scenarios, serverStart) = try await Startup.load(suite, paths: paths, startingMeanwhile: server)
+            (scenarios, serverStart) = try await Startup.load(
+                suite,
+                paths: ScenarioLines(arguments: paths).paths,
+                startingMeanwhile: server
+            )
         } catch {
             // The parent loads the same files and reports their errors.
             throw ExitCode(2)

@@ -36,9 +36,10 @@ public enum ScenarioTesting {
         guard let project = load(app: app, directory: directory, paths: paths, environment: environment) else {
             return RunSummary()
         }
-        let selected = try ScenarioSelection(filter: project.suite.settings.filter, tags: tags).select(
-            project.scenarios
-        )
+        // Each of `tags` is a tag or a tag expression (`smoke and not slow`); a scenario needs any of them.
+        let expressions = tags.sorted().map { (try? TagExpression(parsing: $0)) ?? .tag(TagExpression.bare($0)) }
+        let selected = try ScenarioSelection(filter: project.suite.settings.filter, tags: expressions)
+            .select(project.scenarios)
         if selected.isEmpty {
             Issue.record(
                 Comment(

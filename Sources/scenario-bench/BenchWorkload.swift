@@ -57,6 +57,42 @@ struct BenchWorkload {
         return text
     }
 
+    /// The same `count` scenarios (steps and arguments) made from outlines (`examples:`) of four rows
+    /// each, one row per variant; `count` a multiple of 4. A row's name is its outline's number and its
+    /// variant (a column only a name uses is an error, so the rows are not numbered one by one).
+    static func outlineFile(count: Int) -> String {
+        var text = "feature: Bench\nscenarios:\n"
+        text.reserveCapacity(count * 200)
+        for start in stride(from: 0, to: count, by: 4) {
+            let number = String(start / 4)
+            let padded = String(repeating: "0", count: max(0, 4 - number.count)) + number
+            text += """
+                  - scenario: S\(padded) create review stubbed to ${path} expects ${code}
+                    examples:
+
+                """
+            for (path, code) in variants {
+                let reviews =
+                    code == 201
+                    ? "{ entity: Review, count: 1, where: { reviewID: 1, title: Whatever, restaurantID: 1 } }"
+                    : "{ entity: Review, count: 0 }"
+                text += "      - { path: \(path), code: \(code), reviews: \(reviews) }\n"
+            }
+            text += """
+                    steps:
+                      - stub route: { class: Review, method: POST, to: "${path}" }
+                      - post object: { class: Review, attributes: { restaurantID: 1, title: Whatever } }
+                      - expect response: { status: "${code}" }
+                      - get objects: { route: restaurants }
+                      - expect entities: "${reviews}"
+                      - wait for requests
+                      - expect entities: { entity: Restaurant, count: 20 }
+
+                """
+        }
+        return text
+    }
+
     /// Writes the fixtures and a scenario file of `count` scenarios under a new temporary folder.
     init(count: Int) throws {
         directory = FileManager.default.temporaryDirectory

@@ -493,6 +493,18 @@ struct ScenarioBench {
             let scenarios = try suite.loadScenarios(paths: [workload.scenarioFile.path])
             guard scenarios.count == 10_000 else { throw BenchError.failed("loaded \(scenarios.count)") }
         }
+        // The same 10,000 scenarios from 2,500 outlines of four rows: substituting rows costs no more
+        // than composing the scenarios written out.
+        let outlines = workload.directory.appendingPathComponent("outlines.yml")
+        try Data(BenchWorkload.outlineFile(count: 10_000).utf8).write(to: outlines)
+        try await measure(
+            "load and validate 10,000 scenarios from 2,500 outlines of 4 rows (70,000 steps)",
+            runs: runs(5),
+            unit: "10,000 scenarios"
+        ) {
+            let scenarios = try suite.loadScenarios(paths: [outlines.path])
+            guard scenarios.count == 10_000 else { throw BenchError.failed("loaded \(scenarios.count)") }
+        }
         // A file of 8,000 unknown steps: every error located and suggested, the first 100 rendered.
         let errors = workload.directory.appendingPathComponent("errors.yml")
         let steps = (0..<8000).map { "      - nope \($0)" }.joined(separator: "\n")

@@ -160,7 +160,9 @@ struct CheckAndServeTests {
             let result = try await CLI.run(subcommand + ["--fixtures", "NoSuchFolder"])
             #expect(result.status == 2, "\(subcommand)")
             #expect(
-                result.stderr.contains("--fixtures: there is no folder 'NoSuchFolder'."),
+                result.stderr.contains(
+                    "--fixtures: there is no folder 'NoSuchFolder' (looked in \(CLI.repositoryRoot.standardizedFileURL.path))."
+                ),
                 "\(subcommand): \(result.stderr)"
             )
         }

@@ -15,7 +15,7 @@ struct RunCommandTests {
         let passed = Int(last.split(separator: " ").first ?? "") ?? 0
         #expect(last == "\(passed) passed, 0 failed")
         #expect(passed >= 26)
-        #expect(result.stdout.contains("✓ Posting a review that the server rejects"))
+        #expect(result.stdout.contains("✓ Posting a review the server answers with 422"))
         #expect(!result.stdout.contains("\u{1B}["), "no colour when stdout is not a terminal")
     }
 
@@ -66,7 +66,7 @@ struct RunCommandTests {
     }
 
     @Test func filterAndItsEnvironmentVariableSelectByName() async throws {
-        let byFlag = try await CLI.run(["--ci", "--filter", "rejects|server down"])
+        let byFlag = try await CLI.run(["--ci", "--filter", "answers with (422|503)"])
         #expect(byFlag.status == 0)
         #expect(byFlag.stdout.hasSuffix("2 passed, 0 failed\n"), "\(byFlag.stdout)")
         let byEnvironment = try await CLI.run(["--ci"], environment: ["KIF_SCENARIO_FILTER": "^Loading the restaurant"])
@@ -123,7 +123,7 @@ struct RunCommandTests {
         let result = try await CLI.run(["--list", "Scenarios/reviews.yml"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Reviews (Scenarios/reviews.yml)"))
-        #expect(result.stdout.contains("  Posting a review that the server rejects  @errors @reviews"))
+        #expect(result.stdout.contains("  Posting a review the server answers with 422  @outcomes @reviews"))
         #expect(result.stdout.contains("    step      stub route Review POST to /422  Scenarios/reviews.yml:"))
         #expect(result.stdout.contains("    set up    set up the test environment"))
         #expect(result.stdout.contains("    tear down tear down the test environment"))

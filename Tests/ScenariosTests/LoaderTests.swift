@@ -95,7 +95,7 @@ struct LoaderTests {
             return list.diagnostics.map(\.message) == [
                 "Unknown step 'suceed'. Did you mean 'succeed'?",
                 "Unknown step 'fial'. Did you mean 'fail'?",
-                "No such file or folder.",
+                "No such file or folder (looked in \(root.standardizedFileURL.path)).",
             ]
         }
     }

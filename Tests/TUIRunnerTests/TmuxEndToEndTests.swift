@@ -20,7 +20,7 @@ struct TmuxEndToEndTests {
         tmux.type("\(binary); echo EXIT=$?")
         tmux.press("Enter")
         var pane = try tmux.waitForPane("the demo run to finish") { $0.contains("26/26") && $0.contains("finished") }
-        #expect(pane.contains("Posting a review that succeeds"))
+        #expect(pane.contains("Posting a review the server"))
         #expect(pane.contains("Reviews"))
         #expect(pane.contains("✓"))
         #expect(pane.contains("31/31  0 failed"))
@@ -33,7 +33,7 @@ struct TmuxEndToEndTests {
             $0.contains("Scenarios (Failed)") && $0.contains("No scenario matches the filter.")
         }
         #expect(pane.contains("No scenario matches the filter."))
-        #expect(!pane.contains("Posting a review that succeeds"))
+        #expect(!pane.contains("Posting a review the server"))
         tmux.press("a")
         pane = try tmux.waitForPane("the All filter") {
             $0.contains("Scenarios (All)") && $0.contains("Loading the restaurant")
@@ -41,7 +41,7 @@ struct TmuxEndToEndTests {
 
         tmux.type("/review")
         pane = try tmux.waitForPane("the text filter") { $0.contains("Scenarios (All) /review") }
-        #expect(pane.contains("Posting a review that succeeds"))
+        #expect(pane.contains("Posting a review the server"))
         #expect(!pane.contains("Loading the restaurant list"), "scenarios without 'review' are hidden")
         tmux.press("Enter")
         tmux.press("Down")
@@ -57,6 +57,54 @@ struct TmuxEndToEndTests {
         #expect(!pane.contains("Scenarios (All)"), "the alternate screen is gone")
         let after = try tmux.stty(into: "after")
         #expect(after == before, "stty -a is unchanged after quitting")
+    }
+
+    @Test func watchRerunsAnEditedFileShowsALoadErrorAndClearsItWhenFixed() throws {
+        let tmux = try Tmux()
+        defer { tmux.kill() }
+        let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
+        let project = tmux.folder.appendingPathComponent("watched")
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("Scenarios"),
+            withIntermediateDirectories: true
+        )
+        try FileManager.default.copyItem(
+            at: Tmux.repositoryRoot.appendingPathComponent("Fixtures"),
+            to: project.appendingPathComponent("Fixtures")
+        )
+        let file = project.appendingPathComponent("Scenarios/watched.yml")
+        try "scenarios:\n  - scenario: First version\n    steps: [succeed]\n".write(
+            to: file,
+            atomically: true,
+            encoding: .utf8
+        )
+        tmux.type("\(binary) -C \(project.path) --watch; echo EXIT=$?")
+        tmux.press("Enter")
+        var pane = try tmux.waitForPane("the first run") { $0.contains("First version") && $0.contains("finished") }
+
+        try "scenarios:\n  - scenario: Second version\n    steps: [succeed]\n".write(
+            to: file,
+            atomically: true,
+            encoding: .utf8
+        )
+        pane = try tmux.waitForPane("the re-run of the saved file") {
+            Tmux.statusLine($0).contains("finished  run 2") && $0.contains("Second version")
+        }
+        #expect(!pane.contains("First version"), "the renamed scenario replaces the old one")
+
+        try "scenarios:\n  - scenario: Broken\n    steps: [suceed]\n".write(to: file, atomically: true, encoding: .utf8)
+        pane = try tmux.waitForPane("the load error") { $0.contains("Load error") && $0.contains("^") }
+        #expect(pane.contains("Scenarios/watched.yml:3:13: error: Unknown step"), "\(pane)")
+        #expect(pane.contains("'suceed'. Did you mean 'succeed'?"), "the message wraps in the pane: \(pane)")
+        #expect(pane.contains("    steps: [suceed]"))
+
+        try "scenarios:\n  - scenario: Fixed\n    steps: [succeed]\n".write(to: file, atomically: true, encoding: .utf8)
+        pane = try tmux.waitForPane("the error to clear and the fixed file to run") {
+            Tmux.statusLine($0).contains("finished  run 3") && $0.contains("Fixed") && !$0.contains("Load error")
+        }
+        tmux.press("q")
+        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
     }
 
     @Test func controlCMidScenarioRestoresTheTerminalAndWritesCompleteJUnit() throws {

@@ -10,13 +10,27 @@ package struct RunPlan: Sendable, Hashable, Codable {
         package var tags: [String]
         package var location: SourceLocation
         package var steps: [PlannedStep]
+        /// Why the scenario is skipped without running (`skip:`), if it is.
+        package var skip: String?
+        /// The row's number when the scenario is a row of an outline (its ``location`` is the row's).
+        package var row: Int?
 
-        package init(id: ScenarioID, feature: String, tags: [String], location: SourceLocation, steps: [PlannedStep]) {
+        package init(
+            id: ScenarioID,
+            feature: String,
+            tags: [String],
+            location: SourceLocation,
+            steps: [PlannedStep],
+            skip: String? = nil,
+            row: Int? = nil
+        ) {
             self.id = id
             self.feature = feature
             self.tags = tags
             self.location = location
             self.steps = steps
+            self.skip = skip
+            self.row = row
         }
     }
 

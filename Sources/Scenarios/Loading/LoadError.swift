@@ -1,7 +1,8 @@
 /// Everything that can be wrong with a scenario file's content; rendered to text here and only here
 /// (reading and composing the YAML fail with a ``YAMLError``, rendered by YAMLSource).
 enum LoadError: Equatable {
-    case noSuchPath
+    /// Nothing at a path; the folder it was looked for in (absolute).
+    case noSuchPath(lookedIn: String)
     case brokenLink
     case unreadableFolder(String)
     case fileNameNotUTF8
@@ -30,11 +31,23 @@ enum LoadError: Equatable {
     case unterminatedReference(String)
     case emptyReference(String)
     case argument(String)
+    case skipWithoutReason
+    case invalidStepTimeout(String)
+    case emptyExamples(scenario: String)
+    case exampleRowNotMapping
+    case invalidColumnName(String)
+    case rowMissingColumn(row: Int, column: String, columns: [String])
+    case columnShadowsBinding(String)
+    case unknownPlaceholder(reference: String, suggestion: String)
+    case placeholderNotInName(reference: String, suggestion: String)
+    case unusedColumn(String, scenario: String)
+    case columnWithKeyPath(column: String, reference: String)
+    case columnNotScalar(column: String, text: String)
 
     var message: String {
         switch self {
-        case .noSuchPath:
-            return "No such file or folder."
+        case .noSuchPath(let folder):
+            return "No such file or folder (looked in \(folder))."
         case .brokenLink:
             return "Broken symbolic link; nothing is at the place it names."
         case .unreadableFolder(let reason):
@@ -92,6 +105,34 @@ enum LoadError: Equatable {
             return "Empty '${}' in '\(text)'; write '${name}' or '${name.attribute}'."
         case .argument(let message):
             return message
+        case .skipWithoutReason:
+            return "'skip' needs a reason, like 'skip: waiting for the new reviews API'."
+        case .invalidStepTimeout(let text):
+            return
+                "Invalid step timeout '\(text)'; write a number of seconds greater than 0 and at most 86400, like 'timeout: 30'."
+        case .emptyExamples(let scenario):
+            return "Outline '\(scenario)' has no rows; 'examples' is a list of mappings, one per scenario."
+        case .exampleRowNotMapping:
+            return "An example row is a mapping from column names to values, like '{ to: /422, status: 422 }'."
+        case .invalidColumnName(let name):
+            return "Invalid column name '\(name)'; use letters, digits and '_', starting with a letter."
+        case .rowMissingColumn(let row, let column, let columns):
+            return "Row \(row) has no '\(column)'; every row gives every column ("
+                + columns.map { "'\($0)'" }.joined(separator: ", ") + ")."
+        case .columnShadowsBinding(let name):
+            return
+                "Column '\(name)' has the name of an object bound with 'as: \(name)'; '${\(name)}' would be the column. Rename one of them."
+        case .unknownPlaceholder(let reference, let suggestion):
+            return "'\(reference)' is neither a column of 'examples' nor a name bound with 'as:'.\(suggestion)"
+        case .placeholderNotInName(let reference, let suggestion):
+            return "'\(reference)' in a scenario name must be a column of 'examples'.\(suggestion)"
+        case .unusedColumn(let column, let scenario):
+            return "Column '\(column)' is used by no step of '\(scenario)'; use '${\(column)}' in a step or remove it."
+        case .columnWithKeyPath(let column, let reference):
+            return "'\(reference)': '\(column)' is a column of 'examples', a plain value; write '${\(column)}'."
+        case .columnNotScalar(let column, let text):
+            return
+                "Column '\(column)' holds a list or mapping, which can only stand alone (\"${\(column)}\"), not inside '\(text)'."
         }
     }
 }

@@ -4,8 +4,8 @@ import YAMLSource
 
 /// The schema of a scenario file: its top-level keys, and each scenario's keys.
 extension ScenarioFileLoader {
-    static let fileKeys = ["feature", "tags", "set up", "scenarios"]
-    static let scenarioKeys = ["scenario", "tags", "steps"]
+    static let fileKeys = ["feature", "tags", "set up", "tear down", "skip", "scenarios"]
+    static let scenarioKeys = ["scenario", "tags", "skip", "examples", "steps"]
 
     // MARK: File keys
 
@@ -14,6 +14,12 @@ extension ScenarioFileLoader {
         var feature: String
         var tags: Set<String> = []
         var setUp: [Step] = []
+        /// The file's `tear down` steps, built once every key is read (they see the set-up's names).
+        var tearDown: [Step] = []
+        /// The `tear down` list, kept until every key is read (it may come before `set up`).
+        var tearDownItems: [YAMLNode]?
+        /// Why every scenario of the file is skipped (`skip:`), if they are.
+        var skip: String?
         /// Names the file's set-up binds, visible to every scenario.
         var bindings = BoundNames()
 
@@ -37,6 +43,14 @@ extension ScenarioFileLoader {
             } else if !value.isNull {
                 report(.notAList(key: "set up"), at: location(of: value))
             }
+        case "tear down":
+            if case .sequence(let items) = value.content {
+                file.tearDownItems = items
+            } else if !value.isNull {
+                report(.notAList(key: "tear down"), at: location(of: value))
+            }
+        case "skip":
+            file.skip = skipReason(value)
         case "scenarios":
             return false
         default:
@@ -48,24 +62,38 @@ extension ScenarioFileLoader {
         return true
     }
 
+    /// Builds the file's `tear down` once every top-level key is read: its steps see the names the
+    /// file's `set up` binds, wherever the two keys are written.
+    mutating func finishFileKeys(_ file: inout FileSettings) {
+        guard let items = file.tearDownItems else { return }
+        var bound = file.bindings
+        file.tearDown = steps(items, bound: &bound)
+        file.tearDownItems = nil
+    }
+
     // MARK: Scenarios
 
-    mutating func scenario(_ node: YAMLNode, in settings: FileSettings, firstLines: inout [String: Int])
-        -> Scenario?
+    /// The scenario an item of `scenarios` is — or, for an outline (`examples:`), one per row.
+    mutating func scenarios(_ node: YAMLNode, in settings: FileSettings, firstLines: inout [String: Int])
+        -> [Scenario]
     {
         guard let mapping = node.pairs else {
             report(.scenarioNotMapping, at: location(of: node))
-            return nil
+            return []
         }
         var nameNode: YAMLNode?
         var tagsNode: YAMLNode?
         var stepsNode: YAMLNode?
+        var skipNode: YAMLNode?
+        var examplesNode: YAMLNode?
         var unknownKeys: [YAMLNode] = []
         for (keyNode, value) in mapping {
             switch keyNode.string ?? "" {
             case "scenario": nameNode = value
             case "tags": tagsNode = value
             case "steps": stepsNode = value
+            case "skip": skipNode = value
+            case "examples": examplesNode = value
             default: unknownKeys.append(keyNode)
             }
         }
@@ -96,6 +124,20 @@ extension ScenarioFileLoader {
                 at: location(of: keyNode)
             )
         }
+        let tags = settings.tags.union(tagsNode.map { self.tags($0) } ?? [])
+        let skip = skipNode.flatMap { skipReason($0) } ?? settings.skip
+        if let examplesNode {
+            let outline = Outline(
+                node: node,
+                name: name,
+                nameNode: nameNode,
+                stepsNode: stepsNode,
+                examplesNode: examplesNode,
+                tags: tags,
+                skip: skip
+            )
+            return rows(of: outline, valid: valid, in: settings, firstLines: &firstLines)
+        }
         if valid, let nameNode {
             let line = location(of: nameNode).line
             if let first = firstLines[name] {
@@ -104,10 +146,28 @@ extension ScenarioFileLoader {
                 firstLines[name] = line
             }
         }
-        let tags = tagsNode.map { self.tags($0) } ?? []
-
-        var steps: [Step] = []
         var bound = settings.bindings
+        let steps = scenarioSteps(stepsNode, of: node, name: name, bound: &bound)
+        guard valid else { return [] }
+        var scenario = Scenario(
+            name: name,
+            tags: tags,
+            location: location(of: node),
+            feature: settings.feature,
+            file: file,
+            setUp: settings.setUp,
+            steps: steps
+        )
+        scenario.tearDown = settings.tearDown
+        scenario.skip = skip
+        return [scenario]
+    }
+
+    /// The steps of a scenario's `steps` node, every problem reported.
+    mutating func scenarioSteps(_ stepsNode: YAMLNode?, of node: YAMLNode, name: String, bound: inout BoundNames)
+        -> [Step]
+    {
+        var steps: [Step] = []
         if let stepsNode {
             if case .sequence(let items) = stepsNode.content {
                 if items.isEmpty { report(.emptySteps(scenario: name), at: location(of: stepsNode)) }
@@ -120,23 +180,23 @@ extension ScenarioFileLoader {
         } else {
             report(.missingSteps(scenario: name), at: location(of: node))
         }
-        guard valid else { return nil }
-        return Scenario(
-            name: name,
-            tags: settings.tags.union(tags),
-            location: location(of: node),
-            feature: settings.feature,
-            file: file,
-            setUp: settings.setUp,
-            steps: steps
-        )
+        return steps
     }
 
     // MARK: Small parts
 
-    private mutating func name(_ node: YAMLNode, key: String) -> String? {
+    mutating func name(_ node: YAMLNode, key: String) -> String? {
         guard let text = node.string else {
             report(.notAName(key: key), at: location(of: node))
+            return nil
+        }
+        return text
+    }
+
+    /// The reason of a `skip:`: any text but nothing.
+    private mutating func skipReason(_ node: YAMLNode) -> String? {
+        guard let text = node.string, !node.isNull, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            report(.skipWithoutReason, at: location(of: node))
             return nil
         }
         return text
@@ -149,7 +209,8 @@ extension ScenarioFileLoader {
         }
         var tags: Set<String> = []
         for item in items {
-            guard let text = item.string, !text.isEmpty else {
+            // `@smoke` and `smoke` are one tag, as in a `--tag` expression.
+            guard let text = item.string.map(TagExpression.bare), !text.isEmpty else {
                 report(.tagsNotNames, at: location(of: item))
                 continue
             }

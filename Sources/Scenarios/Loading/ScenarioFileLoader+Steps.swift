@@ -12,6 +12,7 @@ extension ScenarioFileLoader {
     }
 
     private mutating func step(_ node: YAMLNode, bound: inout BoundNames) -> Step? {
+        let (node, timeout) = splitTimeout(node)
         let nameNode: YAMLNode
         let argumentsNode: YAMLNode?
         switch node.content {
@@ -99,6 +100,7 @@ extension ScenarioFileLoader {
         do throws(StepArgumentError) {
             var step = try definition.build(arguments, buildContext)
             step.location = nameLocation
+            if let timeout { step.timeout = timeout }
             if let binding { bound.insert(binding, entity: step.boundEntity) }
             return step
         } catch {

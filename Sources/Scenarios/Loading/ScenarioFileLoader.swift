@@ -48,6 +48,7 @@ struct ScenarioFileLoader {
             lineOffset = chunk.lineOffset
             guard read(keyNode, value, into: &settings) else { return nil }  // `scenarios` is never a key chunk
         }
+        finishFileKeys(&settings)
         var scenarios: [Scenario] = []
         var firstLines: [String: Int] = [:]
         // A batch of consecutive items at a time: composing has a fixed cost (a libyaml parser and its
@@ -61,7 +62,7 @@ struct ScenarioFileLoader {
             )
             guard case .sequence(let items)? = compose(chunk)?.content, items.count == batch.count else { return nil }
             lineOffset = chunk.lineOffset
-            scenarios += items.compactMap { scenario($0, in: settings, firstLines: &firstLines) }
+            for item in items { scenarios += self.scenarios(item, in: settings, firstLines: &firstLines) }
         }
         lineOffset = 0
         return scenarios
@@ -97,6 +98,7 @@ struct ScenarioFileLoader {
         for (keyNode, value) in mapping where !read(keyNode, value, into: &settings) {
             scenariosNode = value
         }
+        finishFileKeys(&settings)
 
         guard let scenariosNode else {
             report(.missingScenarios, at: location(of: root))
@@ -110,7 +112,7 @@ struct ScenarioFileLoader {
             report(.noScenarios, at: location(of: scenariosNode))
         }
         var firstLines: [String: Int] = [:]
-        return items.compactMap { scenario($0, in: settings, firstLines: &firstLines) }
+        return items.flatMap { scenarios($0, in: settings, firstLines: &firstLines) }
     }
 
     // MARK: Diagnostics
@@ -121,5 +123,15 @@ struct ScenarioFileLoader {
 
     mutating func report(_ error: LoadError, at location: SourceLocation) {
         diagnostics.append(Diagnostic(error.message, at: location, in: source.source))
+    }
+
+    /// Drops the diagnostics after the first `start` that repeat an earlier one of them: the rows of an
+    /// outline share its steps, and a mistake in a step is said once, not once per row.
+    mutating func dropRepeatedDiagnostics(since start: Int) {
+        guard diagnostics.count - start > 1 else { return }
+        var seen: Set<Diagnostic> = []
+        let distinct = diagnostics[start...].filter { seen.insert($0).inserted }
+        diagnostics.removeSubrange(start...)
+        diagnostics += distinct
     }
 }

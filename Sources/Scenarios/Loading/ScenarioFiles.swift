@@ -17,7 +17,8 @@ enum ScenarioFiles {
         var search = Search()
         for path in paths {
             guard let identity = FileIdentity(path) else {
-                search.problems.append(problem(.noSuchPath, at: path))
+                let folder = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path
+                search.problems.append(problem(.noSuchPath(lookedIn: folder), at: path))
                 continue
             }
             if identity.isDirectory {

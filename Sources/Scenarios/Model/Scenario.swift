@@ -15,6 +15,13 @@ package struct Scenario: Sendable {
     package var setUp: [Step]
     /// The scenario's own steps.
     package var steps: [Step]
+    /// The file's `tear down` steps, run after the scenario's steps (also after a failure), before the
+    /// default tear-down steps.
+    package var tearDown: [Step] = []
+    /// Why the scenario is not run (`skip:` on the scenario or its file); `nil` when it runs.
+    package var skip: String?
+    /// Where the scenario comes from when it is a row of an outline's `examples:`; `nil` otherwise.
+    package var example: ExampleRow?
 
     package init(
         name: String,
@@ -36,4 +43,16 @@ package struct Scenario: Sendable {
 
     /// The scenario's stable identity.
     package var id: ScenarioID { ScenarioID(file: file, name: name) }
+}
+
+/// Where a scenario that is one row of an outline comes from: the outline (its `- scenario:` item) and
+/// the row's number (1-based). The scenario's own ``Scenario/location`` is the row's.
+package struct ExampleRow: Sendable, Hashable {
+    package var outline: SourceLocation
+    package var row: Int
+
+    package init(outline: SourceLocation, row: Int) {
+        self.outline = outline
+        self.row = row
+    }
 }

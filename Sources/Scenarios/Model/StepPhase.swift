@@ -4,7 +4,7 @@ package enum StepPhase: String, Sendable, Hashable, Codable {
     case setUp
     /// The scenario's own steps.
     case steps
-    /// Default tear-down steps; they run even after a failure.
+    /// The file's `tear down` steps, then the default tear-down steps; they run even after a failure.
     case tearDown
     /// `check for leaks`, after the tear-down steps (`leaks:` in `scenario-run.yml`): skipped with them.
     case leakCheck

@@ -119,7 +119,12 @@ package final class JUnitReporter: Sendable {
                     + "\n"
             }
         case .skipped?, nil:
-            xml += "      <skipped/>\n"
+            // `skip:` in the file says why; a scenario skipped by fail-fast or a cancel has no reason.
+            if let reason = scenario.skip {
+                xml += #"      <skipped message="\#(escape(reason))"/>"# + "\n"
+            } else {
+                xml += "      <skipped/>\n"
+            }
         case .passed?:
             for failure in earlier {
                 xml +=

@@ -67,7 +67,9 @@ package final class PlainReporter: Sendable {
         let name = TerminalText.escaped(id.name, keepingLineBreaks: false)
         switch outcome {
         case .skipped:
-            return paint("- \(name) (skipped)", .yellow) + "\n"
+            let reason =
+                record.planned(id)?.skip.map { ": \(TerminalText.escaped($0, keepingLineBreaks: false))" } ?? ""
+            return paint("- \(name) (skipped\(reason))", .yellow) + "\n"
         case .passed:
             var text = paint("✓", .green) + " \(name) \(time)\n"
             text += verbose ? steps(id, record: record) : warnings(id, record: record)
@@ -86,7 +88,10 @@ package final class PlainReporter: Sendable {
                 text += "    " + paint("✗", .red) + " \(description)\n"
                 text += "      " + paint(TerminalText.escaped(reason), .red) + "\n"
                 if let location {
-                    text += "      " + paint(TerminalText.escaped("at \(location.fileAndLine)"), .dim) + "\n"
+                    // A row's steps are the outline's: its own line runs that row alone.
+                    let row = record.planned(id).flatMap { $0.row == nil ? nil : $0.location.fileAndLine }
+                    let at = "at \(location.fileAndLine)" + (row.map { ", example row \($0)" } ?? "")
+                    text += "      " + paint(TerminalText.escaped(at), .dim) + "\n"
                 }
             case .warned(let reason)?:
                 text += warning(line.description, reason)

@@ -4,8 +4,9 @@ import Synchronization
 
 /// Runs scenarios one after another and reports what happens as ``RunEvent``s.
 ///
-/// Each scenario runs its default set-up steps, the file's `set up`, its own steps, then the default
-/// tear-down steps. A step answering *wait* is retried every ``RunSettings/retryInterval`` (or at once
+/// Each scenario runs its default set-up steps, the file's `set up`, its own steps, the file's
+/// `tear down`, then the default tear-down steps; a scenario with a `skip:` reason is reported skipped
+/// without running. A step answering *wait* is retried every ``RunSettings/retryInterval`` (or at once
 /// when its context signals a change) until its timeout. The first failure skips the remaining steps;
 /// tear-down always runs (also when the run is cancelled) unless ``RunSettings/skipTearDown``. Given a
 /// leak check, `check for leaks` runs last and fails the scenario when the check finds anything
@@ -125,7 +126,8 @@ package final class ScenarioRunner: Sendable {
     /// Every step a scenario runs, in order, with its phase.
     func steps(of scenario: Scenario) -> [(step: Step, phase: StepPhase)] {
         defaultSetUp.map { ($0, .setUp) } + scenario.setUp.map { ($0, .setUp) } + scenario.steps.map { ($0, .steps) }
-            + defaultTearDown.map { ($0, .tearDown) } + (leakCheck.map { [($0, .leakCheck)] } ?? [])
+            + scenario.tearDown.map { ($0, .tearDown) } + defaultTearDown.map { ($0, .tearDown) }
+            + (leakCheck.map { [($0, .leakCheck)] } ?? [])
     }
 
     /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``.
@@ -143,7 +145,9 @@ package final class ScenarioRunner: Sendable {
                             phase: $0.phase,
                             location: $0.step.location
                         )
-                    }
+                    },
+                    skip: scenario.skip,
+                    row: scenario.example?.row
                 )
             }
         )
@@ -226,7 +230,8 @@ package final class ScenarioRunner: Sendable {
         var summary = RunSummary()
         var stopped = false
         while let scenario = await source.next() {
-            if stopped || isCancelled {
+            // `skip:` in the file: reported skipped (the plan carries the reason), nothing runs.
+            if stopped || isCancelled || scenario.skip != nil {
                 emit(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero))
                 summary.skipped += 1
                 continue

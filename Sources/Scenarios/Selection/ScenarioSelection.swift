@@ -1,5 +1,5 @@
-/// Which loaded scenarios run, and in which order: a shard, a name filter, tags, the failures of the
-/// previous run, and a shuffle.
+/// Which loaded scenarios run, and in which order: a shard, `PATH:LINE` arguments, a name filter, tag
+/// expressions, the failures of the previous run, and a shuffle.
 ///
 /// ```swift
 /// let selection = try ScenarioSelection(filter: "review", tags: ["errors"], shard: Shard(index: 2, total: 3))
@@ -8,8 +8,11 @@
 package struct ScenarioSelection: Sendable {
     /// A regular expression the scenario's name must contain a match of.
     package var filter: String?
-    /// When not empty, a scenario needs at least one of these tags.
-    package var tags: Set<String>
+    /// When not empty, a scenario must match at least one of these expressions (repeated `--tag`s are
+    /// any-of, as a single `--tag` used to be).
+    package var tags: [TagExpression]
+    /// When set, only the scenarios `PATH:LINE` arguments chose in the files they named.
+    package var lines: LineSelection?
     /// When set, only scenarios with these names (`--rerun-failed`).
     package var rerunFailed: Set<String>?
     /// When set, only this part of the loaded scenarios (`--shard`), cut before any other criterion.
@@ -20,7 +23,8 @@ package struct ScenarioSelection: Sendable {
     /// Checks that `filter` is a valid regular expression.
     package init(
         filter: String? = nil,
-        tags: Set<String> = [],
+        tags: [TagExpression] = [],
+        lines: LineSelection? = nil,
         rerunFailed: Set<String>? = nil,
         shard: Shard? = nil,
         shuffle: ScenarioShuffle? = nil
@@ -34,6 +38,7 @@ package struct ScenarioSelection: Sendable {
         }
         self.filter = filter
         self.tags = tags
+        self.lines = lines
         self.rerunFailed = rerunFailed
         self.shard = shard
         self.shuffle = shuffle
@@ -53,7 +58,8 @@ package struct ScenarioSelection: Sendable {
         let regex = filter.flatMap { try? Regex($0) }
         return scenarios.filter { scenario in
             if let regex, scenario.name.firstMatch(of: regex) == nil { return false }
-            if !tags.isEmpty, tags.isDisjoint(with: scenario.tags) { return false }
+            if let lines, !lines.contains(scenario) { return false }
+            if !tags.isEmpty, !tags.contains(where: { $0.matches(scenario.tags) }) { return false }
             if let rerunFailed, !rerunFailed.contains(scenario.name) { return false }
             return true
         }

@@ -13,6 +13,8 @@ final class RunnerLoop: Sendable {
         case resize
         case frame
         case tick
+        /// Watched files changed (`--watch`).
+        case watched(WatchUpdate)
     }
 
     typealias RunScenarios =
@@ -54,6 +56,8 @@ final class RunnerLoop: Sendable {
         var log = EventLog()
         var runTask: Task<Void, Never>?
         var ticker: Task<Void, Never>?
+        /// A run `--watch` asked for while another was in progress: it starts when that one ends.
+        var queuedRun: [ScenarioID]?
         var quitting = false
         var dirty = true
         var framePending = false
@@ -108,6 +112,10 @@ final class RunnerLoop: Sendable {
                 ticker?.cancel()
                 ticker = nil
                 if quitting || configuration.exitWhenFinished { break loop }
+                if let queued = queuedRun {
+                    queuedRun = nil
+                    startRun(queued)
+                }
             case .keys(let keys):
                 if keys.contains(.resize) { screen.refreshSize() }
                 for action in state.handle(keys) {
@@ -131,6 +139,20 @@ final class RunnerLoop: Sendable {
                 framePending = false
             case .tick:
                 break
+            case .watched(.failed(let text)):
+                state.loadError = text
+            case .watched(.reloaded(let all, let run, let changed)):
+                state.loadError = nil
+                state.keepOnly(all)
+                state.message =
+                    "Changed \(changed): " + (run.isEmpty ? "nothing selected to run." : "running it again.")
+                guard !run.isEmpty else { break }
+                if runTask == nil {
+                    startRun(run)
+                } else {
+                    queuedRun = run
+                    cancelRun()
+                }
             }
             if case .frame = input {} else { dirty = true }
             if dirty {

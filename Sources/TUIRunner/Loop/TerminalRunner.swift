@@ -34,13 +34,16 @@ package enum TerminalRunner {
     ///   - controls: called once, when the terminal is taken, with what the caller's signal handlers can
     ///     do to the session (interrupt it, restore the terminal); the caller owns SIGINT, SIGTERM and
     ///     SIGHUP.
+    ///   - watch: with `--watch`, called once with where to send ``WatchUpdate``s; returns how to stop
+    ///     watching (called when the runner quits).
     package static func run(
         configuration: TUIConfiguration,
         run:
             @escaping @Sendable (_ ids: [ScenarioID]?, _ onEvent: @escaping @Sendable (RunEvent) -> Void) async ->
             RunSummary,
         cancel: @escaping @Sendable () -> Void,
-        controls: (TerminalControls) -> Void = { _ in }
+        controls: (TerminalControls) -> Void = { _ in },
+        watch: ((@escaping @Sendable (WatchUpdate) -> Void) -> @Sendable () -> Void)? = nil
     ) async -> TUIOutcome {
         let screen = NCursesScreen(wantColours: configuration.colours)
         let session = TerminalSession(screen: screen)
@@ -56,6 +59,8 @@ package enum TerminalRunner {
         let inputs = loop.inputs
         session.handleResize { inputs.yield(.resize) }
         controls(TerminalControls(interrupt: { inputs.yield(.interrupt) }, restoreTerminal: { session.restore() }))
+        let stopWatching = watch? { inputs.yield(.watched($0)) }
+        defer { stopWatching?() }
         return await loop.run()
     }
 }

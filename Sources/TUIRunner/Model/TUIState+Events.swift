@@ -101,7 +101,7 @@ extension TUIState {
     }
 
     /// Adds (or with -1 removes) a status's share of the done and failed totals.
-    private mutating func count(_ status: ScenarioStatus, in file: String, by delta: Int) {
+    mutating func count(_ status: ScenarioStatus, in file: String, by delta: Int) {
         let done = status.isDone ? delta : 0
         let failed = status == .failed ? delta : 0
         guard done != 0 || failed != 0 else { return }

@@ -135,6 +135,8 @@ package struct TUIState: Sendable {
     var inspectorEntity = 0
     /// A one-line note for the footer (cleared by the next key).
     var message: String?
+    /// The diagnostics of files `--watch` could not load, shown until they load again.
+    var loadError: String?
     /// Whether the inspector can be opened (`KIF_SKIP_TEAR_DOWN`).
     var inspectorAvailable: Bool
     /// How the run was ordered or cut (`seed 42  shard 2/3`), shown in the status line.

@@ -29,7 +29,9 @@ package struct Renderer: Sendable {
         case .panes(let panes):
             drawStatus(state, in: panes.status, into: &buffer)
             drawTree(state, in: panes.tree, into: &buffer)
-            if state.showsInspector {
+            if let loadError = state.loadError {
+                drawLoadError(loadError, in: panes.right, into: &buffer)
+            } else if state.showsInspector {
                 drawInspector(state, in: panes.right, into: &buffer)
             } else {
                 drawSteps(state, in: panes.steps, into: &buffer)
@@ -252,7 +254,7 @@ package struct Renderer: Sendable {
                         "Passed in \(scenario.duration.map(Format.short) ?? "?")."
                             + (state.flaky[id].map { " Flaky: \($0.failed) of \($0.tries) tries failed." } ?? "")
                     case .failed: "Failed."
-                    case .skipped: "Skipped."
+                    case .skipped: scenario.planned.skip.map { "Skipped: \($0)" } ?? "Skipped."
                     case .warned: "Passed with a warning."
                     }
                 lines.append((summary, theme.style(for: scenario.status)))
@@ -297,6 +299,21 @@ package struct Renderer: Sendable {
     }
 
     // MARK: Inspector
+
+    /// The diagnostics of files `--watch` could not load, line for line (a caret stays under its column).
+    private func drawLoadError(_ text: String, in rect: Rect, into buffer: inout CellBuffer) {
+        drawBox(rect, title: "Load error: fix the file to run again", focused: true, into: &buffer)
+        let inner = rect.inner
+        // A message wraps; a source line and its caret are cut, never wrapped, so the caret stays under
+        // its column.
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines += line.contains(": error: ") ? Format.wrap(String(line), width: inner.width - 1) : [String(line)]
+        }
+        for (index, line) in lines.prefix(inner.height).enumerated() {
+            buffer.put(line, x: inner.x + 1, y: inner.y + index, style: theme.style(.failed), limit: inner.width - 1)
+        }
+    }
 
     private func drawInspector(_ state: TUIState, in rect: Rect, into buffer: inout CellBuffer) {
         let id = state.shownScenario

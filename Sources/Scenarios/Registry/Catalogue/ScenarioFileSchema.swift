@@ -37,6 +37,14 @@ package enum ScenarioFileSchema {
             "properties": [
                 "scenario": ["type": "string", "description": "The scenario's name, unique in its file"],
                 "tags": ["$ref": "#/$defs/tags"],
+                "skip": ["type": "string", "description": "Reported skipped with this reason"],
+                "examples": [
+                    "type": "array",
+                    "items": [
+                        "type": "object", "additionalProperties": ["type": ["string", "number", "boolean", "null"]],
+                    ],
+                    "description": "An outline's rows: each row one scenario, its values in the steps' ${column}",
+                ],
                 "steps": ["$ref": "#/$defs/steps"],
             ],
             "required": ["scenario", "steps"],
@@ -50,6 +58,10 @@ package enum ScenarioFileSchema {
                 "feature": ["type": "string", "description": "Groups the file's scenarios (a JUnit testsuite)"],
                 "tags": ["$ref": "#/$defs/tags"],
                 "set up": ["$ref": "#/$defs/steps"],
+                "tear down": ["$ref": "#/$defs/steps"],
+                "skip": [
+                    "type": "string", "description": "Every scenario of the file is reported skipped with this reason",
+                ],
                 "scenarios": ["type": "array", "items": ["$ref": "#/$defs/scenario"]],
             ],
             "additionalProperties": false,
@@ -101,8 +113,10 @@ package enum ScenarioFileSchema {
                 schema = ["enum": .array((names.sorted() + ["all"]).map(JSONValue.string))]
             }
         }
-        guard case .object(var object) = schema else { return schema }
-        if !argument.help.isEmpty, object["description"] == nil { object["description"] = .string(argument.help) }
+        // An outline's `${column}` may stand for any value; the loader checks what it becomes.
+        let reference: JSONValue = ["type": "string", "pattern": "\\$\\{"]
+        var object: [String: JSONValue] = ["anyOf": [schema, reference]]
+        if !argument.help.isEmpty { object["description"] = .string(argument.help) }
         return .object(object)
     }
 }
