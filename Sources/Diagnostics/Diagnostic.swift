@@ -146,19 +146,35 @@ public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
     /// How many diagnostics ``description`` shows; the rest are counted in one line.
     package static let shownLimit = 100
 
+    /// The diagnostics, sorted; past ``DiagnosticCollection/keptLimit`` only the first ones (``total``
+    /// counts them all).
     public var diagnostics: [Diagnostic]
+    /// How many errors there were, those not kept included.
+    public var total: Int
 
     public init(_ diagnostics: [Diagnostic]) {
-        self.diagnostics = diagnostics.sorted {
-            ($0.location.file, $0.location.line, $0.location.column)
-                < ($1.location.file, $1.location.line, $1.location.column)
+        self.diagnostics = diagnostics.sorted(by: Self.precedes)
+        self.total = diagnostics.count
+    }
+
+    /// The kept diagnostics of a collection, and its count.
+    package init(_ collection: DiagnosticCollection) {
+        self.diagnostics = collection.kept.sorted(by: Self.precedes)
+        if diagnostics.count > DiagnosticCollection.keptLimit {
+            diagnostics.removeLast(diagnostics.count - DiagnosticCollection.keptLimit)
         }
+        self.total = collection.count
+    }
+
+    /// File, line and column order.
+    package static func precedes(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        (a.location.file, a.location.line, a.location.column) < (b.location.file, b.location.line, b.location.column)
     }
 
     /// The first ``shownLimit`` diagnostics, then `… and 7,900 more errors` when there are more.
     public var description: String {
         var text = diagnostics.prefix(Self.shownLimit).map(\.description).joined(separator: "\n")
-        let hidden = diagnostics.count - Self.shownLimit
+        let hidden = total - Self.shownLimit
         if hidden > 0 {
             text += "\n… and \(hidden.groupedDigits) more error\(hidden == 1 ? "" : "s")"
         }

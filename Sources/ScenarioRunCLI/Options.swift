@@ -98,7 +98,7 @@ enum Terminal {
     /// Prints load diagnostics and exits 2, as SPEC.md §3 requires for files that cannot be loaded.
     static func failLoading(_ diagnostics: DiagnosticList) -> ExitCode {
         printError(diagnostics.description)
-        let count = diagnostics.diagnostics.count
+        let count = diagnostics.total
         printError("\(count.groupedDigits) error\(count == 1 ? "" : "s"); nothing was run.")
         return ExitCode(2)
     }

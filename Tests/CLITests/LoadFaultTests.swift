@@ -90,6 +90,25 @@ struct LoadFaultTests {
         #expect(result.stderr.hasSuffix("… and 9,900 more errors\n10,000 errors; nothing was run.\n"))
     }
 
+    /// An error every two bytes (4 MB, 2,000,001 errors): each counted, the first 10,000 kept — memory
+    /// for the nodes only (it was 400 MB here and 6 GB at 64 MB).
+    @Test func twoMillionErrorsAreCountedNotKept() async throws {
+        let project = try CLI.project([
+            "Scenarios/dense.yml": "scenarios: [" + String(repeating: "1,", count: 2_000_000) + "1]\n"
+        ])
+        defer { try? FileManager.default.removeItem(at: project) }
+        let result = try await BoundedRun.run(["check"], directory: project)
+        BoundedRun.expectRejected(
+            result,
+            firstError:
+                "Scenarios/dense.yml:1:13: error: A scenario is a mapping with 'scenario' (its name) and 'steps'."
+        )
+        #expect(
+            result.stderr.hasSuffix("… and 1,999,901 more errors\n2,000,001 errors; nothing was run.\n"),
+            "\(result.stderr.suffix(200))"
+        )
+    }
+
     /// A 1 MB scalar aliased 2,000 times: the aliases' bytes run out at the 17th (16 MiB), where
     /// counting nodes alone let it expand to 2 GB.
     @Test func aLargeScalarAliasedManyTimesRunsOutOfBytes() async throws {

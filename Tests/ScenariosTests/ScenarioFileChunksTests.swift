@@ -61,7 +61,7 @@ struct ScenarioFileChunksTests {
                     }
                     .joined(separator: " | ")
             },
-            diagnostics: loader.diagnostics.map(\.description)
+            diagnostics: loader.diagnostics.kept.map(\.description)
         )
     }
 

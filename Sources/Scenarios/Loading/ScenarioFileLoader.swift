@@ -11,7 +11,7 @@ struct ScenarioFileLoader {
     let source: YAMLText
     let registry: StepRegistry
     let buildContext: StepBuildContext
-    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var diagnostics: DiagnosticCollection = []
     /// Added to the line of every node's mark: the line before the chunk being read (0 for the whole file).
     private var lineOffset = 0
     /// Composes the chunks of a file in the plain layout, with one alias budget for all of them.

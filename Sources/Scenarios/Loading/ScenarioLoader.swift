@@ -25,7 +25,7 @@ package struct ScenarioLoader: Sendable {
     /// Loads files and folders (searched recursively for `*.yml` / `*.yaml`), in path order.
     package func load(paths: [String]) throws(DiagnosticList) -> [Scenario] {
         let (files, problems) = ScenarioFiles.find(in: paths)
-        var diagnostics = problems
+        var diagnostics = DiagnosticCollection(problems)
         var scenarios: [Scenario] = []
         for file in files {
             let source: YAMLText

@@ -36,6 +36,20 @@ enum JSONWriter {
 
     static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Runs of bytes that need no escape are copied at once: a 4 MB failure reason crosses the worker
+        // pipe as one of these strings.
+        var string = string
+        let copied = string.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)

@@ -93,7 +93,7 @@ package struct ScenarioSuite: Sendable {
 
     /// Loads and checks every scenario file; all errors of all files, and of `server.yml`, at once.
     package func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
-        var diagnostics = serverDiagnostics
+        var diagnostics = DiagnosticCollection(serverDiagnostics)
         do {
             _ = try ScenarioRunner.defaultSteps(settings: settings, registry: registry, buildContext: buildContext)
         } catch {
@@ -104,7 +104,7 @@ package struct ScenarioSuite: Sendable {
             let scenarios = try ScenarioLoader(registry: registry, buildContext: buildContext).load(paths: files)
             if diagnostics.isEmpty { return scenarios }
         } catch {
-            diagnostics += error.diagnostics
+            diagnostics += error
         }
         throw DiagnosticList(diagnostics)
     }
