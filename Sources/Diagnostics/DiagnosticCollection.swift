@@ -17,6 +17,8 @@ package struct DiagnosticCollection: Sendable, ExpressibleByArrayLiteral {
     package private(set) var kept: [Diagnostic] = []
     /// Every diagnostic appended, kept or not.
     package private(set) var count = 0
+    /// ``count`` at the last trim: the diagnostics appended since are the last of ``kept``, in order.
+    private var trimmedAt = 0
 
     package init(_ diagnostics: [Diagnostic] = []) {
         for diagnostic in diagnostics { append(diagnostic) }
@@ -49,9 +51,23 @@ package struct DiagnosticCollection: Sendable, ExpressibleByArrayLiteral {
         for diagnostic in diagnostics { collection.append(diagnostic) }
     }
 
+    /// Drops the diagnostics appended after the mark (a ``count`` read earlier) that repeat one appended
+    /// after it: an outline's rows share its steps, and a mistake in a step is said once, not once per row.
+    /// After a trim the kept ones are no longer in arrival order, and nothing is dropped.
+    package mutating func dropRepeats(appendedSince mark: Int) {
+        guard mark >= trimmedAt, count - mark > 1, count - mark <= kept.count else { return }
+        let start = kept.count - (count - mark)
+        var seen: Set<Diagnostic> = []
+        let distinct = kept[start...].filter { seen.insert($0).inserted }
+        count -= (kept.count - start) - distinct.count
+        kept.removeSubrange(start...)
+        kept += distinct
+    }
+
     /// Keeps the first ``keptLimit`` in order: amortised O(log n) per diagnostic.
     private mutating func trim() {
         kept.sort(by: DiagnosticList.precedes)
         kept.removeLast(kept.count - Self.keptLimit)
+        trimmedAt = count
     }
 }

@@ -128,10 +128,6 @@ struct ScenarioFileLoader {
     /// Drops the diagnostics after the first `start` that repeat an earlier one of them: the rows of an
     /// outline share its steps, and a mistake in a step is said once, not once per row.
     mutating func dropRepeatedDiagnostics(since start: Int) {
-        guard diagnostics.count - start > 1 else { return }
-        var seen: Set<Diagnostic> = []
-        let distinct = diagnostics[start...].filter { seen.insert($0).inserted }
-        diagnostics.removeSubrange(start...)
-        diagnostics += distinct
+        diagnostics.dropRepeats(appendedSince: start)
     }
 }
