@@ -31,7 +31,7 @@ extension FullStack {
             let names = ScenarioTesting.scenarios(app: RestaurantReviews.appUnderTest, directory: Self.repositoryRoot)
                 .map(\.testDescription)
             #expect(names.count >= 26)
-            #expect(names.contains("Reviews: Posting a review that the server rejects"))
+            #expect(names.contains("Reviews: Posting a review the server answers with 422"))
         }
 
         @Test func aProjectWithoutScenariosDoesNotPass() async throws {

@@ -72,7 +72,7 @@ struct OutlineTests {
                   - expect response: { status: "${status}" }
             """
         // At the row's cell, in the step's own words.
-        #expect(errors(text) == ["5:19: 'status' of step 'expect response' must be an integer, not 'lots'."])
+        #expect(errors(text) == ["5:19: 'status' of step 'expect response' takes an integer, not 'lots'."])
     }
 
     @Test func outlineMistakesAreLocatedWithSuggestions() {

@@ -19,7 +19,7 @@ struct TmuxEndToEndTests {
 
         tmux.type("\(binary); echo EXIT=$?")
         tmux.press("Enter")
-        var pane = try tmux.waitForPane("the demo run to finish") { $0.contains("26/26") && $0.contains("finished") }
+        var pane = try tmux.waitForPane("the demo run to finish") { $0.contains("31/31") && $0.contains("finished") }
         #expect(pane.contains("Posting a review the server"))
         #expect(pane.contains("Reviews"))
         #expect(pane.contains("✓"))
