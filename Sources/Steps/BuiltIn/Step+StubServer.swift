@@ -1,5 +1,5 @@
 import Diagnostics
-public import ObjectManager
+import ObjectManager
 public import Scenarios
 public import StubServer
 import YAMLSource

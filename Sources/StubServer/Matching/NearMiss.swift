@@ -1,5 +1,5 @@
 import Diagnostics
-package import SharedValues
+import SharedValues
 
 /// A route that did not answer a request, and why: `GET /restaurants/:restaurantID at
 /// Fixtures/server.yml:9: path differs`. Near misses are ranked so the route the author most likely meant

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// How one query parameter or header of a request must look: exact text, a regular expression that
 /// finds a match in it, or absent. The same matcher serves a route's `when:` and `expect request`.

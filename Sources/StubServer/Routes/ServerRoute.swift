@@ -1,5 +1,5 @@
 package import Diagnostics
-package import Foundation
+import Foundation
 package import SharedValues
 
 /// One entry of `server.yml`, or a scenario's own stub: which requests it answers and how.

@@ -1,7 +1,7 @@
 public import Foundation
 import Hummingbird
 import HummingbirdCore
-public import Logging
+package import Logging
 import NIOCore
 import ServiceLifecycle
 import SharedValues

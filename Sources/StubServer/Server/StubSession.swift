@@ -1,4 +1,4 @@
-package import Diagnostics
+import Diagnostics
 import Foundation
 package import SharedValues
 import Synchronization
