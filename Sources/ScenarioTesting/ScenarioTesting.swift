@@ -63,10 +63,15 @@ public enum ScenarioTesting {
         paths: [String] = [],
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [ScenarioCase] {
-        let project = ScenarioProject(app: app, directory: directory, paths: paths, environment: environment)
-        guard
-            let loaded = load(app: app, directory: directory, paths: paths, environment: environment, recording: false)
-        else {
+        let loaded = load(app: app, directory: directory, paths: paths, environment: environment, recording: false)
+        let project = ScenarioProject(
+            app: app,
+            directory: directory,
+            paths: paths,
+            environment: environment,
+            loaded: loaded
+        )
+        guard let loaded else {
             return [ScenarioCase(project: project, scenario: nil, label: "Loading the scenarios")]
         }
         guard !loaded.scenarios.isEmpty else {
@@ -81,13 +86,15 @@ public enum ScenarioTesting {
     @discardableResult
     public static func run(_ scenario: ScenarioCase) async throws -> RunSummary {
         let project = scenario.project
+        // Loaded once for all the cases; a project that did not load is loaded again to record why.
         guard
-            let loaded = load(
-                app: project.app,
-                directory: project.directory,
-                paths: project.paths,
-                environment: project.environment
-            )
+            let loaded = project.loaded
+                ?? load(
+                    app: project.app,
+                    directory: project.directory,
+                    paths: project.paths,
+                    environment: project.environment
+                )
         else { return RunSummary() }
         guard let id = scenario.scenario, let selected = loaded.scenarios.first(where: { $0.id == id }) else {
             Issue.record(
@@ -230,6 +237,9 @@ struct ScenarioProject: Sendable {
     var directory: URL
     var paths: [String]
     var environment: [String: String]
+    /// The suite and scenarios as ``ScenarioTesting/scenarios(app:directory:paths:environment:)`` loaded
+    /// them, shared by every case (`nil` when they did not load).
+    var loaded: (suite: ScenarioSuite, scenarios: [Scenario])?
 }
 
 /// One scenario of a project as a `swift test` case (`Feature: scenario`), run by ``ScenarioTesting/run(_:)``.

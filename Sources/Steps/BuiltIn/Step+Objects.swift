@@ -73,7 +73,12 @@ extension BuiltInSteps {
 
     static let deletedEntity = StepArgument<String>.required(
         "entity",
-        ArgumentType<String>(name: "entity name or all", schema: ["type": "string"], nameKind: .entity) {
+        ArgumentType<String>(
+            name: "entity name or all",
+            schema: ["type": "string"],
+            nameKind: .entity,
+            namedSchema: { names in ["enum": .array((names + ["all"]).map(JSONValue.string))] }
+        ) {
             (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<String> in
             let text = try ArgumentType<String>.string.readLiteral(node, build)
             if text.lowercased() == "all" { return Resolvable("all") }

@@ -42,11 +42,6 @@ extension BuiltInSteps {
         .stubRequest(try input.literal(stubbedRoute))
     }
 
-    /// The keys of `expect request`.
-    static let expectRequestKeys = [
-        "method", "path", "query", "headers", "json", "json includes", "body contains", "count", "at least", "at most",
-    ]
-
     /// Builds `expect request` from its arguments: the request matchers through the stub server's own
     /// parser (the `when:` of a route), the counts checked here.
     static func expectRequestStep(_ arguments: StepArguments) throws(StepArgumentError) -> Step {

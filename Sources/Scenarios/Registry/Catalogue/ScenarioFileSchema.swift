@@ -107,11 +107,7 @@ package enum ScenarioFileSchema {
     static func schema(of argument: AnyStepArgument, vocabulary: Vocabulary) -> JSONValue {
         var schema = argument.schema
         if let kind = argument.nameKind, let names = vocabulary.names[kind], !names.isEmpty {
-            let listed: JSONValue = ["enum": .array(names.sorted().map(JSONValue.string))]
-            schema = argument.typeName.hasPrefix("list of") ? ["type": "array", "items": listed] : listed
-            if argument.typeName == "entity name or all" {
-                schema = ["enum": .array((names.sorted() + ["all"]).map(JSONValue.string))]
-            }
+            schema = argument.namedSchema(names.sorted())
         }
         // An outline's `${column}` may stand for any value; the loader checks what it becomes.
         let reference: JSONValue = ["type": "string", "pattern": "\\$\\{"]

@@ -18,6 +18,8 @@ public struct ArgumentType<Value: Sendable>: Sendable {
     public let nameKind: NameKind?
     /// Whether a form that is this one value also takes a mapping or a list (JSON, a route).
     public let takesStructure: Bool
+    /// The schema once the app's names of ``nameKind`` are known (sorted): by default one of them.
+    public let namedSchema: @Sendable ([String]) -> JSONValue
     /// Reads the node as written, checking it at load (a located error); a scalar with `${…}` in it is
     /// converted when the step runs.
     public let read: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Resolvable<Value>
@@ -27,12 +29,14 @@ public struct ArgumentType<Value: Sendable>: Sendable {
         schema: JSONValue,
         nameKind: NameKind? = nil,
         takesStructure: Bool = false,
+        namedSchema: @escaping @Sendable ([String]) -> JSONValue = { ["enum": .array($0.map(JSONValue.string))] },
         read: @escaping @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Resolvable<Value>
     ) {
         self.name = name
         self.schema = schema
         self.nameKind = nameKind
         self.takesStructure = takesStructure
+        self.namedSchema = namedSchema
         self.read = read
     }
 
@@ -259,7 +263,8 @@ extension ArgumentType {
         ArgumentType<[Element]>(
             name: "list of \(element.name)",
             schema: ["type": "array", "items": element.schema],
-            nameKind: element.nameKind
+            nameKind: element.nameKind,
+            namedSchema: { names in ["type": "array", "items": element.namedSchema(names)] }
         ) { (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<[Element]> in
             let items = try node.list()
             var values: [Resolvable<Element>] = []
@@ -297,7 +302,13 @@ extension ArgumentType {
         _ check: @escaping @Sendable (Value, StepArguments, StepBuildContext) throws(StepArgumentError) -> Void
     ) -> ArgumentType {
         let read = self.read
-        return ArgumentType(name: name, schema: schema, nameKind: nameKind, takesStructure: takesStructure) {
+        return ArgumentType(
+            name: name,
+            schema: schema,
+            nameKind: nameKind,
+            takesStructure: takesStructure,
+            namedSchema: namedSchema
+        ) {
             (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<Value> in
             let value = try read(node, build)
             if let literal = value.literal { try check(literal, node, build) }

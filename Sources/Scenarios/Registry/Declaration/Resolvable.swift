@@ -43,11 +43,4 @@ public struct Resolvable<Value: Sendable>: Sendable {
     public func resolve(in context: ScenarioContext) throws -> Value {
         try resolver(context)
     }
-
-    /// The value with `transform` applied when it is resolved.
-    public func map<T: Sendable>(_ transform: @escaping @Sendable (Value) throws -> T) -> Resolvable<T> {
-        if let literal, let value = try? transform(literal) { return Resolvable<T>(value) }
-        let resolver = self.resolver
-        return Resolvable<T> { context in try transform(try resolver(context)) }
-    }
 }

@@ -45,7 +45,8 @@ public struct StepArgument<Value: Sendable>: Sendable {
             name: type.name,
             schema: type.schema,
             nameKind: type.nameKind,
-            takesStructure: type.takesStructure
+            takesStructure: type.takesStructure,
+            namedSchema: type.namedSchema
         ) {
             (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<Wrapped?> in
             try read(node, build).wrapped()
@@ -76,6 +77,8 @@ public struct AnyStepArgument: Sendable {
     public let defaultText: String?
     /// Whether a form that is this one value also takes a mapping or a list.
     public let takesStructure: Bool
+    /// The schema once the app's names are known (see ``ArgumentType/namedSchema``).
+    public let namedSchema: @Sendable ([String]) -> JSONValue
     let read: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> any Sendable
 
     init<Value: Sendable>(key: String, type: ArgumentType<Value>, help: String, isRequired: Bool, defaultText: String?)
@@ -88,6 +91,7 @@ public struct AnyStepArgument: Sendable {
         self.isRequired = isRequired
         self.defaultText = defaultText
         self.takesStructure = type.takesStructure
+        self.namedSchema = type.namedSchema
         let read = type.read
         self.read = { (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> any Sendable in
             try read(node, build)
