@@ -40,6 +40,8 @@ final class WorkerPool: Sendable {
         var killReason: String?
         /// Whether it finished a scenario: a worker that never did is not replaced when it dies.
         var finishedAny = false
+        /// Whether the run has fewer scenarios than workers and this one was ended before it ran any.
+        var isSurplus = false
     }
 
     /// What `run` brings: the schedule, the index each scheduled scenario has in the workers' list,
@@ -91,8 +93,9 @@ final class WorkerPool: Sendable {
     static let workersPerCore = 4
 
     /// The line that says so when fewer workers run than `--jobs` asked for — the core limit, the
-    /// open-file limit, or fewer scenarios than workers (a worker with nothing to run ends at once) —
-    /// naming the tightest; `nil` when all of them run.
+    /// open-file limit, or fewer scenarios than workers (those started to load the files meanwhile are
+    /// ended as soon as the count is known, before they run anything) — naming the tightest; `nil` when
+    /// all of them run.
     static func capNote(
         jobs: Int,
         scenarios: Int,
@@ -219,6 +222,9 @@ final class WorkerPool: Sendable {
         let watchdog = startWatchdog()
         defer { watchdog.cancel() }
         let position = Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        // Workers start before the scenarios are loaded (to load them meanwhile); those beyond the
+        // scenario count are ended now, before they run anything (`capNote` says so).
+        let needed = min(options.jobs, max(1, scenarios.count))
         var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
             state.withLock { state in
                 state.runs += 1
@@ -228,16 +234,17 @@ final class WorkerPool: Sendable {
                     for slot in state.workers.indices {
                         state.workers[slot] = Worker()
                         board?.clear(slot)
-                        launch(slot, in: &state)
+                        if slot < needed { launch(slot, in: &state) } else { state.workers[slot].isSurplus = true }
                     }
                 }
+                for slot in state.workers.indices where slot >= needed { endSurplus(slot, in: &state) }
                 state.run = Run(
                     // One worker needs no balancing: it is handed scenarios far ahead, so it never waits for
                     // the next index (two or more are handed two at a time, to whichever is free).
                     schedule: ParallelSchedule(
                         scenarios: scenarios.map(\.id),
-                        workers: options.jobs,
-                        prefetch: options.jobs == 1 ? Self.singleWorkerPrefetch : 2,
+                        workers: needed,
+                        prefetch: needed == 1 ? Self.singleWorkerPrefetch : 2,
                         failFast: failFast
                     ),
                     loaded: loaded.map(\.id),
@@ -245,7 +252,7 @@ final class WorkerPool: Sendable {
                     emit: emit,
                     finished: continuation
                 )
-                for worker in state.workers.indices { begin(worker, in: &state) }
+                for worker in state.workers.indices where worker < needed { begin(worker, in: &state) }
                 let early = state.exitedEarly
                 state.exitedEarly = []
                 for (worker, exit) in early { exited(worker, exit, in: &state) }
@@ -373,6 +380,17 @@ final class WorkerPool: Sendable {
         state.failures.append(message)
     }
 
+    /// Ends a worker the run has no scenario for: killed while it loads the files (it holds nothing
+    /// else), its exit expected.
+    private func endSurplus(_ worker: Int, in state: inout State) {
+        state.workers[worker].isSurplus = true
+        try? state.workers[worker].input?.close()
+        state.workers[worker].input = nil
+        if let process = state.workers[worker].process, process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
     /// Hands a (new) worker the count of loaded scenarios and its first scenarios.
     private func begin(_ worker: Int, in state: inout State) {
         guard let input = state.workers[worker].input, let count = state.run?.loaded.count else { return }
@@ -461,6 +479,11 @@ final class WorkerPool: Sendable {
         guard state.workers.indices.contains(worker) else { return }
         try? state.workers[worker].input?.close()
         state.workers[worker].input = nil
+        if state.workers[worker].isSurplus {
+            state.workers[worker].process = nil
+            board?.clear(worker)
+            return
+        }
         guard state.run != nil else {
             state.exitedEarly.append((worker, exit))
             return

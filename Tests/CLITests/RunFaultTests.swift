@@ -29,6 +29,25 @@ struct RunFaultTests {
         #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"))
     }
 
+    /// Workers start while the files load; once the run knows it has one scenario, the others end at
+    /// once — not left to load and wait — and their ending is no failure.
+    @Test func workersBeyondTheScenariosEndBeforeTheRun() async throws {
+        let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: Slow\n    steps: [{wait: 3}]\n"])
+        let running = try CLI.Running(["--ci", "--jobs", "8"], directory: project, environment: [:])
+        let noted = await eventually(timeout: .seconds(60)) { running.stderr.contains("note: --jobs 8: 1 worker") }
+        #expect(noted, "\(running.stderr)")
+        let oneLeft = await eventually(timeout: .seconds(2)) {
+            ProcessList.children(of: running.process.processIdentifier).count == 1
+        }
+        #expect(oneLeft, "workers still alive: \(ProcessList.children(of: running.process.processIdentifier))")
+        #expect(running.process.isRunning, "the scenario was still waiting")
+        let result = await running.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("note: --jobs 8: 1 worker (1 scenario).\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Worker process"), "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"))
+    }
+
     @Test func jobsAreCappedAtFourPerCoreAndSaidSo() async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let count = cores * 4 + 3

@@ -71,7 +71,10 @@ final class PersistentStore: Sendable {
         let sql = "SELECT \(selection) FROM \(quote(entity.name))\(clause) ORDER BY rowid"
         do {
             return try database.inDatabase { db in
-                try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
+                // A cursor reads each row in place (no copy of every row, as `fetchAll` makes).
+                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+                var saved: [SavedRow] = []
+                while let row = try cursor.next() {
                     let rowID: Int64 = row[0]
                     var values: [String: AttributeValue] = [:]
                     if !isKnown(rowID) {
@@ -81,8 +84,9 @@ final class PersistentStore: Sendable {
                             values[attribute.name] = AttributeValue(databaseValue: stored, as: attribute.type)
                         }
                     }
-                    return SavedRow(rowID: rowID, values: values)
+                    saved.append(SavedRow(rowID: rowID, values: values))
                 }
+                return saved
             }
         } catch {
             throw .database(String(describing: error))
@@ -164,9 +168,8 @@ final class PersistentStore: Sendable {
                             )
                         return nil
                     case .delete(let entity, let rowID):
-                        try db.cachedStatement(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?").execute(arguments: [
-                            rowID
-                        ])
+                        try db.cachedStatement(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?")
+                            .execute(arguments: Self.arguments([rowID.databaseValue]))
                         return nil
                     case .link(let table, let pair):
                         try db.cachedStatement(

@@ -48,3 +48,16 @@ enum Interpolation {
         keyPath.isEmpty ? "${\(name)}" : "${\(name).\(keyPath)}"
     }
 }
+
+extension String {
+    /// Whether the text holds `${`, the start of a reference: one scan of the bytes (Foundation's
+    /// substring search is many times slower, and every scalar of every step is asked).
+    package var containsReference: Bool {
+        var afterDollar = false
+        for byte in utf8 {
+            if afterDollar, byte == UInt8(ascii: "{") { return true }
+            afterDollar = byte == UInt8(ascii: "$")
+        }
+        return false
+    }
+}

@@ -13,9 +13,17 @@ public final class ScenarioWorld: Sendable {
         var running = 0
         var tasks: [Task<Void, Never>] = []
         var observations: [any Sendable] = []
-        var notificationTokens: [NotificationObservation] = []
         /// The step serial (``ScenarioContext/stepSerial``) during which each notification name was last posted.
         var posted: [String: Int] = [:]
+        /// The last activity said, and what it was said of.
+        var activity: (key: ActivityKey, text: String)?
+    }
+
+    /// What an activity text says: counts of work and the busy idling resources (their indices).
+    struct ActivityKey: Equatable {
+        var running: Int
+        var queued: Int
+        var busyResources: [Int]
     }
 
     public let manager: ObjectManager
@@ -44,19 +52,17 @@ public final class ScenarioWorld: Sendable {
         // The runner's reading before every attempt of an expectation (SPEC §13).
         context.setActivityProbe { [weak self] in self?.activity }
         // Every notification, so `wait for notification` also sees one posted before it began.
-        let center = environment.notificationCenter
-        let token = center.addObserver(forName: nil, object: nil, queue: nil) { [weak self, weak context] note in
+        environment.listen(ObjectIdentifier(self)) { [weak self, weak context] name in
             guard let self, let context else { return }
             let serial = context.stepSerial
             let isNew = self.state.withLock { state -> Bool in
                 // Bounded: names beyond the first 10,000 distinct ones are not remembered.
-                guard state.posted[note.name.rawValue] != nil || state.posted.count < 10_000 else { return false }
-                state.posted[note.name.rawValue] = serial
+                guard state.posted[name.rawValue] != nil || state.posted.count < 10_000 else { return false }
+                state.posted[name.rawValue] = serial
                 return true
             }
             if isNew { context.signalChange() }
         }
-        state.withLock { $0.notificationTokens = [NotificationObservation(token: token as AnyObject, center: center)] }
     }
 
     /// Whether a notification of that name was posted during step `serial` or later.
@@ -83,24 +89,29 @@ public final class ScenarioWorld: Sendable {
     /// started, queued or in-flight requests, busy idling resources of the app — or `nil` when nothing
     /// is. The runner reads it before every attempt of an expectation (``Step/settles``).
     public var activity: String? {
-        var busy: [String] = []
         let running = runningCount
-        if running > 0 { busy.append("\(running) step action\(running == 1 ? "" : "s")") }
         let queued = manager.queue.count
+        let busyResources = environment.idlingResources.indices.filter { !environment.idlingResources[$0].isIdle }
+        if running == 0, queued == 0, busyResources.isEmpty { return nil }
+        // Read before every attempt of an expectation, mostly with the same answer: said once per change.
+        let key = ActivityKey(running: running, queued: queued, busyResources: busyResources)
+        if let said = state.withLock({ $0.activity }), said.key == key { return said.text }
+        var busy: [String] = []
+        if running > 0 { busy.append("\(running) step action\(running == 1 ? "" : "s")") }
         if queued > 0 { busy.append("\(queued) request\(queued == 1 ? "" : "s") queued or in flight") }
-        for resource in environment.idlingResources where !resource.isIdle {
-            busy.append("idling resource '\(resource.name)'")
-        }
-        return busy.isEmpty ? nil : busy.joined(separator: ", ")
+        for index in busyResources { busy.append("idling resource '\(environment.idlingResources[index].name)'") }
+        let text = busy.joined(separator: ", ")
+        state.withLock { $0.activity = (key, text) }
+        return text
     }
 
     /// Cancels background work and removes every observer.
     func close() async {
-        let (tasks, tokens) = state.withLock { state in
-            defer { state.tasks = []; state.notificationTokens = []; state.observations = [] }
-            return (state.tasks, state.notificationTokens)
+        environment.stopListening(ObjectIdentifier(self))
+        let tasks = state.withLock { state in
+            defer { state.tasks = []; state.observations = [] }
+            return state.tasks
         }
-        for token in tokens { token.remove() }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
     }

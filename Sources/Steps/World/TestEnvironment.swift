@@ -2,6 +2,7 @@ public import Foundation
 public import ObjectManager
 public import Scenarios
 public import StubServer
+import Synchronization
 
 /// What every scenario of a run shares: the app's test factory (model, configuration, factories),
 /// the stub server, the fixture folder and the notification center. The runner puts it on each
@@ -22,6 +23,10 @@ public final class TestEnvironment: Sendable {
     public let idlingResources: [any IdlingResource]
     /// Whether the scenario's log names requests no stub route answered (`unmatched requests:` not `off`).
     package let logsUnmatchedRequests: Bool
+    /// One observer of every notification for the whole run, handing each name to the open scenarios'
+    /// worlds: adding and removing a NotificationCenter observer per scenario cost more than the rest
+    /// of a world's set-up.
+    private let notifications = Mutex(NotificationRelay())
 
     package init(
         factory: TestFactory,
@@ -37,6 +42,36 @@ public final class TestEnvironment: Sendable {
         self.server = server
         self.fixtures = TestFixture(directory: fixtures)
         self.notificationCenter = notificationCenter
+    }
+
+    deinit {
+        notifications.withLock { $0.observation }?.remove()
+    }
+
+    /// Hands the name of every notification posted from now on to `listener`, until `stopListening(_:)`.
+    func listen(_ id: ObjectIdentifier, _ listener: @escaping @Sendable (Notification.Name) -> Void) {
+        let needsObserver = notifications.withLock { relay in
+            relay.listeners[id] = listener
+            return relay.observation == nil
+        }
+        guard needsObserver else { return }
+        let center = notificationCenter
+        let token = center.addObserver(forName: nil, object: nil, queue: nil) { [weak self] note in
+            guard let listeners = self?.notifications.withLock({ Array($0.listeners.values) }) else { return }
+            for listener in listeners { listener(note.name) }
+        }
+        let observation = NotificationObservation(token: token as AnyObject, center: center)
+        let installed = notifications.withLock { relay in
+            if relay.observation != nil { return false }
+            relay.observation = observation
+            return true
+        }
+        if !installed { observation.remove() }  // another scenario's world installed it meanwhile
+    }
+
+    /// Stops handing notifications to the listener of `id`.
+    func stopListening(_ id: ObjectIdentifier) {
+        notifications.withLock { $0.listeners[id] = nil }
     }
 
     /// The names scenario files may refer to, for load-time checks: entities and their attributes,
@@ -102,4 +137,10 @@ extension ScenarioContext {
             return manager
         }
     }
+}
+
+/// The run's one notification observer and the worlds listening through it.
+private struct NotificationRelay {
+    var observation: NotificationObservation?
+    var listeners: [ObjectIdentifier: @Sendable (Notification.Name) -> Void] = [:]
 }

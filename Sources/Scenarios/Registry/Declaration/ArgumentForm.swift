@@ -22,6 +22,14 @@ public struct ArgumentForm: Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The arguments of this form: one for `value` and `list`, the keys for `mapping`.
     public let arguments: [AnyStepArgument]
+    /// The required keys of a mapping form (kept: every step of a file is matched against them).
+    let requiredKeys: [String]
+
+    init(kind: Kind, arguments: [AnyStepArgument]) {
+        self.kind = kind
+        self.arguments = arguments
+        self.requiredKeys = arguments.filter(\.isRequired).map(\.key)
+    }
 
     /// No arguments.
     public static let none = ArgumentForm(kind: .none, arguments: [])
@@ -58,9 +66,6 @@ public struct ArgumentForm: Sendable, CustomStringConvertible {
             return "{" + arguments.map { $0.isRequired ? $0.key : $0.key + "?" }.joined(separator: ", ") + "}"
         }
     }
-
-    /// The required keys of a mapping form.
-    var requiredKeys: [String] { arguments.filter(\.isRequired).map(\.key) }
 }
 
 extension StepArgument {

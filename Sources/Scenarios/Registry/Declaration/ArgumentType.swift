@@ -63,9 +63,9 @@ public struct ArgumentType<Value: Sendable>: Sendable {
                     at: node.location
                 )
             }
-            let location = node.location
-            let subject = node.subject
-            if !literalOnly, text.contains("${") {
+            if !literalOnly, text.containsReference {
+                let location = node.location
+                let subject = node.subject
                 return Resolvable { context in
                     let resolved = try context.interpolate(text)
                     guard let value = parse(resolved) else {
@@ -78,10 +78,7 @@ public struct ArgumentType<Value: Sendable>: Sendable {
                 }
             }
             guard let value = parse(text) else {
-                throw StepArgumentError(
-                    "\(subject) takes \(expected), not '\(text)'.",
-                    at: location
-                )
+                throw StepArgumentError("\(node.subject) takes \(expected), not '\(text)'.", at: node.location)
             }
             return Resolvable(value)
         }
@@ -91,18 +88,7 @@ public struct ArgumentType<Value: Sendable>: Sendable {
 extension ArgumentType where Value == String {
     /// Any text; `${…}` inside is resolved when the step runs.
     public static var string: ArgumentType {
-        let read = ArgumentType.scalar(
-            name: "text",
-            schema: ["type": ["string", "number", "boolean"]],
-            expected: "text",
-            literalOnly: true
-        ) { $0 }.read
-        return ArgumentType(name: "text", schema: ["type": ["string", "number", "boolean"]]) {
-            (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<String> in
-            let value = try read(node, build)
-            guard let text = value.literal, text.contains("${") else { return value }
-            return Resolvable(text) { text, context in try context.interpolate(text) }
-        }
+        textType
     }
 
     /// A name of the app's vocabulary (entity, factory, route...), checked at load with a suggestion.
@@ -123,11 +109,11 @@ extension ArgumentType where Value == String {
     }
 
     /// An entity of the app's model: `Review`.
-    public static var entity: ArgumentType { name(.entity) }
+    public static var entity: ArgumentType { entityType }
     /// A named factory: `restaurant`.
-    public static var factory: ArgumentType { name(.factory) }
+    public static var factory: ArgumentType { factoryType }
     /// A named route: `restaurants`.
-    public static var namedRoute: ArgumentType { name(.namedRoute) }
+    public static var namedRoute: ArgumentType { namedRouteType }
 
     /// One of fixed words, matched case-insensitively; anything else lists them.
     public static func choice(_ words: [String]) -> ArgumentType {
@@ -156,22 +142,13 @@ extension ArgumentType where Value == String {
 
     /// The name of an object bound earlier with `as:`, written bare (`place`) or as `${place}`.
     public static var boundObject: ArgumentType {
-        ArgumentType(name: "bound name", schema: ["type": "string"]) {
-            (node: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Resolvable<String> in
-            guard case .scalar = node.content else {
-                throw StepArgumentError(
-                    "\(node.subject) takes a name bound with 'as:', not \(node.kindDescription).",
-                    at: node.location
-                )
-            }
-            return Resolvable(try node.boundName())
-        }
+        boundObjectType
     }
 }
 
 extension ArgumentType where Value == Int {
     /// A whole number.
-    public static var integer: ArgumentType { integer(in: Int.min...Int.max) }
+    public static var integer: ArgumentType { integerType }
 
     /// A whole number in `range`.
     public static func integer(in range: ClosedRange<Int>) -> ArgumentType {
@@ -193,67 +170,35 @@ extension ArgumentType where Value == Int {
 extension ArgumentType where Value == Double {
     /// A number.
     public static var number: ArgumentType {
-        .scalar(name: "number", schema: ["type": "number"], expected: "a number") { text in
-            Double(text).flatMap { $0.isFinite ? $0 : nil }
-        }
+        numberType
     }
 }
 
 extension ArgumentType where Value == Duration {
     /// A number of seconds from 0 to 86400 (a day).
     public static var seconds: ArgumentType {
-        .scalar(
-            name: "seconds",
-            schema: ["type": "number", "minimum": 0, "maximum": 86_400],
-            expected: "a number of seconds from 0 to 86400 (a day)"
-        ) { text in Double(text).flatMap { Duration(checkedSeconds: $0) } }
+        secondsType
     }
 }
 
 extension ArgumentType where Value == Bool {
     /// `true` or `false` (also yes/no, on/off).
     public static var boolean: ArgumentType {
-        .scalar(name: "true or false", schema: ["type": "boolean"], expected: "true or false") { text in
-            switch text.lowercased() {
-            case "true", "yes", "on": true
-            case "false", "no", "off": false
-            default: nil
-            }
-        }
+        booleanType
     }
 }
 
 extension ArgumentType where Value == JSONValue {
     /// Any YAML value as JSON (mappings become objects); `${…}` in its strings resolved when the step runs.
     public static var json: ArgumentType {
-        ArgumentType(name: "JSON", schema: [:], takesStructure: true) {
-            (node: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Resolvable<JSONValue> in
-            let value = node.value.jsonValue
-            return value.hasReferences
-                ? Resolvable(value) { value, context in try value.interpolated(in: context) }
-                : Resolvable(value)
-        }
+        jsonType
     }
 }
 
 extension ArgumentType where Value == [String: String] {
     /// A mapping of names to scalar values (`headers`, `parameters`); `${…}` in values resolved when the step runs.
     public static var textMapping: ArgumentType {
-        ArgumentType(
-            name: "mapping of names to text",
-            schema: ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
-        ) { (node: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Resolvable<[String: String]> in
-            guard case .mapping(let entries) = node.content else {
-                throw StepArgumentError(
-                    "\(node.subject) takes a mapping of names to values, not \(node.kindDescription).",
-                    at: node.location
-                )
-            }
-            var values: [String: String] = [:]
-            for entry in entries { values[entry.key] = try entry.value.scalar() }
-            guard values.values.contains(where: { $0.contains("${") }) else { return Resolvable(values) }
-            return Resolvable(values) { values, context in try values.mapValues { try context.interpolate($0) } }
-        }
+        textMappingType
     }
 }
 
@@ -321,7 +266,7 @@ extension JSONValue {
     /// Whether a string inside holds a `${…}` reference.
     var hasReferences: Bool {
         switch self {
-        case .string(let text): text.contains("${")
+        case .string(let text): text.containsReference
         case .array(let items): items.contains { $0.hasReferences }
         case .object(let members): members.values.contains { $0.hasReferences }
         default: false
@@ -367,3 +312,96 @@ extension ArgumentType {
         return value
     }
 }
+
+/// Built once: the built-in types are read for every argument of every step loaded.
+private let textType: ArgumentType<String> = {
+    let read = ArgumentType.scalar(
+        name: "text",
+        schema: ["type": ["string", "number", "boolean"]],
+        expected: "text",
+        literalOnly: true
+    ) { $0 }.read
+    return ArgumentType(name: "text", schema: ["type": ["string", "number", "boolean"]]) {
+        (node: StepArguments, build: StepBuildContext) throws(StepArgumentError) -> Resolvable<String> in
+        let value = try read(node, build)
+        guard let text = value.literal, text.containsReference else { return value }
+        return Resolvable(text) { text, context in try context.interpolate(text) }
+    }
+}()
+
+/// Built once: the built-in types are read for every argument of every step loaded.
+private let boundObjectType: ArgumentType<String> = {
+    ArgumentType(name: "bound name", schema: ["type": "string"]) {
+        (node: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Resolvable<String> in
+        guard case .scalar = node.content else {
+            throw StepArgumentError(
+                "\(node.subject) takes a name bound with 'as:', not \(node.kindDescription).",
+                at: node.location
+            )
+        }
+        return Resolvable(try node.boundName())
+    }
+}()
+
+/// Built once: the built-in types are read for every argument of every step loaded.
+private let numberType: ArgumentType<Double> = {
+    .scalar(name: "number", schema: ["type": "number"], expected: "a number") { text in
+        Double(text).flatMap { $0.isFinite ? $0 : nil }
+    }
+}()
+
+/// Built once: the built-in types are read for every argument of every step loaded.
+private let secondsType: ArgumentType<Duration> = {
+    .scalar(
+        name: "seconds",
+        schema: ["type": "number", "minimum": 0, "maximum": 86_400],
+        expected: "a number of seconds from 0 to 86400 (a day)"
+    ) { text in Double(text).flatMap { Duration(checkedSeconds: $0) } }
+}()
+
+/// Built once: the built-in types are read for every argument of every step loaded.
+private let booleanType: ArgumentType<Bool> = {
+    .scalar(name: "true or false", schema: ["type": "boolean"], expected: "true or false") { text in
+        switch text.lowercased() {
+        case "true", "yes", "on": true
+        case "false", "no", "off": false
+        default: nil
+        }
+    }
+}()
+
+/// Built once: the built-in types are read for every argument of every step loaded.
+private let jsonType: ArgumentType<JSONValue> = {
+    ArgumentType(name: "JSON", schema: [:], takesStructure: true) {
+        (node: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Resolvable<JSONValue> in
+        let value = node.value.jsonValue
+        return value.hasReferences
+            ? Resolvable(value) { value, context in try value.interpolated(in: context) }
+            : Resolvable(value)
+    }
+}()
+
+/// Built once: the built-in types are read for every argument of every step loaded.
+private let textMappingType: ArgumentType<[String: String]> = {
+    ArgumentType(
+        name: "mapping of names to text",
+        schema: ["type": "object", "additionalProperties": ["type": ["string", "number", "boolean"]]]
+    ) { (node: StepArguments, _: StepBuildContext) throws(StepArgumentError) -> Resolvable<[String: String]> in
+        guard case .mapping(let entries) = node.content else {
+            throw StepArgumentError(
+                "\(node.subject) takes a mapping of names to values, not \(node.kindDescription).",
+                at: node.location
+            )
+        }
+        var values: [String: String] = [:]
+        for entry in entries { values[entry.key] = try entry.value.scalar() }
+        guard values.values.contains(where: { $0.containsReference }) else { return Resolvable(values) }
+        return Resolvable(values) { values, context in try values.mapValues { try context.interpolate($0) } }
+    }
+}()
+
+/// Built once, as the types above.
+private let integerType = ArgumentType<Int>.integer(in: Int.min...Int.max)
+private let entityType = ArgumentType<String>.name(.entity)
+private let factoryType = ArgumentType<String>.name(.factory)
+private let namedRouteType = ArgumentType<String>.name(.namedRoute)

@@ -5,42 +5,90 @@
 /// let book = try input[bookID].resolve(in: context)   // an Int, also from "${kindred.bookID}"
 /// ```
 public struct Resolvable<Value: Sendable>: Sendable {
-    /// The value as written, when it needs nothing from the run (no `${…}` inside).
-    public let literal: Value?
-    private let resolver: @Sendable (ScenarioContext) throws -> Value
+    /// How the value is had. A value known at load holds no closure and fits an existential's inline
+    /// buffer: most arguments are literals, and a file of thousands of steps reads them all.
+    @usableFromInline
+    enum Source: Sendable {
+        /// Known as written.
+        case known(Value)
+        /// Known only when the step runs.
+        case deferred(Deferred)
+    }
+
+    /// A value the run resolves: its spelling (when it has the declared type as written) and how.
+    @usableFromInline
+    final class Deferred: Sendable {
+        @usableFromInline let asWritten: Value?
+        @usableFromInline let resolve: @Sendable (ScenarioContext) throws -> Value
+
+        @usableFromInline
+        init(asWritten: Value?, resolve: @escaping @Sendable (ScenarioContext) throws -> Value) {
+            self.asWritten = asWritten
+            self.resolve = resolve
+        }
+    }
+
+    @usableFromInline
+    let source: Source
 
     /// A value known now; `interpolate` resolves `${…}` inside it when the step runs (structured values).
+    @inlinable
     public init(_ value: Value, interpolate: (@Sendable (Value, ScenarioContext) throws -> Value)? = nil) {
-        self.literal = interpolate == nil ? value : nil
-        self.resolver = { context in try interpolate?(value, context) ?? value }
-        self.asWritten = value
+        if let interpolate {
+            source = .deferred(Deferred(asWritten: value) { context in try interpolate(value, context) })
+        } else {
+            source = .known(value)
+        }
     }
 
     /// A value only the run can tell.
+    @inlinable
     public init(resolving: @escaping @Sendable (ScenarioContext) throws -> Value) {
-        self.literal = nil
-        self.resolver = resolving
-        self.asWritten = nil
+        source = .deferred(Deferred(asWritten: nil, resolve: resolving))
+    }
+
+    @inlinable
+    init(source: Source) {
+        self.source = source
+    }
+
+    /// The value as written, when it needs nothing from the run (no `${…}` inside).
+    @inlinable
+    public var literal: Value? {
+        if case .known(let value) = source { return value }
+        return nil
     }
 
     /// The value as written, any `${…}` inside its strings left in place; `nil` when the whole value is a
     /// reference that only the run can turn into the declared type.
-    public let asWritten: Value?
-
-    init(literal: Value?, asWritten: Value?, resolver: @escaping @Sendable (ScenarioContext) throws -> Value) {
-        self.literal = literal
-        self.asWritten = asWritten
-        self.resolver = resolver
+    @inlinable
+    public var asWritten: Value? {
+        switch source {
+        case .known(let value): return value
+        case .deferred(let deferred): return deferred.asWritten
+        }
     }
 
     /// The same value, as an optional (an optional argument that was written).
+    @inlinable
     func wrapped() -> Resolvable<Value?> {
-        let resolver = self.resolver
-        return Resolvable<Value?>(literal: literal, asWritten: asWritten) { context in try resolver(context) }
+        switch source {
+        case .known(let value):
+            return Resolvable<Value?>(source: .known(value))
+        case .deferred(let deferred):
+            let resolve = deferred.resolve
+            return Resolvable<Value?>(
+                source: .deferred(.init(asWritten: deferred.asWritten) { context in try resolve(context) })
+            )
+        }
     }
 
     /// The value for this run of the step.
+    @inlinable
     public func resolve(in context: ScenarioContext) throws -> Value {
-        try resolver(context)
+        switch source {
+        case .known(let value): return value
+        case .deferred(let deferred): return try deferred.resolve(context)
+        }
     }
 }

@@ -13,17 +13,30 @@ public import SharedValues
 public struct StepArgument<Value: Sendable>: Sendable {
     /// The argument as the engine handles it, its type erased.
     public let erased: AnyStepArgument
-    let absent: @Sendable () -> Resolvable<Value>?
+    /// What the step reads when the argument was left out; `nil` for a required one.
+    @usableFromInline
+    let absent: Resolvable<Value>?
+
+    @usableFromInline
+    init(erased: AnyStepArgument, absent: Resolvable<Value>?) {
+        self.erased = erased
+        self.absent = absent
+    }
+
+    // The declarations are inlinable so that an app's arguments read their values in code specialized
+    // to their types: no generic metadata is looked up for every argument of every step loaded.
 
     /// An argument the step cannot do without.
+    @inlinable
     public static func required(_ key: String, _ type: ArgumentType<Value>, _ help: String = "") -> StepArgument {
         StepArgument(
             erased: AnyStepArgument(key: key, type: type, help: help, isRequired: true, defaultText: nil),
-            absent: { nil }
+            absent: nil
         )
     }
 
     /// An argument that may be left out; the step then reads `value`.
+    @inlinable
     public static func optional(
         _ key: String,
         _ type: ArgumentType<Value>,
@@ -32,11 +45,12 @@ public struct StepArgument<Value: Sendable>: Sendable {
     ) -> StepArgument {
         StepArgument(
             erased: AnyStepArgument(key: key, type: type, help: help, isRequired: false, defaultText: "\(value)"),
-            absent: { Resolvable(value) }
+            absent: Resolvable(value)
         )
     }
 
     /// An argument that may be left out; the step then reads `nil`.
+    @inlinable
     public static func optional<Wrapped: Sendable>(_ key: String, _ type: ArgumentType<Wrapped>, _ help: String = "")
         -> StepArgument
     where Value == Wrapped? {
@@ -53,11 +67,12 @@ public struct StepArgument<Value: Sendable>: Sendable {
         }
         return StepArgument(
             erased: AnyStepArgument(key: key, type: optionalType, help: help, isRequired: false, defaultText: nil),
-            absent: { Resolvable(nil) }
+            absent: Resolvable(nil)
         )
     }
 
     /// The key as written in scenario files.
+    @inlinable
     public var key: String { erased.key }
 }
 
@@ -79,8 +94,10 @@ public struct AnyStepArgument: Sendable {
     public let takesStructure: Bool
     /// The schema once the app's names are known (see ``ArgumentType/namedSchema``).
     public let namedSchema: @Sendable ([String]) -> JSONValue
+    @usableFromInline
     let read: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> any Sendable
 
+    @inlinable
     init<Value: Sendable>(key: String, type: ArgumentType<Value>, help: String, isRequired: Bool, defaultText: String?)
     {
         self.key = key
