@@ -15,15 +15,6 @@ public final class ScenarioWorld: Sendable {
         var observations: [any Sendable] = []
         /// The step serial (``ScenarioContext/stepSerial``) during which each notification name was last posted.
         var posted: [String: Int] = [:]
-        /// The last activity said, and what it was said of.
-        var activity: (key: ActivityKey, text: String)?
-    }
-
-    /// What an activity text says: counts of work and the busy idling resources (their indices).
-    struct ActivityKey: Equatable {
-        var running: Int
-        var queued: Int
-        var busyResources: [Int]
     }
 
     public let manager: ObjectManager
@@ -91,18 +82,42 @@ public final class ScenarioWorld: Sendable {
     public var activity: String? {
         let running = runningCount
         let queued = manager.queue.count
-        let busyResources = environment.idlingResources.indices.filter { !environment.idlingResources[$0].isIdle }
+        let resources = environment.idlingResources
+        let busyResources = resources.isEmpty ? [] : resources.indices.filter { !resources[$0].isIdle }
         if running == 0, queued == 0, busyResources.isEmpty { return nil }
-        // Read before every attempt of an expectation, mostly with the same answer: said once per change.
-        let key = ActivityKey(running: running, queued: queued, busyResources: busyResources)
-        if let said = state.withLock({ $0.activity }), said.key == key { return said.text }
+        // Read before every attempt of an expectation: the common texts are made once per process.
+        if busyResources.isEmpty, let text = Self.commonActivity[running, queued] { return text }
         var busy: [String] = []
-        if running > 0 { busy.append("\(running) step action\(running == 1 ? "" : "s")") }
-        if queued > 0 { busy.append("\(queued) request\(queued == 1 ? "" : "s") queued or in flight") }
-        for index in busyResources { busy.append("idling resource '\(environment.idlingResources[index].name)'") }
-        let text = busy.joined(separator: ", ")
-        state.withLock { $0.activity = (key, text) }
-        return text
+        if running > 0 { busy.append(Self.stepActions(running)) }
+        if queued > 0 { busy.append(Self.requests(queued)) }
+        for index in busyResources { busy.append("idling resource '\(resources[index].name)'") }
+        return busy.joined(separator: ", ")
+    }
+
+    private static func stepActions(_ count: Int) -> String { "\(count) step action\(count == 1 ? "" : "s")" }
+    private static func requests(_ count: Int) -> String {
+        "\(count) request\(count == 1 ? "" : "s") queued or in flight"
+    }
+
+    /// The activity texts of up to 3 step actions and 3 requests, with no idling resource busy.
+    private static let commonActivity = ActivityTexts(upTo: 3)
+
+    struct ActivityTexts: Sendable {
+        private let texts: [[String?]]
+
+        init(upTo most: Int) {
+            texts = (0...most).map { running in
+                (0...most).map { queued in
+                    let parts = (running > 0 ? [stepActions(running)] : []) + (queued > 0 ? [requests(queued)] : [])
+                    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+                }
+            }
+        }
+
+        subscript(running: Int, queued: Int) -> String? {
+            guard texts.indices.contains(running), texts[running].indices.contains(queued) else { return nil }
+            return texts[running][queued]
+        }
     }
 
     /// Cancels background work and removes every observer.
