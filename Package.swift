@@ -151,6 +151,8 @@ let package = Package(
                 "ObjectManager", "StubServer", "ExampleApp", "Scenarios", "Steps", "ScenarioTesting", "Diagnostics",
                 "TestSupport",
             ],
+            // README's `swift test` project: scenario files and fixtures, read at run time.
+            exclude: ["ReadmeProject/Scenarios", "ReadmeProject/Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
