@@ -404,24 +404,42 @@ final class WorkerPool: Sendable {
     /// a 4 MB failure reason — arrives in many chunks, and scanning and copying the unfinished line at
     /// every chunk was quadratic); the bytes left after the last line break are the tail of one chunk.
     private func read(_ handle: FileHandle, from worker: Int) {
-        let newlineByte = UInt8(ascii: "\n")
         var buffer = Data()
         while true {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
-            let hasNewline = chunk.contains(newlineByte)
+            let hasNewline = Self.newlineOffsets(in: chunk, from: 0).first != nil
             buffer.append(chunk)
             guard hasNewline else { continue }
             var lines: [Line] = []
-            var consumed = buffer.startIndex
-            while let newline = buffer[consumed...].firstIndex(of: newlineByte) {
-                let line = buffer[consumed..<newline]
+            var consumed = 0
+            for newline in Self.newlineOffsets(in: buffer, from: 0) {
+                let line = buffer[(buffer.startIndex + consumed)..<(buffer.startIndex + newline)]
                 // Something other than an event (an app's own output) is shown, as in a serial run.
-                lines.append(RunEventLines.decode(line).map(Line.event) ?? .other(Data(buffer[consumed...newline])))
+                lines.append(
+                    RunEventLines.decode(line).map(Line.event)
+                        ?? .other(Data(buffer[(buffer.startIndex + consumed)...(buffer.startIndex + newline)]))
+                )
                 consumed = newline + 1
             }
-            buffer = Data(buffer[consumed...])
+            buffer = Data(buffer[(buffer.startIndex + consumed)...])
             if !lines.isEmpty { deliver(.lines(worker: worker, lines)) }
+        }
+    }
+
+    /// The offsets of the line breaks in `data` from `start`, found with `memchr`: a byte-by-byte
+    /// iteration of `Data` checked its exclusive access at every byte, a third of a 4 MB line's reading.
+    static func newlineOffsets(in data: Data, from start: Int) -> [Int] {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [Int] in
+            guard let base = bytes.baseAddress, start < bytes.count else { return [] }
+            var offsets: [Int] = []
+            var offset = start
+            while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
+                let index = base.distance(to: UnsafeRawPointer(found))
+                offsets.append(index)
+                offset = index + 1
+            }
+            return offsets
         }
     }
 

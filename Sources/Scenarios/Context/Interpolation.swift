@@ -53,6 +53,17 @@ extension String {
     /// Whether the text holds `${`, the start of a reference: one scan of the bytes (Foundation's
     /// substring search is many times slower, and every scalar of every step is asked).
     package var containsReference: Bool {
+        let found = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return false }
+            var offset = 0
+            while offset < bytes.count, let dollar = memchr(base + offset, 0x24, bytes.count - offset) {
+                let index = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(dollar))
+                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "{") { return true }
+                offset = index + 1
+            }
+            return false
+        }
+        if let found { return found }
         var afterDollar = false
         for byte in utf8 {
             if afterDollar, byte == UInt8(ascii: "{") { return true }
