@@ -15,17 +15,35 @@ package struct CellBuffer: Sendable, Hashable {
         var end: Int
 
         init(x: Int, y: Int, text: String, style: Style) {
+            self.init(x: x, y: y, text: text, style: style, end: x + text.reduce(0) { $0 + TerminalText.columns(of: $1) })
+        }
+
+        init(x: Int, y: Int, text: String, style: Style, end: Int) {
             self.x = x
             self.y = y
             self.text = text
             self.style = style
-            self.end = x + text.reduce(0) { $0 + TerminalText.columns(of: $1) }
+            self.end = end
         }
     }
 
+    /// Whether a wide character was ever written: until one is, no cell is a continuation and the
+    /// checks for one are skipped (a frame writes thousands of cells).
+    private var holdsWideCharacters = false
     let width: Int
     let height: Int
     private(set) var cells: [Cell]
+
+    /// Equal when the same cells show (how they were written aside).
+    package static func == (lhs: CellBuffer, rhs: CellBuffer) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(width)
+        hasher.combine(height)
+        hasher.combine(cells)
+    }
 
     init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -49,6 +67,12 @@ package struct CellBuffer: Sendable, Hashable {
         let end = min(width, x.addingReportingOverflow(limit).overflow ? width : x + limit)
         for character in text {
             if column >= end { break }
+            // Printable ASCII, nearly every character of a frame: one column, nothing to show instead.
+            if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F {
+                if column >= 0 { set(Cell(character: character, style: style), x: column, y: y) }
+                column += 1
+                continue
+            }
             for shown in Self.shown(character) {
                 if column >= end { break }
                 let columns = TerminalText.columns(of: shown)
@@ -71,14 +95,17 @@ package struct CellBuffer: Sendable, Hashable {
     /// Sets one cell, blanking the other half of a wide character it cuts.
     private mutating func set(_ cell: Cell, x: Int, y: Int) {
         let index = y * width + x
-        if cells[index].character == Cell.continuation, cell.character != Cell.continuation, x > 0 {
-            cells[index - 1].character = " "
+        if holdsWideCharacters {
+            if cells[index].character == Cell.continuation, cell.character != Cell.continuation, x > 0 {
+                cells[index - 1].character = " "
+            }
+            if x + 1 < width, cells[index + 1].character == Cell.continuation,
+                TerminalText.columns(of: cell.character) == 1 || cell.character == Cell.continuation
+            {
+                cells[index + 1].character = " "
+            }
         }
-        if x + 1 < width, cells[index + 1].character == Cell.continuation,
-            TerminalText.columns(of: cell.character) == 1 || cell.character == Cell.continuation
-        {
-            cells[index + 1].character = " "
-        }
+        if cell.character == Cell.continuation { holdsWideCharacters = true }
         cells[index] = cell
     }
 
@@ -112,6 +139,8 @@ package struct CellBuffer: Sendable, Hashable {
     /// continuation left without its wide character (overwritten in part) is written as a space.
     package func changes(since previous: CellBuffer?) -> [Change] {
         let full = previous.map { $0.width != width || $0.height != height } ?? true
+        let before = full ? [] : previous?.cells ?? []
+        let wide = holdsWideCharacters
         var changes: [Change] = []
         for y in 0..<height {
             var current: Change?
@@ -119,18 +148,17 @@ package struct CellBuffer: Sendable, Hashable {
             while x < width {
                 let index = y * width + x
                 let cell = cells[index]
-                let span = x + 1 < width && cells[index + 1].character == Cell.continuation ? 2 : 1
-                let changed = full || (0..<span).contains { previous?.cells[index + $0] != cells[index + $0] }
+                let span = wide && x + 1 < width && cells[index + 1].character == Cell.continuation ? 2 : 1
+                let changed =
+                    full || before[index] != cell || (span == 2 && before[index + 1] != cells[index + 1])
                 if changed {
-                    let text = cell.character == Cell.continuation ? " " : String(cell.character)
-                    if var run = current, run.style == cell.style, run.end == x {
-                        run.text += text
-                        run.end = x + span
-                        current = run
+                    let shown = wide && cell.character == Cell.continuation ? " " : cell.character
+                    if current != nil, current?.style == cell.style, current?.end == x {
+                        current?.text.append(shown)
+                        current?.end = x + span
                     } else {
                         if let run = current { changes.append(run) }
-                        current = Change(x: x, y: y, text: text, style: cell.style)
-                        current?.end = x + span
+                        current = Change(x: x, y: y, text: String(shown), style: cell.style, end: x + span)
                     }
                 } else if let run = current {
                     changes.append(run)
