@@ -15,7 +15,13 @@ package struct CellBuffer: Sendable, Hashable {
         var end: Int
 
         init(x: Int, y: Int, text: String, style: Style) {
-            self.init(x: x, y: y, text: text, style: style, end: x + text.reduce(0) { $0 + TerminalText.columns(of: $1) })
+            self.init(
+                x: x,
+                y: y,
+                text: text,
+                style: style,
+                end: x + text.reduce(0) { $0 + TerminalText.columns(of: $1) }
+            )
         }
 
         init(x: Int, y: Int, text: String, style: Style, end: Int) {
