@@ -40,7 +40,7 @@ def startup(binary, workdir, runs):
     cases = [
         ("`scenario-run --version`-like: `--help` (process start only)", [binary, "--help"]),
         ("load + stub server up/down, no scenario selected (`--filter NOTHING`)",
-         [binary, "--ci", "--filter", "^NOTHING$"]),
+         [binary, "--ci", "--filter", "^NOTHING$", "--allow-empty"]),
         ("load + server + 1 scenario (`--filter S0000`) + JUnit", [binary, "--ci", "--filter", "^S0000 ",
                                                                   "--junit", os.path.join(tempfile.gettempdir(), "sr-1.xml")]),
     ]
