@@ -32,11 +32,11 @@ struct RunFaultTests {
     /// Workers start while the files load; once the run knows it has one scenario, the others end at
     /// once — not left to load and wait — and their ending is no failure.
     @Test func workersBeyondTheScenariosEndBeforeTheRun() async throws {
-        let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: Slow\n    steps: [{wait: 3}]\n"])
+        let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: Slow\n    steps: [{wait: 6}]\n"])
         let running = try CLI.Running(["--ci", "--jobs", "8"], directory: project, environment: [:])
         let noted = await eventually(timeout: .seconds(60)) { running.stderr.contains("note: --jobs 8: 1 worker") }
         #expect(noted, "\(running.stderr)")
-        let oneLeft = await eventually(timeout: .seconds(2)) {
+        let oneLeft = await eventually(timeout: .seconds(5)) {
             ProcessList.children(of: running.process.processIdentifier).count == 1
         }
         #expect(oneLeft, "workers still alive: \(ProcessList.children(of: running.process.processIdentifier))")

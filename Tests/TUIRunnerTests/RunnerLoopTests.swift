@@ -72,7 +72,7 @@ final class FakeRunner: Sendable {
 /// Waits (without fixed sleeps) until `condition` holds, failing after `timeout`.
 func waitUntil(
     _ description: String,
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(60),
     sourceLocation: Testing.SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async {

@@ -11,15 +11,17 @@ import Testing
 /// Skipped (with a message) only when tmux is not installed; CI installs it.
 @Suite(.serialized, .enabled(if: Tmux.executable != nil, "tmux is not installed: the end-to-end TUI tests need it"))
 struct TmuxEndToEndTests {
-    @Test func demoSuiteFilterRerunQuitRestoresTheTerminal() throws {
-        let tmux = try Tmux()
+    @Test func demoSuiteFilterRerunQuitRestoresTheTerminal() async throws {
+        let tmux = try await Tmux()
         defer { tmux.kill() }
         let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
-        let before = try tmux.stty(into: "before")
+        let before = try await tmux.stty(into: "before")
 
         tmux.type("\(binary); echo EXIT=$?")
         tmux.press("Enter")
-        var pane = try tmux.waitForPane("the demo run to finish") { $0.contains("31/31") && $0.contains("finished") }
+        var pane = try await tmux.waitForPane("the demo run to finish") {
+            $0.contains("31/31") && $0.contains("finished")
+        }
         #expect(pane.contains("Posting a review the server"))
         #expect(pane.contains("Reviews"))
         #expect(pane.contains("✓"))
@@ -29,38 +31,38 @@ struct TmuxEndToEndTests {
 
         tmux.press("f")
         // A frame may be captured while the terminal is half-way through drawing it: wait for the whole frame.
-        pane = try tmux.waitForPane("the Failed filter") {
+        pane = try await tmux.waitForPane("the Failed filter") {
             $0.contains("Scenarios (Failed)") && $0.contains("No scenario matches the filter.")
         }
         #expect(pane.contains("No scenario matches the filter."))
         #expect(!pane.contains("Posting a review the server"))
         tmux.press("a")
-        pane = try tmux.waitForPane("the All filter") {
+        pane = try await tmux.waitForPane("the All filter") {
             $0.contains("Scenarios (All)") && $0.contains("Loading the restaurant")
         }
 
         tmux.type("/review")
-        pane = try tmux.waitForPane("the text filter") { $0.contains("Scenarios (All) /review") }
+        pane = try await tmux.waitForPane("the text filter") { $0.contains("Scenarios (All) /review") }
         #expect(pane.contains("Posting a review the server"))
         #expect(!pane.contains("Loading the restaurant list"), "scenarios without 'review' are hidden")
         tmux.press("Enter")
         tmux.press("Down")
 
         tmux.press("r")
-        pane = try tmux.waitForPane("the re-run to finish") { Tmux.statusLine($0).contains("finished  run 2") }
+        pane = try await tmux.waitForPane("the re-run to finish") { Tmux.statusLine($0).contains("finished  run 2") }
         #expect(pane.contains("31/31  0 failed"))
 
         tmux.press("q")
-        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        pane = try await tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
         #expect(pane.contains("31 passed, 0 failed"))
         #expect(!pane.contains("Scenarios (All)"), "the alternate screen is gone")
-        let after = try tmux.stty(into: "after")
+        let after = try await tmux.stty(into: "after")
         #expect(after == before, "stty -a is unchanged after quitting")
     }
 
-    @Test func watchRerunsAnEditedFileShowsALoadErrorAndClearsItWhenFixed() throws {
-        let tmux = try Tmux()
+    @Test func watchRerunsAnEditedFileShowsALoadErrorAndClearsItWhenFixed() async throws {
+        let tmux = try await Tmux()
         defer { tmux.kill() }
         let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
         let project = tmux.folder.appendingPathComponent("watched")
@@ -80,38 +82,40 @@ struct TmuxEndToEndTests {
         )
         tmux.type("\(binary) -C \(project.path) --watch; echo EXIT=$?")
         tmux.press("Enter")
-        var pane = try tmux.waitForPane("the first run") { $0.contains("First version") && $0.contains("finished") }
+        var pane = try await tmux.waitForPane("the first run") {
+            $0.contains("First version") && $0.contains("finished")
+        }
 
         try "scenarios:\n  - scenario: Second version\n    steps: [succeed]\n".write(
             to: file,
             atomically: true,
             encoding: .utf8
         )
-        pane = try tmux.waitForPane("the re-run of the saved file") {
+        pane = try await tmux.waitForPane("the re-run of the saved file") {
             Tmux.statusLine($0).contains("finished  run 2") && $0.contains("Second version")
         }
         #expect(!pane.contains("First version"), "the renamed scenario replaces the old one")
 
         try "scenarios:\n  - scenario: Broken\n    steps: [suceed]\n".write(to: file, atomically: true, encoding: .utf8)
-        pane = try tmux.waitForPane("the load error") { $0.contains("Load error") && $0.contains("^") }
+        pane = try await tmux.waitForPane("the load error") { $0.contains("Load error") && $0.contains("^") }
         #expect(pane.contains("Scenarios/watched.yml:3:13: error: Unknown step"), "\(pane)")
         #expect(pane.contains("'suceed'. Did you mean 'succeed'?"), "the message wraps in the pane: \(pane)")
         #expect(pane.contains("    steps: [suceed]"))
 
         try "scenarios:\n  - scenario: Fixed\n    steps: [succeed]\n".write(to: file, atomically: true, encoding: .utf8)
-        pane = try tmux.waitForPane("the error to clear and the fixed file to run") {
+        pane = try await tmux.waitForPane("the error to clear and the fixed file to run") {
             Tmux.statusLine($0).contains("finished  run 3") && $0.contains("Fixed") && !$0.contains("Load error")
         }
         tmux.press("q")
-        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        pane = try await tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
     }
 
-    @Test func controlCMidScenarioRestoresTheTerminalAndWritesCompleteJUnit() throws {
-        let tmux = try Tmux()
+    @Test func controlCMidScenarioRestoresTheTerminalAndWritesCompleteJUnit() async throws {
+        let tmux = try await Tmux()
         defer { tmux.kill() }
         let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
-        let before = try tmux.stty(into: "before")
+        let before = try await tmux.stty(into: "before")
         let report = tmux.folder.appendingPathComponent("report.xml")
 
         // The second scenario waits up to 10 s for a request the stub server never answers.
@@ -128,13 +132,15 @@ struct TmuxEndToEndTests {
         """.write(to: scenarios, atomically: true, encoding: .utf8)
         tmux.type("\(binary) --junit \(report.path) \(scenarios.path); echo EXIT=$?")
         tmux.press("Enter")
-        _ = try tmux.waitForPane("a step waiting mid-scenario") { $0.contains("waiting") && $0.contains("running") }
+        _ = try await tmux.waitForPane("a step waiting mid-scenario") {
+            $0.contains("waiting") && $0.contains("running")
+        }
         tmux.press("C-c")
-        let pane = try tmux.waitForPane("the summary after Ctrl-C") { Tmux.exitStatus(in: $0) != nil }
+        let pane = try await tmux.waitForPane("the summary after Ctrl-C") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=1")
         #expect(pane.contains("Run cancelled."))
         #expect(pane.contains("passed,"))
-        let after = try tmux.stty(into: "after")
+        let after = try await tmux.stty(into: "after")
         #expect(after == before, "stty -a is unchanged after Ctrl-C")
 
         let xml = try XMLDocument(contentsOf: report, options: [])
@@ -144,12 +150,12 @@ struct TmuxEndToEndTests {
     }
 
     @Test(arguments: [SIGTERM, SIGHUP])
-    func aSignalToTheLiveRunnerCancelsRestoresTheTerminalAndLeavesNoWorker(signal: Int32) throws {
-        let tmux = try Tmux()
+    func aSignalToTheLiveRunnerCancelsRestoresTheTerminalAndLeavesNoWorker(signal: Int32) async throws {
+        let tmux = try await Tmux()
         defer { tmux.kill() }
-        let before = try tmux.stty(into: "before")
+        let before = try await tmux.stty(into: "before")
         let report = tmux.folder.appendingPathComponent("report.xml")
-        let (runner, workers) = try tmux.startFaults(
+        let (runner, workers) = try await tmux.startFaults(
             """
             scenarios:
               - scenario: Quick
@@ -164,11 +170,11 @@ struct TmuxEndToEndTests {
             runningStep: "sleep 30.0 s"
         )
         kill(runner, signal)
-        let pane = try tmux.waitForPane("the summary after the signal") { Tmux.exitStatus(in: $0) != nil }
+        let pane = try await tmux.waitForPane("the summary after the signal") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=1")
         #expect(pane.contains("Run cancelled."), "\(pane)")
         #expect(pane.contains("1 passed, 1 failed, 1 skipped"), "\(pane)")
-        let after = try tmux.stty(into: "after")
+        let after = try await tmux.stty(into: "after")
         #expect(after == before, "stty -a is unchanged")
         let xml = try XMLDocument(contentsOf: report, options: [])
         #expect(try xml.nodes(forXPath: "//testcase").count == 3)
@@ -176,10 +182,10 @@ struct TmuxEndToEndTests {
     }
 
     @Test func aSecondSignalQuitsAtOnceRestoringTheTerminalAndKillingTheWorker() async throws {
-        let tmux = try Tmux()
+        let tmux = try await Tmux()
         defer { tmux.kill() }
-        let before = try tmux.stty(into: "before")
-        let (runner, workers) = try tmux.startFaults(
+        let before = try await tmux.stty(into: "before")
+        let (runner, workers) = try await tmux.startFaults(
             """
             scenarios:
               - scenario: Stuck
@@ -190,11 +196,11 @@ struct TmuxEndToEndTests {
         )
         kill(runner, SIGTERM)
         kill(runner, SIGHUP)
-        let pane = try tmux.waitForPane("the exit status") { Tmux.exitStatus(in: $0) != nil }
+        let pane = try await tmux.waitForPane("the exit status") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=130", "\(pane)")
         let stderr = try String(contentsOfFile: tmux.folder.path + "/stderr.txt", encoding: .utf8)
         #expect(stderr.contains("Interrupted twice: quitting without a summary."), "\(stderr)")
-        let after = try tmux.stty(into: "after")
+        let after = try await tmux.stty(into: "after")
         #expect(after == before, "stty -a is unchanged")
         #expect(await eventually { workers.allSatisfy(ProcessList.hasEnded) }, "no worker outlives the runner")
     }
@@ -202,13 +208,13 @@ struct TmuxEndToEndTests {
     /// Without TERM (or with one terminfo does not know) the run goes headless and says so, instead of
     /// ncurses' "Error opening terminal" and exit 1 with nothing run.
     @Test(arguments: ["env -u TERM", "env TERM=no-such-terminal"])
-    func anUnknownTerminalRunsHeadless(_ environment: String) throws {
-        let tmux = try Tmux()
+    func anUnknownTerminalRunsHeadless(_ environment: String) async throws {
+        let tmux = try await Tmux()
         defer { tmux.kill() }
         let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
         tmux.type("\(environment) \(binary) Scenarios/reviews.yml; echo EXIT=$?")
         tmux.press("Enter")
-        let pane = try tmux.waitForPane("the headless run to end") { Tmux.exitStatus(in: $0) != nil }
+        let pane = try await tmux.waitForPane("the headless run to end") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=0", "\(pane)")
         #expect(pane.contains("running headless, as with --ci."), "\(pane)")
         #expect(pane.contains("passed, 0 failed"), "\(pane)")
@@ -217,8 +223,8 @@ struct TmuxEndToEndTests {
 
     /// Wide (CJK) characters take two columns and controls are shown in caret notation: every row of the
     /// tree pane still ends at its border, and the selection leaves no stale cells when it moves.
-    @Test func wideCharactersAndControlsKeepThePanesInPlace() throws {
-        let tmux = try Tmux()
+    @Test func wideCharactersAndControlsKeepThePanesInPlace() async throws {
+        let tmux = try await Tmux()
         defer { tmux.kill() }
         let binary = try #require(Tmux.scenarioRunBinary, "build scenario-run first: swift build --build-tests")
         let file = tmux.folder.appendingPathComponent("wide.yml")
@@ -234,7 +240,7 @@ struct TmuxEndToEndTests {
         """#.write(to: file, atomically: true, encoding: .utf8)
         tmux.type("\(binary) \(file.path); echo EXIT=$?")
         tmux.press("Enter")
-        var pane = try tmux.waitForPane("the run to finish") { $0.contains("3/3") && $0.contains("finished") }
+        var pane = try await tmux.waitForPane("the run to finish") { $0.contains("3/3") && $0.contains("finished") }
         Self.expectBordersAligned(pane)
         #expect(pane.contains("back^Hspace and ^[[2J clear"), "\(pane)")
         for key in ["Up", "Up", "Down", "Up", "Down", "Down"] {
@@ -243,7 +249,7 @@ struct TmuxEndToEndTests {
             Self.expectBordersAligned(pane)
         }
         tmux.press("q")
-        pane = try tmux.waitForPane("the summary") { Tmux.exitStatus(in: $0) != nil }
+        pane = try await tmux.waitForPane("the summary") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
         #expect(pane.contains("back^Hspace and ^[[2J clear"), "the summary shows it the same way: \(pane)")
     }
@@ -279,11 +285,11 @@ struct TmuxEndToEndTests {
         )
     }
 
-    @Test func aCrashingScenarioFailsInTheLiveRunnerAndTheRunGoesOn() throws {
-        let tmux = try Tmux()
+    @Test func aCrashingScenarioFailsInTheLiveRunnerAndTheRunGoesOn() async throws {
+        let tmux = try await Tmux()
         defer { tmux.kill() }
         let binary = try Tmux.faultsBinary()
-        let before = try tmux.stty(into: "before")
+        let before = try await tmux.stty(into: "before")
         let scenarios = tmux.folder.appendingPathComponent("crash.yml")
         try """
         feature: Crashing
@@ -296,10 +302,10 @@ struct TmuxEndToEndTests {
         """.write(to: scenarios, atomically: true, encoding: .utf8)
         tmux.type("\(binary) \(scenarios.path); echo EXIT=$?")
         tmux.press("Enter")
-        var pane = try tmux.waitForPane("the run to finish") { $0.contains("2/2") && $0.contains("finished") }
+        var pane = try await tmux.waitForPane("the run to finish") { $0.contains("2/2") && $0.contains("finished") }
         #expect(pane.contains("2/2  1 failed"))
         tmux.press("Up")
-        pane = try tmux.waitForPane("the crashed scenario's detail") {
+        pane = try await tmux.waitForPane("the crashed scenario's detail") {
             $0.contains("Steps: Crashes in app code") && $0.contains("Detail")
         }
         #expect(
@@ -307,10 +313,10 @@ struct TmuxEndToEndTests {
             "the detail pane shows the crash: \(pane)"
         )
         tmux.press("q")
-        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        pane = try await tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=1")
         #expect(pane.contains("1 passed, 1 failed"))
-        let after = try tmux.stty(into: "after")
+        let after = try await tmux.stty(into: "after")
         #expect(after == before, "stty -a is unchanged")
     }
 }
@@ -329,17 +335,17 @@ struct TmuxEndToEndTests {
     )
 )
 struct ExampleAppTmuxTests {
-    @Test func theExampleAppsOwnExecutableRunsItsScenariosInTheLiveRunner() throws {
+    @Test func theExampleAppsOwnExecutableRunsItsScenariosInTheLiveRunner() async throws {
         let binary = try #require(ExampleApp.binary, "Examples/LibraryLoans/.build/debug/library-loans is not built")
         let features = try ExampleApp.defaultFeatures()
         try #require(features.count >= 3, "the example's scenario files name their features")
-        let tmux = try Tmux()
+        let tmux = try await Tmux()
         defer { tmux.kill() }
-        let before = try tmux.stty(into: "before")
+        let before = try await tmux.stty(into: "before")
 
         tmux.type("cd \(ExampleApp.root.path) && \(binary); echo EXIT=$?")
         tmux.press("Enter")
-        var pane = try tmux.waitForPane("the example's run to finish") {
+        var pane = try await tmux.waitForPane("the example's run to finish") {
             Tmux.statusLine($0).contains("finished") && $0.contains("┘")
         }
         let status = Tmux.statusLine(pane)
@@ -350,12 +356,12 @@ struct ExampleAppTmuxTests {
         #expect(!pane.contains("Review"), "nothing of the demo app appears")
 
         tmux.press("q")
-        pane = try tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
+        pane = try await tmux.waitForPane("the summary after quitting") { Tmux.exitStatus(in: $0) != nil }
         #expect(Tmux.exitStatus(in: pane) == "EXIT=0")
         #expect(pane.contains(" passed, 0 failed"))
         tmux.type("cd \(Tmux.repositoryRoot.path)")
         tmux.press("Enter")
-        let after = try tmux.stty(into: "after")
+        let after = try await tmux.stty(into: "after")
         #expect(after == before, "stty -a is unchanged after quitting")
     }
 }
@@ -427,7 +433,7 @@ final class Tmux {
     let socket = "scenario-run-test-\(getpid())-\(UUID().uuidString.prefix(8))"
     let folder: URL
 
-    init() throws {
+    init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try run([
@@ -436,7 +442,7 @@ final class Tmux {
             "bash --noprofile --norc",
         ])
         _ = try run(["set-option", "-t", "main", "status", "off"])
-        _ = try waitForPane("the shell prompt") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        _ = try await waitForPane("the shell prompt") { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
     }
 
     /// Runs one tmux command and returns its output.
@@ -484,14 +490,16 @@ final class Tmux {
         redirect: String = "",
         runningStep: String,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> (runner: pid_t, workers: [pid_t]) {
+    ) async throws -> (runner: pid_t, workers: [pid_t]) {
         let binary = try Self.faultsBinary()
         let scenarios = folder.appendingPathComponent("faults.yml")
         try yaml.write(to: scenarios, atomically: true, encoding: .utf8)
         let arguments = options.isEmpty ? scenarios.path : "\(options) \(scenarios.path)"
         type("\(binary) \(arguments) \(redirect); echo EXIT=$?")
         press("Enter")
-        _ = try waitForPane("the step '\(runningStep)' running") { $0.contains(runningStep) && $0.contains("running") }
+        _ = try await waitForPane("the step '\(runningStep)' running") {
+            $0.contains(runningStep) && $0.contains("running")
+        }
         let runner = try #require(
             Self.pids(matching: "scenario-run-faults \(arguments)").first,
             "the runner's pid",
@@ -531,11 +539,11 @@ final class Tmux {
 
     /// Polls the pane until `condition` holds; throws with the last pane after `timeout`.
     @discardableResult
-    func waitForPane(_ description: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool) throws
-        -> String
+    func waitForPane(_ description: String, timeout: Duration = .seconds(60), _ condition: (String) -> Bool)
+        async throws -> String
     {
         var pane = ""
-        try poll(description, timeout: timeout) {
+        try await poll(description, timeout: timeout) {
             pane = capture()
             return condition(pane)
         }
@@ -543,23 +551,24 @@ final class Tmux {
     }
 
     /// Checks `condition` every 20 ms (the polling interval, not a wait for the work itself) until it
-    /// holds; throws with the current pane after `timeout`.
-    private func poll(_ description: String, timeout: Duration, _ condition: () -> Bool) throws {
+    /// holds; throws with the current pane after `timeout`. Sleeps, never blocks: a test thread blocked for
+    /// a whole live run starved the timing-sensitive tests running meanwhile on the other one.
+    private func poll(_ description: String, timeout: Duration, _ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while !condition() {
             guard clock.now < deadline else { throw TmuxTimeout(description: description, pane: capture()) }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
     /// `stty -a` of the pane's terminal, written by the shell into a file and read back.
-    func stty(into name: String) throws -> String {
+    func stty(into name: String) async throws -> String {
         let file = folder.appendingPathComponent("stty-\(name).txt")
         let done = folder.appendingPathComponent("stty-\(name).done")
         type("stty -a > \(file.path); touch \(done.path)")
         press("Enter")
-        try poll("stty -a", timeout: .seconds(20)) { FileManager.default.fileExists(atPath: done.path) }
+        try await poll("stty -a", timeout: .seconds(20)) { FileManager.default.fileExists(atPath: done.path) }
         _ = try? run(["send-keys", "-t", "main", "clear", "Enter"])
         return try String(contentsOf: file, encoding: .utf8)
     }

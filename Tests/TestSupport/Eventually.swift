@@ -2,7 +2,12 @@ import Synchronization
 
 /// Waits for a condition with a deadline instead of sleeping a fixed time: checks it, then again
 /// after each short pause, until it holds or `timeout` has passed. Returns whether it held.
-public func eventually(timeout: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+///
+/// The default is long on purpose: what these conditions wait for takes milliseconds alone, but `swift
+/// test` runs every test at once, and on two cores dozens of child processes of the CLI tests can hold
+/// the in-process ones off for more than ten seconds (a CI replica failed so at 10 s). A passing
+/// condition returns as soon as it holds; only a real failure waits the whole minute.
+public func eventually(timeout: Duration = .seconds(60), _ condition: () async -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

@@ -92,6 +92,7 @@ public final class ObjectManager: Sendable {
     // MARK: Requests
 
     /// GETs a path relative to the base URL and maps the response; `parameters` become its query.
+    @discardableResult
     public func getObjects(
         atPath path: String,
         parameters: [String: String] = [:],
@@ -102,6 +103,7 @@ public final class ObjectManager: Sendable {
 
     /// GETs the path of a named route: `parameters` (then `object`'s attributes) fill its
     /// placeholders, the parameters left over become the query (RestKit: a GET's parameters are its query).
+    @discardableResult
     public func getObjects(
         forRouteNamed name: String,
         object: ManagedObject? = nil,
@@ -115,6 +117,7 @@ public final class ObjectManager: Sendable {
 
     /// GETs a relationship of an object through its relationship route and connects the results (their
     /// foreign key points at the object; for a many-to-many relationship they replace the object's links).
+    @discardableResult
     public func getObjects(
         forRelationship name: String,
         of object: ManagedObject,
@@ -127,6 +130,7 @@ public final class ObjectManager: Sendable {
     }
 
     /// GETs an object through its class route and maps the response back onto it.
+    @discardableResult
     public func getObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError)
         -> ObjectResult
     {
@@ -135,12 +139,15 @@ public final class ObjectManager: Sendable {
 
     /// POSTs an object through its class route; the response is mapped back onto the object,
     /// which is then saved in the store. On an error response nothing is stored.
+    @discardableResult
     public func postObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError)
         -> ObjectResult
     {
         try await send(object, method: .post, parameters: parameters)
     }
 
+    /// PUTs an object through its class route; the response is mapped back onto the object and saved.
+    @discardableResult
     public func putObject(_ object: ManagedObject, parameters: [String: String] = [:]) async throws(ObjectManagerError)
         -> ObjectResult
     {
@@ -148,6 +155,7 @@ public final class ObjectManager: Sendable {
     }
 
     /// DELETEs an object through its class route; on success the object is deleted from the store.
+    @discardableResult
     public func deleteObject(_ object: ManagedObject, parameters: [String: String] = [:])
         async throws(ObjectManagerError) -> ObjectResult
     {
@@ -155,6 +163,7 @@ public final class ObjectManager: Sendable {
     }
 
     /// Sends an object through its class route for `method`.
+    @discardableResult
     public func send(
         _ object: ManagedObject,
         method: HTTPMethod,
@@ -241,6 +250,7 @@ public final class ObjectManager: Sendable {
     /// Sends a request built by one of the `request(…)` methods through the pipeline: reachability and
     /// cache policy, the queue, HTTP, error mapping, object mapping into the store, history. A DELETE of
     /// an object deletes it from the store; a relationship's results are connected to their parent.
+    @discardableResult
     public func perform(_ request: ObjectRequest) async throws(ObjectManagerError) -> ObjectResult {
         let result = try await send(
             request.method,
@@ -274,6 +284,7 @@ public final class ObjectManager: Sendable {
 
     /// The pipeline every request goes through: reachability and cache policy, the queue, HTTP,
     /// error mapping, object mapping into the store, history.
+    @discardableResult
     public func send(
         _ method: HTTPMethod,
         url: URL,

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
+import Synchronization
 import Testing
 
 @testable import ObjectManager
@@ -36,9 +37,10 @@ import Testing
 
     func outcome(_ future: EventLoopFuture<HTTP1Exchange.Received>) throws -> Result<String, HTTP1Exchange.Failure> {
         channel.embeddedEventLoop.run()
-        var result: Result<HTTP1Exchange.Received, any Error>?
-        future.whenComplete { result = $0 }
-        switch try #require(result) {
+        // The embedded loop completes the future on this thread; the box only satisfies Sendable.
+        let result = Mutex<Result<HTTP1Exchange.Received, any Error>?>(nil)
+        future.whenComplete { completed in result.withLock { $0 = completed } }
+        switch try #require(result.withLock { $0 }) {
         case .success(let received): return .success(String(buffer: received.body ?? ByteBuffer()))
         case .failure(let error): return .failure(try #require(error as? HTTP1Exchange.Failure))
         }
