@@ -97,10 +97,14 @@ enum Terminal {
 
     /// Prints load diagnostics and exits 2, as SPEC.md §3 requires for files that cannot be loaded.
     static func failLoading(_ diagnostics: DiagnosticList) -> ExitCode {
-        printError(diagnostics.description)
-        let count = diagnostics.total
-        printError("\(count.groupedDigits) error\(count == 1 ? "" : "s"); nothing was run.")
+        printError(loadErrors(diagnostics, then: "nothing was run."))
         return ExitCode(2)
+    }
+
+    /// The diagnostics and their count — every error, also those past the ones kept — then what follows.
+    static func loadErrors(_ diagnostics: DiagnosticList, then consequence: String) -> String {
+        let count = diagnostics.total
+        return diagnostics.description + "\n\(count.groupedDigits) error\(count == 1 ? "" : "s"); \(consequence)"
     }
 }
 

@@ -384,7 +384,10 @@ struct RunCommand: AsyncParsableCommand {
         if live, !scenarios.isEmpty {
             // The summary is printed after the terminal is restored.
             let outcome = await TUIRun.run(
-                { session.state.selection.select(session.state.loaded) },
+                {
+                    let current = session.state  // one reading: a reload between two would mix them
+                    return current.selection.select(current.loaded)
+                },
                 execute: execute,
                 watch: watch ? { update in watchLive(session, environment: environment, update: update) } : nil,
                 cancel: cancelRun,

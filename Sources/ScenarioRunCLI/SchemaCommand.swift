@@ -27,6 +27,7 @@ struct SchemaCommand: AsyncParsableCommand {
     @OptionGroup var project: ProjectOptions
 
     func run() async throws {
+        try project.enter()
         let schema: JSONValue
         switch kind {
         case .server: schema = ServerRouteTable.schema

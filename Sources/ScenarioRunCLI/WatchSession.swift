@@ -57,19 +57,14 @@ final class WatchSession: Sendable {
         do {
             next = try await reload(before, !onlyScenarios)
         } catch let diagnostics as DiagnosticList {
-            let count = diagnostics.diagnostics.count
-            return .failed(
-                diagnostics.description
-                    + "\n\(count.groupedDigits) error\(count == 1 ? "" : "s"); fix the file to run again."
-            )
+            return .failed(Terminal.loadErrors(diagnostics, then: "fix the file to run again."))
         } catch {
             return .failed("error: \(error)")
         }
         current.withLock { $0 = next }
         let selected = next.selection.select(next.loaded)
-        let base = next.suite.directory.standardizedFileURL.path + "/"
-        let names = changed.map { $0.hasPrefix(base) ? String($0.dropFirst(base.count)) : $0 }.sorted()
-            .joined(separator: ", ")
+        let names = changed.map { ScenarioSuite.displayPath(URL(fileURLWithPath: $0), from: next.suite.directory) }
+            .sorted().joined(separator: ", ")
         guard onlyScenarios else { return .run(selected, changed: names) }
         return .run(selected.filter { changed.contains(FileWatcher.absolute($0.file)) }, changed: names)
     }

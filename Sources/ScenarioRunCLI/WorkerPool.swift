@@ -408,12 +408,13 @@ final class WorkerPool: Sendable {
         while true {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
-            let hasNewline = Self.newlineOffsets(in: chunk, from: 0).first != nil
+            // Only the new chunk is scanned; its offsets are shifted past the unfinished line before it.
+            let newlines = Self.newlineOffsets(in: chunk).map { $0 + buffer.count }
             buffer.append(chunk)
-            guard hasNewline else { continue }
+            guard !newlines.isEmpty else { continue }
             var lines: [Line] = []
             var consumed = 0
-            for newline in Self.newlineOffsets(in: buffer, from: 0) {
+            for newline in newlines {
                 let line = buffer[(buffer.startIndex + consumed)..<(buffer.startIndex + newline)]
                 // Something other than an event (an app's own output) is shown, as in a serial run.
                 lines.append(
@@ -427,13 +428,13 @@ final class WorkerPool: Sendable {
         }
     }
 
-    /// The offsets of the line breaks in `data` from `start`, found with `memchr`: a byte-by-byte
-    /// iteration of `Data` checked its exclusive access at every byte, a third of a 4 MB line's reading.
-    static func newlineOffsets(in data: Data, from start: Int) -> [Int] {
+    /// The offsets of the line breaks in `data`, found with `memchr`: a byte-by-byte iteration of `Data`
+    /// checked its exclusive access at every byte, a third of a 4 MB line's reading.
+    static func newlineOffsets(in data: Data) -> [Int] {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [Int] in
-            guard let base = bytes.baseAddress, start < bytes.count else { return [] }
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
             var offsets: [Int] = []
-            var offset = start
+            var offset = 0
             while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
                 let index = base.distance(to: UnsafeRawPointer(found))
                 offsets.append(index)

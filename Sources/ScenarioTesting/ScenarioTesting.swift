@@ -37,9 +37,11 @@ public enum ScenarioTesting {
             return RunSummary()
         }
         // Each of `tags` is a tag or a tag expression (`smoke and not slow`); a scenario needs any of them.
-        let expressions = tags.sorted().map { (try? TagExpression(parsing: $0)) ?? .tag(TagExpression.bare($0)) }
-        let selected = try ScenarioSelection(filter: project.suite.settings.filter, tags: expressions)
-            .select(project.scenarios)
+        // A malformed expression, or a tag no scenario has, throws saying so (with the nearest tag).
+        let expressions = try tags.sorted().map { try TagExpression(parsing: $0) }
+        let selection = try ScenarioSelection(filter: project.suite.settings.filter, tags: expressions)
+        try selection.checkTags(in: project.scenarios)
+        let selected = selection.select(project.scenarios)
         if selected.isEmpty {
             Issue.record(
                 Comment(

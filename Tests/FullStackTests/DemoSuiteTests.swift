@@ -20,6 +20,36 @@ extension FullStack {
             #expect(summary.passed >= 26)
         }
 
+        /// Tags select as on the command line: an expression selects; a malformed one, or a tag no scenario
+        /// has, is an error naming the nearest tag instead of a run of nothing.
+        @Test func tagsSelectAndATypoIsAnError() async throws {
+            let queue = try await ScenarioTesting.run(
+                app: RestaurantReviews.appUnderTest,
+                directory: Self.repositoryRoot,
+                tags: ["queue and not reachability"],
+                environment: [:]
+            )
+            #expect(queue.failed == 0 && queue.passed >= 1)
+            await #expect { () async throws in
+                _ = try await ScenarioTesting.run(
+                    app: RestaurantReviews.appUnderTest,
+                    directory: Self.repositoryRoot,
+                    tags: ["queeu"],
+                    environment: [:]
+                )
+            } throws: { error in
+                "\(error)".contains("@queue")
+            }
+            await #expect(throws: (any Error).self) {
+                _ = try await ScenarioTesting.run(
+                    app: RestaurantReviews.appUnderTest,
+                    directory: Self.repositoryRoot,
+                    tags: ["queue &&"],
+                    environment: [:]
+                )
+            }
+        }
+
         /// Each demo scenario its own test case in `swift test`, named by feature and scenario.
         @Test(arguments: ScenarioTesting.scenarios(app: RestaurantReviews.appUnderTest, directory: repositoryRoot))
         func demoScenario(_ scenario: ScenarioCase) async throws {

@@ -252,9 +252,7 @@ public final class ManagedObjectContext: Sendable {
                 try Self.checkRequired(values, of: object.entity)
             }
             var changes: [PersistentStore.Change] = deleted.map { .delete(entity: $0.0.entity.name, rowID: $0.1) }
-            if !deleted.isEmpty, !model.joinTables.isEmpty {
-                changes += deleted.flatMap { object, _ in unlinkAll(object) }
-            }
+            changes += deleted.flatMap { object, _ in unlinkAll(object) }
             changes += updated.map { object, rowID, values, committed in
                 .update(
                     entity: object.entity.name,
@@ -262,12 +260,11 @@ public final class ManagedObjectContext: Sendable {
                     values: values.filter { committed[$0.key] != $0.value }
                 )
             }
-            let hasLinkChanges = !state.links.isEmpty
-            if hasLinkChanges { changes += linkChanges(state.links) }
+            changes += linkChanges(state.links)
             // Inserts last: the rowids of their changes are the last ones returned.
             changes += inserted.map { .insert(entity: $0.0.entity.name, values: $0.1) }
             let rowIDs = try persistent.apply(changes)
-            if hasLinkChanges { state.links = [:] }
+            state.links = [:]
 
             for (object, rowID) in deleted {
                 state.registered[object.entity.name]?[rowID] = nil

@@ -1,12 +1,13 @@
 public import Diagnostics
 
-/// The arguments written after a step's name, with the source location of every node, and typed
-/// accessors that throw ``StepArgumentError`` at the offending node.
+/// The arguments written after a step's name, with the source location of every node: what an
+/// ``ArgumentType``'s `read` gets. A step reads its arguments through its declared ``StepArgument``s
+/// (``StepInput``), not from here.
 ///
 /// ```swift
-/// let entity = try arguments.string("entity")
-/// let count = try arguments.int("count")
-/// try arguments.rejectUnknownKeys(allowed: ["entity", "count", "where"])
+/// guard case .scalar(let text, _) = node.content else {
+///     throw StepArgumentError("\(node.kindDescription) is not a word.", at: node.location)
+/// }
 /// ```
 public struct StepArguments: Sendable {
     /// What was written.
@@ -111,48 +112,6 @@ public struct StepArguments: Sendable {
         return entries.first { $0.key == key }?.value
     }
 
-    /// Which of `shapes` the arguments have (its index); throws listing the accepted shapes.
-    ///
-    /// Mapping shapes match when every required key is present and every key is known; when several
-    /// match, the one with the most required keys wins.
-    public func oneOf(_ shapes: [ArgumentShape]) throws(StepArgumentError) -> Int {
-        var best: (index: Int, required: Int)?
-        for (index, shape) in shapes.enumerated() {
-            switch (shape, content) {
-            case (.scalar, .scalar):
-                return index
-            case (.list, .sequence):
-                return index
-            case (.mapping(let required, let optional), .mapping):
-                // A handful of keys: linear checks, no sets.
-                let present = keys
-                if required.allSatisfy(present.contains),
-                    present.allSatisfy({ required.contains($0) || optional.contains($0) }),
-                    required.count > best?.required ?? -1
-                {
-                    best = (index, required.count)
-                }
-            default:
-                continue
-            }
-        }
-        if let best { return best.index }
-        let accepted = shapes.map(\.description).joined(separator: " or ")
-        throw StepArgumentError("Step '\(stepName)' takes \(accepted).", at: location)
-    }
-
-    /// Throws at the first key not in `allowed`, suggesting the nearest allowed key.
-    public func rejectUnknownKeys(allowed: [String]) throws(StepArgumentError) {
-        guard case .mapping(let entries) = content else { return }
-        for entry in entries where !allowed.contains(entry.key) {
-            throw StepArgumentError(
-                "Unknown argument '\(entry.key)' for step '\(stepName)'."
-                    + Suggestions.didYouMeanOrKnown(entry.key, in: allowed, label: "It takes"),
-                at: entry.keyLocation
-            )
-        }
-    }
-
     // MARK: Whole-argument accessors
 
     /// The whole argument as one scalar: `wait: 0.5`, `fail: Because`.
@@ -172,149 +131,6 @@ public struct StepArguments: Sendable {
         case .none: throw StepArgumentError("Step '\(stepName)' needs a list.", at: location)
         default: throw StepArgumentError("Step '\(stepName)' takes a list, not \(kindDescription).", at: location)
         }
-    }
-
-    /// The whole argument as a list of scalars.
-    public func scalarList() throws(StepArgumentError) -> [String] {
-        var out: [String] = []
-        for item in try list() {
-            guard case .scalar(let text, _) = item.content else {
-                throw StepArgumentError(
-                    "Step '\(stepName)' takes a list of values, not \(item.kindDescription).",
-                    at: item.location
-                )
-            }
-            out.append(text)
-        }
-        return out
-    }
-
-    /// The whole argument as a number: `wait: 0.5`.
-    public func doubleValue() throws(StepArgumentError) -> Double {
-        let text = try scalar()
-        guard let value = Double(text) else {
-            throw StepArgumentError("Step '\(stepName)' takes a number, not '\(text)'.", at: location)
-        }
-        return value
-    }
-
-    /// The whole argument as an integer: `expect pending requests: 2`.
-    public func intValue() throws(StepArgumentError) -> Int {
-        let text = try scalar()
-        guard let value = Int(text) else {
-            throw StepArgumentError("Step '\(stepName)' takes an integer, not '\(text)'.", at: location)
-        }
-        return value
-    }
-
-    /// The whole argument as an integer in `range`.
-    public func intValue(in range: ClosedRange<Int>) throws(StepArgumentError) -> Int {
-        let value = try intValue()
-        guard range.contains(value) else {
-            throw StepArgumentError(
-                "Step '\(stepName)' takes an integer from \(range.lowerBound) to \(range.upperBound), not \(value).",
-                at: location
-            )
-        }
-        return value
-    }
-
-    /// The whole argument as a boolean: `suspend queue: true`.
-    public func boolValue() throws(StepArgumentError) -> Bool {
-        let text = try scalar()
-        guard let value = Self.bool(text) else {
-            throw StepArgumentError("Step '\(stepName)' takes true or false, not '\(text)'.", at: location)
-        }
-        return value
-    }
-
-    // MARK: Keyed accessors
-
-    /// The value of a required key of a mapping argument.
-    public func required(_ key: String) throws(StepArgumentError) -> StepArguments {
-        switch content {
-        case .mapping, .none: break
-        default:
-            throw StepArgumentError(
-                "Step '\(stepName)' takes a mapping with '\(key)', not \(kindDescription).",
-                at: location
-            )
-        }
-        guard let value = self[key] else {
-            throw StepArgumentError("Step '\(stepName)' needs '\(key)'.", at: location)
-        }
-        return value
-    }
-
-    /// A required string.
-    public func string(_ key: String) throws(StepArgumentError) -> String {
-        try required(key).scalarValue(of: key, stepName: stepName)
-    }
-
-    /// An optional string.
-    public func optionalString(_ key: String) throws(StepArgumentError) -> String? {
-        guard let value = try optional(key) else { return nil }
-        return try value.scalarValue(of: key, stepName: stepName)
-    }
-
-    /// A required integer.
-    public func int(_ key: String) throws(StepArgumentError) -> Int {
-        try required(key).converted(key, "an integer") { Int($0) }
-    }
-
-    /// An optional integer.
-    public func optionalInt(_ key: String) throws(StepArgumentError) -> Int? {
-        try optional(key)?.converted(key, "an integer") { Int($0) }
-    }
-
-    /// An optional integer that must lie in `range`: `count: -1` is an error at the value.
-    public func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(StepArgumentError) -> Int? {
-        guard let value = try optionalInt(key) else { return nil }
-        guard range.contains(value) else {
-            throw StepArgumentError(
-                "'\(key)' takes an integer from \(range.lowerBound) to \(range.upperBound), not \(value).",
-                at: self[key]?.location ?? location
-            )
-        }
-        return value
-    }
-
-    /// A required number.
-    public func double(_ key: String) throws(StepArgumentError) -> Double {
-        try required(key).converted(key, "a number") { Double($0) }
-    }
-
-    /// An optional number.
-    public func optionalDouble(_ key: String) throws(StepArgumentError) -> Double? {
-        try optional(key)?.converted(key, "a number") { Double($0) }
-    }
-
-    /// A required boolean (`true`/`false`, `yes`/`no`).
-    public func bool(_ key: String) throws(StepArgumentError) -> Bool {
-        try required(key).converted(key, "true or false") { Self.bool($0) }
-    }
-
-    /// An optional boolean.
-    public func optionalBool(_ key: String) throws(StepArgumentError) -> Bool? {
-        try optional(key)?.converted(key, "true or false") { Self.bool($0) }
-    }
-
-    /// A required mapping-valued key (`properties: { ... }`).
-    public func mapping(_ key: String) throws(StepArgumentError) -> StepArguments {
-        let value = try required(key)
-        guard case .mapping = value.content else {
-            throw StepArgumentError(
-                "'\(key)' of step '\(stepName)' must be a mapping, not \(value.kindDescription).",
-                at: value.location
-            )
-        }
-        return value
-    }
-
-    /// An optional mapping-valued key.
-    public func optionalMapping(_ key: String) throws(StepArgumentError) -> StepArguments? {
-        guard try optional(key) != nil else { return nil }
-        return try mapping(key)
     }
 
     // MARK: Plain values
@@ -368,48 +184,6 @@ public struct StepArguments: Sendable {
         case .sequence(let items): return "[" + items.map(\.rendered).joined(separator: ", ") + "]"
         case .mapping(let entries):
             return "{" + entries.map { "\($0.key): \($0.value.rendered)" }.joined(separator: ", ") + "}"
-        }
-    }
-
-    private func optional(_ key: String) throws(StepArgumentError) -> StepArguments? {
-        switch content {
-        case .none: return nil
-        case .mapping: return self[key]
-        default:
-            throw StepArgumentError(
-                "Step '\(stepName)' takes a mapping with '\(key)', not \(kindDescription).",
-                at: location
-            )
-        }
-    }
-
-    private func scalarValue(of key: String, stepName: String) throws(StepArgumentError) -> String {
-        switch content {
-        case .scalar(let text, _): return text
-        case .none: return ""
-        default:
-            throw StepArgumentError(
-                "'\(key)' of step '\(stepName)' must be a value, not \(kindDescription).",
-                at: location
-            )
-        }
-    }
-
-    private func converted<T>(_ key: String, _ kind: String, _ convert: (String) -> T?) throws(StepArgumentError)
-        -> T
-    {
-        let text = try scalarValue(of: key, stepName: stepName)
-        guard let value = convert(text) else {
-            throw StepArgumentError("'\(key)' of step '\(stepName)' must be \(kind), not '\(text)'.", at: location)
-        }
-        return value
-    }
-
-    private static func bool(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "true", "yes", "on": return true
-        case "false", "no", "off": return false
-        default: return nil
         }
     }
 }

@@ -139,7 +139,7 @@ extension BuiltInSteps {
         example: "expect request: { method: POST, path: /review, count: 1, json: { review: { title: Lovely } } }"
     ) { input, _ in
         // The matchers are the stub server's own (a route's `when:`), read by its parser.
-        try expectRequestStep(input.arguments)
+        try expectRequestStep(input)
     }
 
     static let expectReachability = StepDefinition(

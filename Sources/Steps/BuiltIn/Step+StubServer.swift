@@ -44,21 +44,26 @@ extension BuiltInSteps {
 
     /// Builds `expect request` from its arguments: the request matchers through the stub server's own
     /// parser (the `when:` of a route), the counts checked here.
-    static func expectRequestStep(_ arguments: StepArguments) throws(StepArgumentError) -> Step {
-        // The keys and the method were checked by the definition's declaration.
-        let count = try arguments.optionalInt("count", in: counts)
-        let atLeast = try arguments.optionalInt("at least", in: counts)
-        let atMost = try arguments.optionalInt("at most", in: counts)
-        if count != nil, let other = arguments["at least"] ?? arguments["at most"] {
-            throw StepArgumentError("Use 'count' or 'at least'/'at most', not both.", at: other.location)
+    static func expectRequestStep(_ input: StepInput) throws(StepArgumentError) -> Step {
+        // The keys, the method and the counts were checked by the definition's declaration.
+        let arguments = input.arguments
+        let count = try input.literal(requestCount)
+        let atLeast = try input.literal(requestAtLeast)
+        let atMost = try input.literal(requestAtMost)
+        if count != nil, input.has(requestAtLeast) || input.has(requestAtMost) {
+            let other =
+                input.has(requestAtLeast) ? input.location(of: requestAtLeast) : input.location(of: requestAtMost)
+            throw StepArgumentError("Use 'count' or 'at least'/'at most', not both.", at: other)
         }
-        if let atLeast, let atMost, atLeast > atMost, let node = arguments["at most"] {
-            throw StepArgumentError("'at most' (\(atMost)) is below 'at least' (\(atLeast)).", at: node.location)
+        if let atLeast, let atMost, atLeast > atMost {
+            throw StepArgumentError(
+                "'at most' (\(atMost)) is below 'at least' (\(atLeast)).",
+                at: input.location(of: requestAtMost)
+            )
         }
-        let matcherKeys = ["query", "headers", "json", "json includes", "body contains"]
         var matchers = arguments
         if case .mapping(let entries) = arguments.content {
-            matchers.content = .mapping(entries.filter { matcherKeys.contains($0.key) })
+            matchers.content = .mapping(entries.filter { ServerRouteTable.conditionKeys.contains($0.key) })
         }
         let conditions: RequestConditions
         switch ServerRouteTable.conditions(from: matchers.yamlNode, file: arguments.location.file) {
@@ -67,8 +72,8 @@ extension BuiltInSteps {
         }
         let range = count.map { $0...$0 } ?? (atLeast ?? (atMost == nil ? 1 : 0))...(atMost ?? Int.max)
         return .expectRequest(
-            method: try arguments.optionalString("method"),
-            path: try arguments.optionalString("path"),
+            method: try input.literal(requestMethod)?.rawValue,
+            path: input.written(requestPath),
             conditions: conditions,
             times: range
         )
@@ -143,12 +148,19 @@ struct RequestExpectation {
         return misses + conditions.misses(in: request)
     }
 
-    /// Success when the number of matching entries is in `times`; else a wait naming what the server saw.
+    /// Whether `request` matches: method and path first, then the conditions until one fails.
+    func matches(_ request: IncomingRequest) -> Bool {
+        (method == nil || request.entry.method == method) && (path == nil || request.entry.path == path)
+            && conditions.holds(for: request)
+    }
+
+    /// Success when the number of matching entries is in `times`; else a wait naming what the server saw
+    /// (every reason of every entry is worked out only then).
     func verdict(on entries: [JournalEntry]) -> StepResult {
         let requests = entries.map(IncomingRequest.init)
-        let misses = requests.map(misses)
-        let matching = misses.filter(\.isEmpty).count
+        let matching = requests.filter(matches).count
         if times.contains(matching) { return .success }
+        let misses = requests.map(misses)
         // Nearest first: fewest reasons, method and path weighing most; equally near in arrival order.
         let ranked = zip(requests, misses).enumerated().sorted { lhs, rhs in
             (Self.weight(lhs.element.1), lhs.offset) < (Self.weight(rhs.element.1), rhs.offset)

@@ -170,7 +170,7 @@ package struct ScenarioSuite: Sendable {
     }
 
     /// `path` relative to `directory` when it is inside it, for messages users can click.
-    static func displayPath(_ url: URL, from directory: URL) -> String {
+    package static func displayPath(_ url: URL, from directory: URL) -> String {
         let base = directory.standardizedFileURL.path
         let path = url.standardizedFileURL.path
         return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path

@@ -35,12 +35,13 @@ public final class ScenarioWorld: Sendable {
         let idling = environment.idlingResources.compactMap { resource in
             (resource as? CountingIdlingResource)?.observe { [weak context] in context?.signalChange() }
         }
-        // A request no stub route answered, with its nearest routes (SPEC §15).
-        let unmatched = environment.server.session.onUnmatched { [weak context] request in
-            if environment.logsUnmatchedRequests { context?.log(request.logLine) }
-        }
-        state.withLock { $0.observations = [requests, queue, journal, unmatched] + idling }
-        // The runner's reading before every attempt of an expectation (SPEC §13).
+        // A request no stub route answered, with its nearest routes, in the log (unless `unmatched requests: off`).
+        let unmatched =
+            environment.logsUnmatchedRequests
+            ? [environment.server.session.onUnmatched { [weak context] request in context?.log(request.logLine) }]
+            : []
+        state.withLock { $0.observations = [requests, queue, journal] + unmatched + idling }
+        // The runner's reading before every attempt of an expectation.
         context.setActivityProbe { [weak self] in self?.activity }
         // Every notification, so `wait for notification` also sees one posted before it began.
         environment.listen(ObjectIdentifier(self)) { [weak self, weak context] name in

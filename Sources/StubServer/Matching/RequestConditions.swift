@@ -38,12 +38,6 @@ public struct RequestConditions: Sendable, Equatable {
         query.isEmpty && headers.isEmpty && json == nil && jsonIncludes == nil && bodyContains == nil
     }
 
-    /// How many conditions there are, for ranking near misses.
-    var count: Int {
-        query.count + headers.count + (json == nil ? 0 : 1) + (jsonIncludes == nil ? 0 : 1)
-            + (bodyContains == nil ? 0 : 1)
-    }
-
     public static func == (lhs: RequestConditions, rhs: RequestConditions) -> Bool {
         lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.match == $1.match }
             && lhs.headers.elementsEqual(rhs.headers) {

@@ -43,10 +43,10 @@ enum RouteTableError: Equatable {
     case fixtureTemplateSyntax(fixture: String, String)
     case fixtureTemplateName(fixture: String, String)
 
-    static let routeKeys = [
-        "path", "method", "when", "state", "then state", "status", "fixture", "json", "body", "headers", "delay",
-        "fault", "template", "responses", "then",
-    ]
+    /// A route's own keys, then the keys of its answer (written beside them for a single answer).
+    static let routeKeys =
+        ["path", "method", "when", "state", "then state", "responses", "then"]
+        + RouteTableParser.answerKeys
 
     /// The sentence shown after `error:`.
     var message: String {

@@ -91,11 +91,6 @@ package struct ServerRoute: Sendable, Equatable {
         set { answer.fault = newValue }
     }
 
-    /// Every answer the route can give.
-    package var answers: [StubAnswer] {
-        responses.isEmpty ? [answer] : responses
-    }
-
     /// The answer to the route's `hit`th request of the scenario (from 1).
     package func answer(forHit hit: Int) -> StubAnswer {
         guard !responses.isEmpty else { return answer }

@@ -51,6 +51,9 @@ package struct ServerRouteTable: Sendable, Equatable {
         return .success(route)
     }
 
+    /// The keys of a route's `when:`, which `expect request` takes too.
+    package static var conditionKeys: [String] { RouteTableParser.whenKeys }
+
     /// Request matchers written outside `server.yml` — `expect request`'s `query`, `headers`, `json`,
     /// `json includes` and `body contains` — read with the checks of a route's `when:`.
     package static func conditions(from node: YAMLNode, file: String) -> Result<RequestConditions, DiagnosticList> {

@@ -63,15 +63,4 @@ package struct StubAnswer: Sendable, Equatable {
         case .body, .bodyTemplate: return MIMEType.text
         }
     }
-
-    /// Every template of the answer (body, JSON values, headers), for checking names at load.
-    package var templates: [ResponseTemplate] {
-        var templates = headerTemplates.keys.sorted().compactMap { headerTemplates[$0] }
-        switch content {
-        case .jsonTemplate(let json): templates += json.templates
-        case .bodyTemplate(let template): templates.append(template)
-        default: break
-        }
-        return templates
-    }
 }

@@ -73,11 +73,6 @@ package final class StubSession: Sendable {
         state.withLock { $0.stubs.map(\.route) }
     }
 
-    /// The scenario's state (`started` until a route's `then state:` moves it).
-    package var currentState: String {
-        state.withLock { $0.name }
-    }
-
     /// The requests nothing answered since the last reset (the first 100), and how many there were.
     package var unmatched: (kept: [UnmatchedRequest], count: Int) {
         state.withLock { ($0.unmatched, $0.unmatchedCount) }

@@ -44,16 +44,6 @@ package indirect enum JSONTemplate: Sendable, Equatable {
         }
     }
 
-    /// Every template in it, depth first (objects in key order).
-    package var templates: [ResponseTemplate] {
-        switch self {
-        case .value: []
-        case .text(let template): [template]
-        case .array(let items): items.flatMap(\.templates)
-        case .object(let members): members.keys.sorted().flatMap { members[$0]?.templates ?? [] }
-        }
-    }
-
     /// The JSON for this request.
     package func render(_ values: TemplateValues) -> JSONValue {
         switch self {

@@ -150,7 +150,9 @@ final class RunnerLoop: Sendable {
                 if runTask == nil {
                     startRun(run)
                 } else {
-                    queuedRun = run
+                    // Saves during the cancelled run add up: every changed file's scenarios run next.
+                    let queued = queuedRun ?? []
+                    queuedRun = queued + run.filter { !queued.contains($0) }
                     cancelRun()
                 }
             }

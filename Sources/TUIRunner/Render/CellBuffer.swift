@@ -14,16 +14,6 @@ package struct CellBuffer: Sendable, Hashable {
         /// The column after the run (its text can be narrower or wider than its columns in characters).
         var end: Int
 
-        init(x: Int, y: Int, text: String, style: Style) {
-            self.init(
-                x: x,
-                y: y,
-                text: text,
-                style: style,
-                end: x + text.reduce(0) { $0 + TerminalText.columns(of: $1) }
-            )
-        }
-
         init(x: Int, y: Int, text: String, style: Style, end: Int) {
             self.x = x
             self.y = y
