@@ -1,25 +1,41 @@
 import Scenarios
 import Synchronization
 
-/// Remembers the names of the scenarios that ran and of those that failed, for `--rerun-failed`.
+/// Remembers the scenarios that ran and those that failed, by file and name, for `--rerun-failed`.
 final class FailureCollector: Sendable {
-    private let seen = Mutex<(ran: Set<String>, failed: Set<String>)>(([], []))
+    private struct Seen {
+        var ran: Set<ScenarioID> = []
+        var failed: Set<ScenarioID> = []
+        /// Each file's ``FailureState/stableFile(_:)``, found once per file.
+        var files: [String: String] = [:]
+    }
+
+    private let seen = Mutex(Seen())
 
     func handle(_ event: RunEvent) {
         guard case .scenarioFinished(let id, let outcome, _) = event else { return }
+        let failed: Bool
+        switch outcome {
+        case .passed: failed = false
+        case .failed: failed = true
+        case .skipped: return
+        }
         seen.withLock { seen in
-            switch outcome {
-            case .passed: seen.ran.insert(id.name)
-            case .failed:
-                seen.ran.insert(id.name)
-                seen.failed.insert(id.name)
-            case .skipped: break
+            let file: String
+            if let known = seen.files[id.file] {
+                file = known
+            } else {
+                file = FailureState.stableFile(id.file)
+                seen.files[id.file] = file
             }
+            let key = ScenarioID(file: file, name: id.name)
+            seen.ran.insert(key)
+            if failed { seen.failed.insert(key) }
         }
     }
 
-    /// The names of the scenarios that failed.
-    var names: Set<String> { seen.withLock { $0.failed } }
-    /// The names of the scenarios that ran (passed or failed).
-    var ranNames: Set<String> { seen.withLock { $0.ran } }
+    /// The scenarios that failed.
+    var failed: Set<ScenarioID> { seen.withLock { $0.failed } }
+    /// The scenarios that ran (passed or failed).
+    var ran: Set<ScenarioID> { seen.withLock { $0.ran } }
 }

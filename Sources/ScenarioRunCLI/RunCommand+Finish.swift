@@ -11,7 +11,7 @@ extension RunCommand {
         junit junitReporter: JUnitReporter?,
         failures: FailureCollector,
         failureState: FailureState,
-        previousFailures: Set<String>,
+        previousFailures: Set<ScenarioID>,
         settings: RunSettings,
         directory: URL
     ) throws {
@@ -29,7 +29,7 @@ extension RunCommand {
         // Merged with the file as it is at the end, under a lock: another run in this folder may have
         // ended meanwhile.
         do {
-            try failureState.update(ran: failures.ranNames, failed: failures.names, fallback: previousFailures)
+            try failureState.update(ran: failures.ran, failed: failures.failed, fallback: previousFailures)
         } catch {
             Terminal.printError("warning: The failed scenarios were not saved for --rerun-failed: \(error)")
         }

@@ -12,7 +12,7 @@ extension RunCommand {
         of loaded: [Scenario],
         suite: ScenarioSuite,
         lines: ScenarioLines,
-        previousFailures: Set<String>,
+        previousFailures: Set<ScenarioID>,
         part: Shard?,
         shuffle: ScenarioShuffle?
     ) throws -> ScenarioSelection {
@@ -37,7 +37,7 @@ extension RunCommand {
         _ current: WatchSession.Current,
         everything: Bool,
         lines: ScenarioLines,
-        previousFailures: Set<String>,
+        previousFailures: Set<ScenarioID>,
         part: Shard?,
         shuffle: ScenarioShuffle?,
         environment: [String: String],

@@ -242,7 +242,7 @@ struct RunCommand: AsyncParsableCommand {
 
         let failureState = FailureState(projectDirectory: directory)
         let selection: ScenarioSelection
-        var previousFailures: Set<String> = []
+        var previousFailures: Set<ScenarioID> = []
         do {
             do {
                 previousFailures = try failureState.load()

@@ -89,6 +89,14 @@ enum CLI {
     }
 
     /// A scratch project folder with the repository's fixtures and the given scenario files.
+    /// The names in a project's `.scenario-run/last-failed.json` (`{"failed": [{"file", "name"}]}`), in order.
+    static func failedNames(in project: URL) throws -> [String] {
+        let data = try Data(contentsOf: project.appendingPathComponent(".scenario-run/last-failed.json"))
+        return try JSONDecoder().decode([String: [[String: String]]].self, from: data)["failed"]?.compactMap {
+            $0["name"]
+        } ?? []
+    }
+
     static func project(_ files: [String: String]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "scenario-run-project-\(UUID().uuidString)"

@@ -244,9 +244,7 @@ struct SignalTests {
         let cases = try #require(CLI.junitCases(report), "complete, well-formed JUnit")
         #expect(cases.failures.count == 4)
         #expect(cases.failures["Long"] != .some(nil))
-        let state = project.appendingPathComponent(".scenario-run/last-failed.json")
-        let names = try JSONDecoder().decode([String: [String]].self, from: Data(contentsOf: state))
-        #expect(names["failed"] == ["Long"])
+        #expect(try CLI.failedNames(in: project) == ["Long"])
         #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
         #expect(CLI.boardFiles(of: running.process.processIdentifier).isEmpty, "the progress board is removed")
     }

@@ -167,6 +167,38 @@ struct RunWhatYouMeanTests {
         )
     }
 
+    /// Issue 27: a line past the file's last scenario, or in a `tear down:` written after it, ran that last
+    /// scenario (exit 0); a file named through a link and directly is one file.
+    @Test func pathLineOutsideEveryScenarioIsAUsageError() async throws {
+        let file = """
+            scenarios:
+              - scenario: First
+                steps: [succeed]
+              - scenario: Last
+                steps:
+                  - fail: on purpose
+            tear down:
+              - succeed
+            """
+        let project = try CLI.project(["Scenarios/file.yml": file])
+        let message = "error: No scenario at Scenarios/file.yml:%d; its scenarios start at lines 2, 4.\n"
+        for line in [8, 999] {
+            let past = try await CLI.run(["--ci", "Scenarios/file.yml:\(line)"], directory: project)
+            #expect(past.status == 2, "line \(line): \(past.stdout)")
+            #expect(past.stderr == String(format: message, line))
+        }
+        let last = try await CLI.run(["--ci", "Scenarios/file.yml:6"], directory: project)
+        #expect(last.stdout.hasSuffix("0 passed, 1 failed\n"), "a step line of the last scenario runs it")
+
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent("Scenarios/link.yml").path,
+            withDestinationPath: "file.yml"
+        )
+        let both = try await CLI.run(["--ci", "Scenarios/link.yml:2", "Scenarios/file.yml:5"], directory: project)
+        #expect(both.status == 1, "\(both.stderr)")
+        #expect(both.stdout.hasSuffix("1 passed, 1 failed\n"), "\(both.stdout)")
+    }
+
     @Test func rerunFailedRunsTheFailedRowOnly() async throws {
         let project = try CLI.project([
             "Scenarios/rows.yml": """

@@ -14,10 +14,7 @@ struct StateFileTests {
             steps: [{ fail: on purpose too }]
         """
 
-    func failedNames(in project: URL) throws -> [String] {
-        let data = try Data(contentsOf: project.appendingPathComponent(".scenario-run/last-failed.json"))
-        return try JSONDecoder().decode([String: [String]].self, from: data)["failed"] ?? []
-    }
+    func failedNames(in project: URL) throws -> [String] { try CLI.failedNames(in: project) }
 
     @Test func aFilteredRunKeepsTheFailuresOfScenariosItDidNotRun() async throws {
         let project = try CLI.project(["Scenarios/mixed.yml": Self.mixed])
@@ -29,6 +26,24 @@ struct StateFileTests {
         #expect(try failedNames(in: project) == ["Also fails", "Fails"])
         let rerun = try await CLI.run(["--ci", "--rerun-failed"], directory: project)
         #expect(rerun.stdout.hasSuffix("0 passed, 2 failed\n"), "\(rerun.stdout)")
+    }
+
+    /// Issue 27: failures are kept by file and name; a passing scenario of another file with the same name
+    /// is not re-run (it was), and a file named another way (`./Scenarios/…`) is the same file.
+    @Test func rerunFailedKeepsFailuresByFileAndName() async throws {
+        let project = try CLI.project([
+            "Scenarios/a.yml": "scenarios:\n  - scenario: Same\n    steps: [{ fail: on purpose }]\n",
+            "Scenarios/b.yml": "scenarios:\n  - scenario: Same\n    steps: [succeed]\n",
+        ])
+        let first = try await CLI.run(["--ci"], directory: project)
+        #expect(first.stdout.hasSuffix("1 passed, 1 failed\n"), "\(first.stdout)")
+        let rerun = try await CLI.run(["--ci", "--rerun-failed", "./Scenarios"], directory: project)
+        #expect(rerun.stdout.hasSuffix("0 passed, 1 failed\n"), "only a.yml's 'Same': \(rerun.stdout)")
+        let data = try String(
+            contentsOf: project.appendingPathComponent(".scenario-run/last-failed.json"),
+            encoding: .utf8
+        )
+        #expect(data.contains(#""file" : "Scenarios\/a.yml""#), "\(data)")
     }
 
     @Test func aCorruptStateFileIsNamedAndOnlyRerunFailedStops() async throws {
@@ -44,7 +59,7 @@ struct StateFileTests {
         #expect(rerun.status == 2)
         #expect(
             rerun.stderr.contains(
-                "error: Cannot read '\(state.path)' (it is not the JSON scenario-run writes): it should hold the failed scenarios' names as {\"failed\": [...]}. Delete it to start afresh."
+                "error: Cannot read '\(state.path)' (it is not the JSON scenario-run writes): it should hold the failed scenarios as {\"failed\": [{\"file\": ..., \"name\": ...}]}. Delete it to start afresh."
             ),
             "\(rerun.stderr)"
         )

@@ -176,6 +176,77 @@ struct OutlineTests {
         )
     }
 
+    /// Issue 27: `skip: false` runs the scenario (it was taken as the reason "false"); `true` skips; YAML
+    /// 1.1's `no`/`off` and numbers are errors, never a reason; a scenario's `false` overrides the file's.
+    @Test func skipFalseRunsAndAmbiguousValuesAreErrors() throws {
+        let text = """
+            skip: the API is not there yet
+            scenarios:
+              - scenario: Runs
+                skip: false
+                steps: [succeed]
+              - scenario: Skipped
+                skip: true
+                steps: [succeed]
+              - scenario: Quoted
+                skip: "no"
+                steps: [succeed]
+            """
+        let scenarios = try FakeSteps.loader.load(yaml: text, file: "x.yml")
+        #expect(scenarios.map(\.skip) == [nil, "skip: true", "no"])
+        let wrong = """
+            scenarios:
+              - scenario: A
+                skip: no
+                steps: [succeed]
+              - scenario: B
+                skip: 0
+                steps: [succeed]
+            """
+        let message = { (text: String) in
+            "'skip: \(text)' is not a reason; write 'skip: false' to run the scenario, or a reason to skip it, like 'skip: waiting for the new reviews API'."
+        }
+        #expect(errors(wrong) == ["3:11: " + message("no"), "6:11: " + message("0")])
+    }
+
+    /// Issue 27: an outline's `skip: "${column}"` is substituted per row (it was shown unsubstituted),
+    /// and a row's `false` runs that row.
+    @Test func outlineSkipIsSubstitutedPerRow() throws {
+        let text = """
+            scenarios:
+              - scenario: Row ${n}
+                skip: "${why}"
+                examples:
+                  - { n: 1, why: false }
+                  - { n: 2, why: flaky on Tuesdays }
+                steps:
+                  - wait: "${n}"
+              - scenario: Reason ${n}
+                skip: "row ${n} is slow"
+                examples:
+                  - { n: 3 }
+                steps:
+                  - wait: "${n}"
+            """
+        let scenarios = try FakeSteps.loader.load(yaml: text, file: "x.yml")
+        #expect(scenarios.map(\.skip) == [nil, "flaky on Tuesdays", "row 3 is slow"])
+        let unknown = """
+            scenarios:
+              - scenario: Row ${n}
+                skip: "${wy}"
+                examples:
+                  - { n: 1, why: x }
+                steps:
+                  - wait: "${n}"
+            """
+        #expect(
+            errors(unknown) == [
+                "3:11: '${wy}' in an outline's 'skip' must be a column of 'examples'. Did you mean 'why' or 'n'?",
+                "5:17: Column 'why' is used by no step of 'Row ${n}'; use '${why}' in a step or remove it.",
+            ]
+        )
+    }
+
     @Test func outlinesLoadTheSameChunkedOrWhole() throws {
         // Flow style at the top sends the loader to the whole document; the block layout is chunked.
         let flow =

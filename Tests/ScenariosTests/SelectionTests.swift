@@ -44,8 +44,8 @@ struct SelectionTests {
             ]
         )
         #expect(
-            try ScenarioSelection(filter: "review", rerunFailed: ["Rejected review"]).select(scenarios).map(\.name)
-                == ["Rejected review"]
+            try ScenarioSelection(filter: "review", rerunFailed: [FailureState.key(scenarios[1].id)]).select(scenarios)
+                .map(\.name) == ["Rejected review"]
         )
     }
 
@@ -58,8 +58,13 @@ struct SelectionTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let state = FailureState(projectDirectory: root)
         #expect(try state.load().isEmpty)
-        try state.save(["B", "A"])
-        #expect(try state.load() == ["A", "B"])
+        let a = ScenarioID(file: "Scenarios/x.yml", name: "A")
+        let b = ScenarioID(file: "Scenarios/y.yml", name: "A")
+        try state.save([b, a])
+        #expect(try state.load() == [a, b])
+        // An earlier version's bare names still load: a name in any file.
+        try Data(#"{"failed": ["A"]}"#.utf8).write(to: state.url)
+        #expect(try state.load() == [ScenarioID(file: "", name: "A")])
         #expect(state.url.path.hasSuffix(".scenario-run/last-failed.json"))
         try state.save([])
         #expect(try state.load().isEmpty)
@@ -67,7 +72,12 @@ struct SelectionTests {
 
     @Test func aRunKeepsThePreviousFailuresItDidNotRunAgain() {
         // "B" passed this time, "C" was filtered out, "D" failed now.
-        let kept = FailureState.merged(previous: ["B", "C"], ran: ["A", "B", "D"], failed: ["D"])
-        #expect(kept == ["C", "D"])
+        let id = { ScenarioID(file: "x.yml", name: $0) }
+        let kept = FailureState.merged(
+            previous: [id("B"), id("C")],
+            ran: [id("A"), id("B"), id("D")],
+            failed: [id("D")]
+        )
+        #expect(kept == [id("C"), id("D")])
     }
 }

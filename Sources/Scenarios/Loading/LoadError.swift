@@ -32,6 +32,7 @@ enum LoadError: Equatable {
     case emptyReference(String)
     case argument(String)
     case skipWithoutReason
+    case skipNotAReason(String)
     case invalidStepTimeout(String)
     case emptyExamples(scenario: String)
     case exampleRowNotMapping
@@ -40,6 +41,7 @@ enum LoadError: Equatable {
     case columnShadowsBinding(String)
     case unknownPlaceholder(reference: String, suggestion: String)
     case placeholderNotInName(reference: String, suggestion: String)
+    case placeholderNotInSkip(reference: String, suggestion: String)
     case unusedColumn(String, scenario: String)
     case columnWithKeyPath(column: String, reference: String)
     case columnNotScalar(column: String, text: String)
@@ -107,6 +109,9 @@ enum LoadError: Equatable {
             return message
         case .skipWithoutReason:
             return "'skip' needs a reason, like 'skip: waiting for the new reviews API'."
+        case .skipNotAReason(let text):
+            return
+                "'skip: \(text)' is not a reason; write 'skip: false' to run the scenario, or a reason to skip it, like 'skip: waiting for the new reviews API'."
         case .invalidStepTimeout(let text):
             return
                 "Invalid step timeout '\(text)'; write a number of seconds greater than 0 and at most 86400, like 'timeout: 30'."
@@ -126,6 +131,8 @@ enum LoadError: Equatable {
             return "'\(reference)' is neither a column of 'examples' nor a name bound with 'as:'.\(suggestion)"
         case .placeholderNotInName(let reference, let suggestion):
             return "'\(reference)' in a scenario name must be a column of 'examples'.\(suggestion)"
+        case .placeholderNotInSkip(let reference, let suggestion):
+            return "'\(reference)' in an outline's 'skip' must be a column of 'examples'.\(suggestion)"
         case .unusedColumn(let column, let scenario):
             return "Column '\(column)' is used by no step of '\(scenario)'; use '${\(column)}' in a step or remove it."
         case .columnWithKeyPath(let column, let reference):

@@ -30,6 +30,8 @@ extension ScenarioFileLoader {
         var examplesNode: YAMLNode
         var tags: Set<String>
         var skip: String?
+        /// The outline's own `skip:` (not the file's), substituted per row.
+        var skipNode: YAMLNode?
     }
 
     /// One row of `examples`: its node, its 1-based number and its values by column.
@@ -59,12 +61,15 @@ extension ScenarioFileLoader {
         let nameParts = (try? Interpolation.parse(outline.name)) ?? [.literal(outline.name)]
         let steps = outline.stepsNode.map { Self.template($0, columns: Set(columns.names)) }
         let names = rows.map { Self.substitutedName(nameParts, $0.values) }
+        let skipParts = outline.skipNode.flatMap { $0.string }.flatMap { try? Interpolation.parse($0) }
+            .flatMap { parts in parts.contains { if case .reference = $0 { true } else { false } } ? parts : nil }
         var counts: [String: Int] = [:]
         for name in names { counts[name, default: 0] += 1 }
         var numbered: [String: Int] = [:]
         var scenarios: [Scenario] = []
         scenarios.reserveCapacity(rows.count)
         let outlineLocation = location(of: outline.node)
+        let lastLine = lastLine(of: outline.node)
         for (row, rowName) in zip(rows, names) {
             // Rows that give one name are told apart by their number among them: `Name [1]`, `Name [2]`.
             var name = rowName
@@ -96,7 +101,18 @@ extension ScenarioFileLoader {
             )
             scenario.tearDown = settings.tearDown
             scenario.skip = outline.skip
+            if let skipParts {
+                // `skip: "${column}"` reads the row's value as a `skip:` (so `false` runs the row); a
+                // reason with placeholders inside is the row's reason.
+                if skipParts.count == 1, case .reference(let column, _) = skipParts[0], let value = row.values[column] {
+                    guard let setting = skipSetting(value) else { continue }
+                    if case .skip(let reason) = setting { scenario.skip = reason } else { scenario.skip = nil }
+                } else {
+                    scenario.skip = Self.substitutedName(skipParts, row.values)
+                }
+            }
             scenario.example = ExampleRow(outline: outlineLocation, row: row.number)
+            scenario.lastLine = lastLine
             scenarios.append(scenario)
         }
         return scenarios
@@ -196,6 +212,23 @@ extension ScenarioFileLoader {
                         suggestion: suggestion
                     ),
                     at: location(of: outline.nameNode ?? outline.node)
+                )
+                valid = false
+            }
+        }
+        if let skip = outline.skipNode?.string, let parts = try? Interpolation.parse(skip) {
+            for case .reference(let name, let keyPath) in parts {
+                guard columns.keys[name] == nil || !keyPath.isEmpty else {
+                    used.insert(name)
+                    continue
+                }
+                let suggestion = Suggestions.didYouMeanOrKnown(name, in: columns.names, label: "Columns")
+                report(
+                    .placeholderNotInSkip(
+                        reference: Interpolation.spelling(name: name, keyPath: keyPath),
+                        suggestion: suggestion
+                    ),
+                    at: location(of: outline.skipNode ?? outline.node)
                 )
                 valid = false
             }

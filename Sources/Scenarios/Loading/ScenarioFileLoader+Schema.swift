@@ -10,6 +10,12 @@ extension ScenarioFileLoader {
     // MARK: File keys
 
     /// What the top-level keys other than `scenarios` give every scenario of the file.
+    /// What a `skip:` says.
+    enum SkipSetting {
+        case run
+        case skip(String)
+    }
+
     struct FileSettings {
         var feature: String
         var tags: Set<String> = []
@@ -50,7 +56,7 @@ extension ScenarioFileLoader {
                 report(.notAList(key: "tear down"), at: location(of: value))
             }
         case "skip":
-            file.skip = skipReason(value)
+            if case .skip(let reason) = skipSetting(value) { file.skip = reason }
         case "scenarios":
             return false
         default:
@@ -125,7 +131,13 @@ extension ScenarioFileLoader {
             )
         }
         let tags = settings.tags.union(tagsNode.map { self.tags($0) } ?? [])
-        let skip = skipNode.flatMap { skipReason($0) } ?? settings.skip
+        let skip: String?
+        switch skipNode.map({ skipSetting($0) }) {
+        case .some(.some(.run)): skip = nil
+        case .some(.some(.skip(let reason))): skip = reason
+        case .some(.none): skip = nil
+        case .none: skip = settings.skip
+        }
         if let examplesNode {
             let outline = Outline(
                 node: node,
@@ -134,7 +146,8 @@ extension ScenarioFileLoader {
                 stepsNode: stepsNode,
                 examplesNode: examplesNode,
                 tags: tags,
-                skip: skip
+                skip: skip,
+                skipNode: skipNode
             )
             return rows(of: outline, valid: valid, in: settings, firstLines: &firstLines)
         }
@@ -160,6 +173,7 @@ extension ScenarioFileLoader {
         )
         scenario.tearDown = settings.tearDown
         scenario.skip = skip
+        scenario.lastLine = lastLine(of: node)
         return [scenario]
     }
 
@@ -185,6 +199,26 @@ extension ScenarioFileLoader {
 
     // MARK: Small parts
 
+    /// The last line a node is written on: its deepest last child's line, plus the line breaks of a
+    /// quoted or block scalar that spans lines.
+    func lastLine(of node: YAMLNode) -> Int {
+        var node = node
+        while true {
+            switch node.content {
+            case .scalar(let text, let isPlain):
+                let line = location(of: node).line
+                guard !isPlain else { return line }
+                return line + text.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            case .sequence(let items):
+                guard let last = items.last else { return location(of: node).line }
+                node = last
+            case .mapping(let pairs):
+                guard let last = pairs.last else { return location(of: node).line }
+                node = last.value
+            }
+        }
+    }
+
     mutating func name(_ node: YAMLNode, key: String) -> String? {
         guard let text = node.string else {
             report(.notAName(key: key), at: location(of: node))
@@ -193,14 +227,31 @@ extension ScenarioFileLoader {
         return text
     }
 
-    /// The reason of a `skip:`: any text but nothing.
-    private mutating func skipReason(_ node: YAMLNode) -> String? {
-        guard let text = node.string, !node.isNull, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+    /// What a `skip:` says: `false` runs, `true` skips, any other text is the reason to skip. Nothing, a
+    /// number and YAML 1.1's `yes`/`no`/`on`/`off` are errors (reported; `nil`): read as a reason they
+    /// would skip a scenario the writer meant to run.
+    mutating func skipSetting(_ node: YAMLNode) -> SkipSetting? {
+        switch node.scalarValue {
+        case .bool(false): return .run
+        case .bool(true): return .skip("skip: true")
+        case .string(let text) where !text.trimmingCharacters(in: .whitespaces).isEmpty:
+            let isPlain = if case .scalar(_, isPlain: true) = node.content { true } else { false }
+            if isPlain, Self.ambiguousSkipWords.contains(text.lowercased()) {
+                report(.skipNotAReason(text), at: location(of: node))
+                return nil
+            }
+            return .skip(text)
+        case .int, .double:
+            report(.skipNotAReason(node.string ?? ""), at: location(of: node))
+            return nil
+        default:
             report(.skipWithoutReason, at: location(of: node))
             return nil
         }
-        return text
     }
+
+    /// Plain words YAML 1.1 read as booleans: neither a reason nor `true`/`false` here.
+    private static let ambiguousSkipWords: Set<String> = ["yes", "no", "on", "off", "y", "n"]
 
     private mutating func tags(_ node: YAMLNode) -> Set<String> {
         guard case .sequence(let items) = node.content else {

@@ -22,6 +22,9 @@ package struct Scenario: Sendable {
     package var skip: String?
     /// Where the scenario comes from when it is a row of an outline's `examples:`; `nil` otherwise.
     package var example: ExampleRow?
+    /// The last line of the file its item (or its outline's) is written on: `PATH:LINE` selects the
+    /// scenario only up to here. `0` when not known (a scenario built in code): up to the next one.
+    package var lastLine = 0
 
     package init(
         name: String,

@@ -60,7 +60,8 @@ package struct ScenarioLines: Sendable {
         var keys: [String: String] = [:]
         func key(_ file: String) -> String {
             if let known = keys[file] { return known }
-            let standard = URL(fileURLWithPath: file).standardizedFileURL.path
+            // One file by its real path: named through a link and directly, it is one file.
+            let standard = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
             keys[file] = standard
             return standard
         }
@@ -81,12 +82,15 @@ package struct ScenarioLines: Sendable {
                     chosen.formUnion(rows.map(\.id))
                     continue
                 }
-                guard let start = starts.last(where: { $0 <= line }) else {
+                // The block that starts last at or before the line, if the line is inside it (not past the
+                // file's last scenario, not in a `tear down:` written after it).
+                let block = starts.last(where: { $0 <= line }).map { start in
+                    scenarios.filter { ($0.example?.outline.line ?? $0.location.line) == start }
+                }
+                guard let block, let first = block.first, first.lastLine == 0 || line <= first.lastLine else {
                     throw .noScenarioAtLine(path: spec.path, line: line, starts: starts)
                 }
-                chosen.formUnion(
-                    scenarios.filter { ($0.example?.outline.line ?? $0.location.line) == start }.map(\.id)
-                )
+                chosen.formUnion(block.map(\.id))
             }
         }
         return LineSelection(chosen: chosen, restrictedFiles: restricted, keys: keys)

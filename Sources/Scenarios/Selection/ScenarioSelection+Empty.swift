@@ -29,10 +29,9 @@ extension ScenarioSelection {
         var text = "No scenario matches \(criteria.joined(separator: " with ")) (\(loaded.count.groupedDigits) loaded)."
         if criteria.isEmpty { text = "No scenario was loaded." }
         if let rerunFailed {
-            let names = Set(loaded.map(\.name))
             if rerunFailed.isEmpty {
                 text += " The last run recorded no failures."
-            } else if rerunFailed.isDisjoint(with: names) {
+            } else if !loaded.contains(where: { FailureState.contains(rerunFailed, $0) }) {
                 text += " None of the last run's \(rerunFailed.count) failures is among them."
             }
         } else if let filter {

@@ -13,8 +13,8 @@ package struct ScenarioSelection: Sendable {
     package var tags: [TagExpression]
     /// When set, only the scenarios `PATH:LINE` arguments chose in the files they named.
     package var lines: LineSelection?
-    /// When set, only scenarios with these names (`--rerun-failed`).
-    package var rerunFailed: Set<String>?
+    /// When set, only these scenarios, by file and name (`--rerun-failed`, ``FailureState``'s keys).
+    package var rerunFailed: Set<ScenarioID>?
     /// When set, only this part of the loaded scenarios (`--shard`), cut before any other criterion.
     package var shard: Shard?
     /// When set, the selected scenarios run in this order (`--shuffle`).
@@ -25,7 +25,7 @@ package struct ScenarioSelection: Sendable {
         filter: String? = nil,
         tags: [TagExpression] = [],
         lines: LineSelection? = nil,
-        rerunFailed: Set<String>? = nil,
+        rerunFailed: Set<ScenarioID>? = nil,
         shard: Shard? = nil,
         shuffle: ScenarioShuffle? = nil
     ) throws(ScenarioSelectionError) {
@@ -60,7 +60,7 @@ package struct ScenarioSelection: Sendable {
             if let regex, scenario.name.firstMatch(of: regex) == nil { return false }
             if let lines, !lines.contains(scenario) { return false }
             if !tags.isEmpty, !tags.contains(where: { $0.matches(scenario.tags) }) { return false }
-            if let rerunFailed, !rerunFailed.contains(scenario.name) { return false }
+            if let rerunFailed, !FailureState.contains(rerunFailed, scenario) { return false }
             return true
         }
     }

@@ -37,7 +37,10 @@ package enum ScenarioFileSchema {
             "properties": [
                 "scenario": ["type": "string", "description": "The scenario's name, unique in its file"],
                 "tags": ["$ref": "#/$defs/tags"],
-                "skip": ["type": "string", "description": "Reported skipped with this reason"],
+                "skip": [
+                    "type": ["string", "boolean"],
+                    "description": "Reported skipped with this reason (true: skipped; false: run)",
+                ],
                 "examples": [
                     "type": "array",
                     "items": [
@@ -60,7 +63,8 @@ package enum ScenarioFileSchema {
                 "set up": ["$ref": "#/$defs/steps"],
                 "tear down": ["$ref": "#/$defs/steps"],
                 "skip": [
-                    "type": "string", "description": "Every scenario of the file is reported skipped with this reason",
+                    "type": ["string", "boolean"],
+                    "description": "Every scenario of the file is reported skipped with this reason (false: run)",
                 ],
                 "scenarios": ["type": "array", "items": ["$ref": "#/$defs/scenario"]],
             ],
