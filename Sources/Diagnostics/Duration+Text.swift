@@ -2,12 +2,14 @@ extension Duration {
     /// The longest duration a scenario file, `server.yml`, `scenario-run.yml` or an option may give: one day.
     package static let longestAllowed: Duration = .seconds(86_400)
 
-    /// `seconds` rounded to milliseconds; `nil` when it is not a number, negative, or longer than
-    /// ``longestAllowed`` (a 64-bit count of milliseconds cannot hold every `Double`, and converting one
-    /// that it cannot hold traps).
+    /// `seconds` rounded to milliseconds, a positive duration to at least one (`0.0001` is 1 ms: it was
+    /// 0, a retry interval that busy-spun and a timeout that failed at once); `nil` when it is not a
+    /// number, negative, or longer than ``longestAllowed`` (a 64-bit count of milliseconds cannot hold
+    /// every `Double`, and converting one that it cannot hold traps).
     package init?(checkedSeconds seconds: Double) {
         guard seconds.isFinite, seconds >= 0, seconds <= 86_400 else { return nil }
-        self = .milliseconds(Int64((seconds * 1000).rounded()))
+        let milliseconds = Int64((seconds * 1000).rounded())
+        self = .milliseconds(seconds > 0 ? max(1, milliseconds) : 0)
     }
 
     /// Whole milliseconds, half a millisecond rounded up, by integer arithmetic (`0.0125 s` is 13);

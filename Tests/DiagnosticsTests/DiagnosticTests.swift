@@ -49,3 +49,16 @@ struct DiagnosticTests {
         #expect(duration.shortSeconds == short)
     }
 }
+
+/// Issue 27: durations between 0 and half a millisecond were read as 0 (`retry interval: 0.0001` busy-spun,
+/// `step timeout: 0.0001` failed every set-up); a positive duration is at least a millisecond.
+struct CheckedSecondsTests {
+    @Test func aPositiveDurationIsAtLeastAMillisecond() {
+        #expect(Duration(checkedSeconds: 0.0001) == .milliseconds(1))
+        #expect(Duration(checkedSeconds: 0.0004) == .milliseconds(1))
+        #expect(Duration(checkedSeconds: 0) == .zero)
+        #expect(Duration(checkedSeconds: 0.0125) == .milliseconds(13))
+        #expect(Duration(checkedSeconds: -1) == nil)
+        #expect(Duration(checkedSeconds: 86_400.5) == nil)
+    }
+}

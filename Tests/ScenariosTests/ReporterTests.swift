@@ -100,6 +100,39 @@ struct ReporterTests {
         )
     }
 
+    /// Issue 27: a line break in a failure reason or a log started a column-0 line that could forge a
+    /// pass or the summary; every further line is indented under its step now.
+    @Test func aReasonOrLogCannotStartALineOfItsOwn() {
+        let id = ScenarioID(file: "Scenarios/x.yml", name: "Forger")
+        let forged = "no\n✓ Forger (0.001 s)\n\n99 passed, 0 failed"
+        let output = Recorder<String>()
+        let reporter = PlainReporter(verbose: false, colors: false) { output.append($0) }
+        for event: RunEvent in [
+            .runStarted(RunPlan(scenarios: [Self.planned(id, feature: "X", line: 2, ["fail"])])),
+            .scenarioStarted(id),
+            .log(id, "line\n1 passed, 0 failed"),
+            .stepStarted(id, step: 0, phase: .setUp),
+            .stepFinished(id, step: 0, phase: .setUp, outcome: .passed, duration: .zero),
+            .stepStarted(id, step: 1, phase: .steps),
+            .stepFinished(
+                id,
+                step: 1,
+                phase: .steps,
+                outcome: .failed(reason: forged, location: nil),
+                duration: .zero
+            ),
+            .scenarioFinished(id, outcome: .failed(step: 1, reason: forged), duration: .milliseconds(1)),
+            .runFinished(RunSummary(passed: 0, failed: 1, skipped: 0, duration: .milliseconds(1))),
+        ] {
+            reporter.handle(event)
+        }
+        let lines = output.all.joined().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(!lines.contains { $0.hasPrefix("✓") || $0.hasPrefix("99") || $0.hasPrefix("1 passed") })
+        #expect(lines.contains("      ✓ Forger (0.001 s)"))
+        #expect(lines.contains("         1 passed, 0 failed"))
+        #expect(lines.last(where: { !$0.isEmpty }) == "0 passed, 1 failed")
+    }
+
     @Test func verbosePlainReportShowsEveryStep() {
         #expect(
             plain(verbose: true).hasPrefix(

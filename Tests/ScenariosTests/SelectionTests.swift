@@ -81,3 +81,26 @@ struct SelectionTests {
         #expect(kept == [id("C"), id("D")])
     }
 }
+
+/// Issue 27: `--tag` with thousands of nested parentheses or `not`s crashed the process (recursion without
+/// a limit); now a bounded, clear error.
+struct TagExpressionBoundsTests {
+    @Test func deepNestingAndTooManyWordsAreErrorsNotCrashes() throws {
+        let parentheses = String(repeating: "(", count: 2_600) + "@a" + String(repeating: ")", count: 2_600)
+        #expect(throws: TagExpressionError.self) { try TagExpression(parsing: parentheses) }
+        let nots = String(repeating: "not ", count: 14_000) + "@a"
+        do {
+            _ = try TagExpression(parsing: nots)
+            Issue.record("14,000 nots parsed")
+        } catch {
+            #expect(error.description.hasSuffix("it has more than 1,000 words; select fewer tags."))
+            #expect(error.description.count < 200, "the expression is cut in the message")
+        }
+        let deep = String(repeating: "not ", count: 65) + "@a"
+        #expect(
+            throws: TagExpressionError.malformed(deep, "'(' and 'not' nest more than 64 deep; write it more simply.")
+        ) { try TagExpression(parsing: deep) }
+        let fine = try TagExpression(parsing: String(repeating: "not ", count: 64) + "@a")
+        #expect(fine.matches([]) == false)
+    }
+}

@@ -46,7 +46,9 @@ package final class PlainReporter: Sendable {
         case .runFinished(let summary):
             var text = "\n"
             // Scenarios that passed only on a retry: counted as passed, named here.
-            for flaky in snapshot.flaky { text += paint(TerminalText.escaped(flaky.line), .yellow) + "\n" }
+            for flaky in snapshot.flaky {
+                text += paint(TerminalText.escaped(flaky.line, keepingLineBreaks: false), .yellow) + "\n"
+            }
             if summary.cancelled { text += paint("Run cancelled.", .yellow) + "\n" }
             text += summary.line + "\n"
             write(text)
@@ -86,12 +88,12 @@ package final class PlainReporter: Sendable {
             switch line.outcome {
             case .failed(let reason, let location)?:
                 text += "    " + paint("✗", .red) + " \(description)\n"
-                text += "      " + paint(TerminalText.escaped(reason), .red) + "\n"
+                text += "      " + paint(Self.indented(reason, by: "      "), .red) + "\n"
                 if let location {
                     // A row's steps are the outline's: its own line runs that row alone.
                     let row = record.planned(id).flatMap { $0.row == nil ? nil : $0.location.fileAndLine }
                     let at = "at \(location.fileAndLine)" + (row.map { ", example row \($0)" } ?? "")
-                    text += "      " + paint(TerminalText.escaped(at), .dim) + "\n"
+                    text += "      " + paint(TerminalText.escaped(at, keepingLineBreaks: false), .dim) + "\n"
                 }
             case .warned(let reason)?:
                 text += warning(line.description, reason)
@@ -102,7 +104,7 @@ package final class PlainReporter: Sendable {
             }
         }
         for log in record.scenarios[id]?.logs ?? [] {
-            text += "    " + paint(TerminalText.escaped("log: \(log)"), .dim) + "\n"
+            text += "    " + paint(Self.indented("log: \(log)", by: "         "), .dim) + "\n"
         }
         return text
     }
@@ -121,7 +123,15 @@ package final class PlainReporter: Sendable {
 
     private func warning(_ description: String, _ reason: String) -> String {
         "    " + paint("⚠", .yellow) + " \(TerminalText.escaped(description, keepingLineBreaks: false))\n" + "      "
-            + paint(TerminalText.escaped(reason), .yellow) + "\n"
+            + paint(Self.indented(reason, by: "      "), .yellow) + "\n"
+    }
+
+    /// Text from files and apps with its line breaks kept, each further line indented like the first, so
+    /// that no reason or log can start a line of its own (a forged `✓ …` or `99 passed, 0 failed`).
+    static func indented(_ text: String, by indent: String) -> String {
+        let escaped = TerminalText.escaped(text)
+        guard escaped.utf8.contains(UInt8(ascii: "\n")) else { return escaped }
+        return escaped.replacingOccurrences(of: "\n", with: "\n" + indent)
     }
 
     private enum Colour: String {

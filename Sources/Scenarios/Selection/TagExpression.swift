@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// A Cucumber tag expression, what `--tag` takes: tags combined with `and`, `or`, `not` and
 /// parentheses, `not` binding tightest and `or` loosest; the `@` before a tag is optional.
 ///
@@ -21,6 +23,10 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
     package init(parsing text: String) throws(TagExpressionError) {
         var parser = Parser(text: text, tokens: Self.tokens(text))
         guard !parser.tokens.isEmpty else { throw .empty }
+        // Bounded, so that neither the parser nor matching recurses without a limit.
+        guard parser.tokens.count <= Self.maximumWords else {
+            throw .malformed(text, "it has more than \(Self.maximumWords.groupedDigits) words; select fewer tags.")
+        }
         self = try parser.expression()
         if let extra = parser.peek {
             if let spelling = Parser.spellings[extra] {
@@ -99,11 +105,27 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
         return tokens
     }
 
+    /// The most words (tags, operators, parentheses) an expression may have.
+    package static let maximumWords = 1_000
+    /// The deepest an expression may nest `(` and `not`.
+    package static let maximumNesting = 64
+
     /// Recursive descent: `or` of `and`s of `not`s of tags or parenthesised expressions.
     private struct Parser {
         let text: String
         var tokens: [String]
         var position = 0
+        var depth = 0
+
+        mutating func enter() throws(TagExpressionError) {
+            depth += 1
+            guard depth <= TagExpression.maximumNesting else {
+                throw .malformed(
+                    text,
+                    "'(' and 'not' nest more than \(TagExpression.maximumNesting) deep; write it more simply."
+                )
+            }
+        }
 
         /// What other languages write for the operators, and what to write instead.
         static let spellings = ["&&": "and", "&": "and", "||": "or", "|": "or", ",": "or", "!": "not", "~": "not"]
@@ -137,6 +159,8 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
         mutating func negation(after previous: String?) throws(TagExpressionError) -> TagExpression {
             if peek?.lowercased() == "not" {
                 position += 1
+                try enter()
+                defer { depth -= 1 }
                 return .not(try negation(after: "not"))
             }
             return try primary(after: previous)
@@ -146,6 +170,8 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
             let expected = previous.map { "a tag after '\($0)'" } ?? "a tag"
             guard let token = take() else { throw .malformed(text, "expected \(expected) at the end.") }
             if token == "(" {
+                try enter()
+                defer { depth -= 1 }
                 let inner = try expression()
                 guard take() == ")" else { throw .malformed(text, "'(' is never closed.") }
                 return inner
@@ -172,7 +198,8 @@ package enum TagExpressionError: Error, Sendable, Hashable, CustomStringConverti
     package var description: String {
         switch self {
         case .empty: "--tag needs a tag expression, like '@smoke and not @slow'."
-        case .malformed(let text, let problem): "Malformed --tag '\(text)': \(problem)"
+        case .malformed(let text, let problem):
+            "Malformed --tag '\(text.count > 80 ? text.prefix(80) + "…" : text)': \(problem)"
         }
     }
 }
