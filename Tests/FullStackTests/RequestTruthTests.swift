@@ -25,6 +25,30 @@ extension FullStack {
             return nil
         }
 
+        /// Issue 27: `expect response` judged the request that finished last: a slow 200 sent first and a
+        /// fast 422 sent after it passed `status: 200`. It judges the request sent last.
+        @Test func expectResponseJudgesTheRequestSentLastNotTheOneThatFinishedLast() async throws {
+            let harness = try StepHarness()
+            let last = try await harness.run(
+                steps: """
+                    - get objects: { path: /slow }
+                    - get objects: { path: /422 }
+                    - expect response: { status: 422 }
+                    """
+            )
+            #expect(last.summary.failed == 0, "\(last.failures)")
+            let slow = try await harness.run(
+                steps: """
+                    - get objects: { path: /slow }
+                    - get objects: { path: /422 }
+                    - expect response: { status: 200 }
+                      timeout: 1
+                    """
+            )
+            #expect(slow.summary.failed == 1)
+            #expect(slow.failures.first?.contains("has status 422, expected 200") == true, "\(slow.failures)")
+        }
+
         static let unbuildable: [(String, String, String)] = [
             (
                 "put object: a bound object without its ID",

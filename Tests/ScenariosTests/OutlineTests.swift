@@ -209,6 +209,23 @@ struct OutlineTests {
         #expect(errors(wrong) == ["3:11: " + message("no"), "6:11: " + message("0")])
     }
 
+    /// Issue 27: `check` accepted file tags no `--tag` expression can select.
+    @Test func unselectableTagsAreLocatedErrors() {
+        let text = """
+            tags: [two words, ok]
+            scenarios:
+              - scenario: S
+                tags: ["a(b)", not, "@fine"]
+                steps: [succeed]
+            """
+        let message = { (tag: String) in
+            "Tag '\(tag)' could never be selected with --tag; a tag is one word without spaces or parentheses, and not 'and', 'or' or 'not'."
+        }
+        #expect(
+            errors(text) == ["1:8: " + message("two words"), "4:12: " + message("a(b)"), "4:20: " + message("not")]
+        )
+    }
+
     /// Issue 27: an outline's `skip: "${column}"` is substituted per row (it was shown unsubstituted),
     /// and a row's `false` runs that row.
     @Test func outlineSkipIsSubstitutedPerRow() throws {

@@ -27,6 +27,9 @@ public final class ObjectManager: Sendable {
         var requestDescriptors: [RequestDescriptor] = []
         var errorMapping = ErrorMapping(keyPaths: ["errors.message", "error.message", "errors", "error", "message"])
         var history: [RequestRecord] = []
+        /// How many requests were sent, and the finished one sent last.
+        var sent: UInt64 = 0
+        var lastSent: RequestRecord?
     }
 
     private static let sharedInstance = Mutex<ObjectManager?>(nil)
@@ -83,6 +86,13 @@ public final class ObjectManager: Sendable {
 
     /// The last finished request.
     public var lastRecord: RequestRecord? { state.withLock { $0.history.last } }
+
+    /// The request sent last, once it has finished; `nil` while it is still running (or before any).
+    /// `expect response` judges this one: a slow request sent first and finishing last is not "the last
+    /// response".
+    public var lastSentRecord: RequestRecord? {
+        state.withLock { state in state.lastSent.flatMap { $0.sendOrder == state.sent ? $0 : nil } }
+    }
 
     /// Calls `body` (on any thread) each time a request finishes; keep the token.
     public func observeRequests(_ body: @escaping @Sendable (RequestRecord) -> Void) -> Observation {
@@ -293,6 +303,10 @@ public final class ObjectManager: Sendable {
         cachePolicy: CachePolicy = .useProtocolCachePolicy
     ) async throws(ObjectManagerError) -> ObjectResult {
         let started = ContinuousClock.now
+        let order = state.withLock { state in
+            state.sent += 1
+            return state.sent
+        }
         do {
             let response = try await load(method, url: url, body: body, cachePolicy: cachePolicy)
             let (objects, mapping) = try map(response, method: method, object: object)
@@ -304,7 +318,8 @@ public final class ObjectManager: Sendable {
                     mappedObjectCount: objects.count,
                     mapping: mapping,
                     errorDescription: nil,
-                    duration: .now - started
+                    duration: .now - started,
+                    sendOrder: order
                 )
             )
             return ObjectResult(response: response, objects: objects)
@@ -316,7 +331,8 @@ public final class ObjectManager: Sendable {
                     response: error.response,
                     mappedObjectCount: 0,
                     errorDescription: error.description,
-                    duration: .now - started
+                    duration: .now - started,
+                    sendOrder: order
                 )
             )
             throw error
@@ -451,6 +467,7 @@ public final class ObjectManager: Sendable {
         state.withLock { state in
             state.history.append(record)
             if state.history.count > 1000 { state.history.removeFirst(state.history.count - 1000) }
+            if record.sendOrder > state.lastSent?.sendOrder ?? 0 { state.lastSent = record }
         }
         requestObservers.notify(record)
     }

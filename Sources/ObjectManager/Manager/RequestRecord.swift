@@ -15,6 +15,10 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
     /// Why it failed, rendered; `nil` on success.
     public var errorDescription: String?
     public var duration: Duration
+    /// When the request was sent among this manager's requests: 1 for the first. Requests finish in
+    /// another order than they were sent (a slow one before a fast one); ``ObjectManager/lastSentRecord``
+    /// reads this.
+    public var sendOrder: UInt64 = 0
 
     public var status: Int? { response?.status }
 

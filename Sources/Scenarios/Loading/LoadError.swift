@@ -32,6 +32,7 @@ enum LoadError: Equatable {
     case emptyReference(String)
     case argument(String)
     case skipWithoutReason
+    case unselectableTag(String)
     case skipNotAReason(String)
     case invalidStepTimeout(String)
     case emptyExamples(scenario: String)
@@ -107,6 +108,9 @@ enum LoadError: Equatable {
             return "Empty '${}' in '\(text)'; write '${name}' or '${name.attribute}'."
         case .argument(let message):
             return message
+        case .unselectableTag(let tag):
+            return
+                "Tag '\(tag)' could never be selected with --tag; a tag is one word without spaces or parentheses, and not 'and', 'or' or 'not'."
         case .skipWithoutReason:
             return "'skip' needs a reason, like 'skip: waiting for the new reviews API'."
         case .skipNotAReason(let text):

@@ -265,6 +265,10 @@ extension ScenarioFileLoader {
                 report(.tagsNotNames, at: location(of: item))
                 continue
             }
+            guard TagExpression.isSelectable(text) else {
+                report(.unselectableTag(text), at: location(of: item))
+                continue
+            }
             tags.insert(text)
         }
         return tags

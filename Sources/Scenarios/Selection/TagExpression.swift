@@ -105,6 +105,13 @@ package indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible
         return tokens
     }
 
+    /// Whether a `--tag` expression can name `tag` (already ``bare(_:)``): one word, no parentheses, not
+    /// an operator or another language's spelling of one.
+    package static func isSelectable(_ tag: String) -> Bool {
+        !tag.contains { $0.isWhitespace || $0 == "(" || $0 == ")" }
+            && !Parser.operators.contains(tag.lowercased()) && Parser.spellings[tag] == nil
+    }
+
     /// The most words (tags, operators, parentheses) an expression may have.
     package static let maximumWords = 1_000
     /// The deepest an expression may nest `(` and `not`.

@@ -194,7 +194,13 @@ extension Step {
         return Step("expect response " + parts.joined(separator: ", ")) { context in
             let world = try context.world
             if world.runningCount > 0 { return .wait("\(world.runningCount) request(s) still running") }
-            guard let lastRecord = world.manager.lastRecord else { return .wait("No request has completed yet") }
+            // The request sent last, not the one that finished last (a slow 200 sent before a fast 404).
+            guard let lastRecord = world.manager.lastSentRecord else {
+                return .wait(
+                    world.manager.lastRecord == nil
+                        ? "No request has completed yet" : "The last request sent has not finished yet"
+                )
+            }
             let record = ResponseFacts(lastRecord)
             if let status, record.status != status {
                 return .wait(
