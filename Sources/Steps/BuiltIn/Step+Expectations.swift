@@ -265,11 +265,11 @@ extension Step {
                 return .failure("Entity '\(entity)' has no attribute '\(unknown)'.")
             }
             if let count {
-                return matching.count == count
-                    ? .success
-                    : .wait(
-                        "\(matching.count) \(entity) object(s)\(filter), expected \(count)"
-                    )
+                guard matching.count == count else {
+                    return .wait("\(matching.count) \(entity) object(s)\(filter), expected \(count)")
+                }
+                // An exact count (0 included) could still be broken by work under way: judged when idle.
+                return world.judgedWhenIdle()
             }
             return matching.isEmpty ? .wait("No \(entity) object\(filter)") : .success
         }.returningPromptly().givingUpWhenSettled()

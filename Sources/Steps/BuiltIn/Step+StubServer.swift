@@ -117,7 +117,12 @@ extension Step {
                 conditions: try conditions.interpolated(in: context),
                 times: times
             )
-            return expectation.verdict(on: try context.world.environment.server.journal.entries)
+            let world = try context.world
+            let verdict = expectation.verdict(on: world.environment.server.journal)
+            // A count with an upper bound (`count: 0`, `at most:`) could still be broken by a request under
+            // way: judged when the app is idle, as Espresso waits for its idling resources before a check.
+            guard case .success = verdict, times.upperBound != Int.max else { return verdict }
+            return world.judgedWhenIdle()
         }.returningPromptly().givingUpWhenSettled()
     }
 }
@@ -152,6 +157,22 @@ struct RequestExpectation {
     func matches(_ request: IncomingRequest) -> Bool {
         (method == nil || request.entry.method == method) && (path == nil || request.entry.path == path)
             && conditions.holds(for: request)
+    }
+
+    /// ``verdict(on:)-([JournalEntry])`` on the journal's entries; a count the journal cannot prove
+    /// because it forgot requests since the scenario began (past its limits) fails, saying so.
+    func verdict(on journal: RequestJournal) -> StepResult {
+        let (entries, dropped) = journal.entriesAndDropped
+        let result = verdict(on: entries)
+        guard dropped > 0 else { return result }
+        let matching = entries.lazy.map(IncomingRequest.init).filter(matches).count
+        // Only "at least N" with N kept matches is proven; every other answer could change with what was
+        // forgotten.
+        if times.upperBound == Int.max, matching >= times.lowerBound { return result }
+        let limits = journal.limits
+        return .failure(
+            "Cannot check \(Self.describe(times)): the stub server's journal forgot \(dropped.groupedDigits) of this scenario's requests (it keeps the newest \(limits.entries.groupedDigits) within \(limits.bytes >> 20) MiB); check fewer requests per scenario, or use 'at least'."
+        )
     }
 
     /// Success when the number of matching entries is in `times`; else a wait naming what the server saw

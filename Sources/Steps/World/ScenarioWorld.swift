@@ -95,6 +95,23 @@ public final class ScenarioWorld: Sendable {
         return busy.joined(separator: ", ")
     }
 
+    /// Success when nothing could change an expectation's answer any more, else a wait naming what is
+    /// busy: what a negative or upper-bound expectation answers once its count holds. Like ``activity``,
+    /// except that requests a suspended queue holds (and the step actions waiting on them) cannot change
+    /// anything until the queue is resumed, so they do not count.
+    public func judgedWhenIdle() -> StepResult {
+        let queue = manager.queue
+        let held = queue.isSuspended ? queue.pendingCount : 0
+        let running = max(0, runningCount - held)
+        let moving = queue.inFlightCount + (queue.isSuspended ? 0 : queue.pendingCount)
+        let resources = environment.idlingResources
+        let busy = resources.filter { !$0.isIdle }.map { "idling resource '\($0.name)'" }
+        if running == 0, moving == 0, busy.isEmpty { return .success }
+        let parts =
+            (running > 0 ? [Self.stepActions(running)] : []) + (moving > 0 ? [Self.requests(moving)] : []) + busy
+        return .wait("Waiting for the app to be idle before judging (busy: \(parts.joined(separator: ", ")))")
+    }
+
     private static func stepActions(_ count: Int) -> String { "\(count) step action\(count == 1 ? "" : "s")" }
     private static func requests(_ count: Int) -> String {
         "\(count) request\(count == 1 ? "" : "s") queued or in flight"

@@ -61,6 +61,11 @@ public final class RequestJournal: Sendable {
         state.withLock { $0.received }
     }
 
+    /// Every kept request, and how many recorded since the last `clear()` are no longer kept.
+    package var entriesAndDropped: (entries: [JournalEntry], dropped: Int) {
+        state.withLock { ($0.entries, $0.received - $0.count) }
+    }
+
     /// The requests with that method (case-insensitive) and exact raw path; `nil` matches any.
     public func entries(method: String?, path: String?) -> [JournalEntry] {
         let method = method?.uppercased()
