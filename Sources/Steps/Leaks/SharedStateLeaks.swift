@@ -53,6 +53,11 @@ package struct SharedStateLeaks: Sendable {
         }
         let running = context[ScenarioWorld.Key.self]?.runningCount ?? 0
         if running > 0 { leaks.append(Self.counted(running, "background task") + " of steps still running") }
+        // Busy after tear-down, its work would land in the next scenario (a debounced request counted by
+        // that scenario's `expect request`).
+        for resource in environment.idlingResources where !resource.isIdle {
+            leaks.append("idling resource '\(resource.name)' still busy")
+        }
         leaks += Self.stubServerLeaks(environment.server.session, unmatched: failsOnUnmatchedRequests)
         for check in appChecks {
             do {
