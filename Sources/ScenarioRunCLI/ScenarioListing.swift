@@ -1,3 +1,4 @@
+import Diagnostics
 import Scenarios
 
 /// The text of `--list`: every scenario with its steps (set-up and tear-down included).
@@ -11,7 +12,8 @@ enum ScenarioListing {
                 out += "\(scenario.feature) (\(scenario.id.file))\n"
             }
             let tags = scenario.tags.sorted().map { "@\($0)" }.joined(separator: " ")
-            out += "  \(scenario.id.name)" + (tags.isEmpty ? "" : "  \(tags)") + "\n"
+            let skip = scenario.skip.map { "  (skipped: \(TerminalText.escaped($0, keepingLineBreaks: false)))" } ?? ""
+            out += "  \(scenario.id.name)" + (tags.isEmpty ? "" : "  \(tags)") + skip + "\n"
             for step in scenario.steps {
                 let location = step.location.map { "  \($0.fileAndLine)" } ?? ""
                 out +=
