@@ -87,10 +87,11 @@ final class AppExitGuard: Sendable {
     }
 
     private static func exited(status: Int32) {
-        guard let guarding = armed.withLock({ armed in
-            defer { armed = nil }
-            return armed
-        })
+        guard
+            let guarding = armed.withLock({ armed in
+                defer { armed = nil }
+                return armed
+            })
         else { return }
         guarding.appExited(status: status)
         fflush(nil)

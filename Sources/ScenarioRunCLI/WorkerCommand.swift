@@ -217,7 +217,10 @@ final class EventLineWriter: Sendable {
         case .scenarioStarted(let id):
             if let board {
                 let index = indexes[id] ?? -1
-                board.started(scenario: index, stepTimeouts: loaded.indices.contains(index) ? stepTimeouts(loaded[index]) : [])
+                board.started(
+                    scenario: index,
+                    stepTimeouts: loaded.indices.contains(index) ? stepTimeouts(loaded[index]) : []
+                )
             }
         case .stepStarted(_, let step, let phase):
             board?.started(step: step, phase: phase)
@@ -287,7 +290,9 @@ final class EventLineWriter: Sendable {
                 state.partialLine = Data()
             }
             guard let id = state.current else {
-                for line in lines { state.data.append(RunEventLines.encodeOutput(String(decoding: line, as: UTF8.self))) }
+                for line in lines {
+                    state.data.append(RunEventLines.encodeOutput(String(decoding: line, as: UTF8.self)))
+                }
                 return flush(&state)
             }
             for line in lines {

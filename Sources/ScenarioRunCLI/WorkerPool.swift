@@ -188,7 +188,9 @@ final class WorkerPool: Sendable {
         do {
             board = try ProgressBoard(creatingSlots: self.options.jobs)
         } catch {
-            Terminal.printError("warning: Without a progress board, a crash is reported without its scenario, and no timeout ends a step that blocks its thread: \(error)")
+            Terminal.printError(
+                "warning: Without a progress board, a crash is reported without its scenario, and no timeout ends a step that blocks its thread: \(error)"
+            )
             board = nil
         }
         state.withLock { state in
@@ -581,7 +583,9 @@ final class WorkerPool: Sendable {
         guard let run = state.run, run.loaded.indices.contains(progress.scenario) else { return nil }
         let id = run.loaded[progress.scenario]
         let planned = run.planned[id]
-        let step = progress.step.flatMap { step in planned.flatMap { $0.steps.indices.contains(step) ? $0.steps[step] : nil } }
+        let step = progress.step.flatMap { step in
+            planned.flatMap { $0.steps.indices.contains(step) ? $0.steps[step] : nil }
+        }
         return .init(
             scenario: id,
             step: progress.step ?? 0,

@@ -44,7 +44,10 @@ struct BlockingStepTests {
 
     @Test func inProcessTheStepFailsWhenItReturnsWithItsRealDuration() async throws {
         let project = try CLI.project([
-            "Scenarios/blocking.yml": Self.blocking.replacingOccurrences(of: "block thread: 30", with: "block thread: 3")
+            "Scenarios/blocking.yml": Self.blocking.replacingOccurrences(
+                of: "block thread: 30",
+                with: "block thread: 3"
+            )
         ])
         let report = project.appendingPathComponent("report.xml")
         let result = try await CLI.run(
@@ -117,9 +120,15 @@ struct BlockingStepTests {
         #expect(CLI.boardFiles(of: pid).isEmpty, "the progress board has no name")
         kill(pid, SIGKILL)
         _ = await running.wait()
-        #expect(await eventually { workers.allSatisfy(ProcessList.hasEnded) }, "the blocked worker ended with its parent")
+        #expect(
+            await eventually { workers.allSatisfy(ProcessList.hasEnded) },
+            "the blocked worker ended with its parent"
+        )
         let after = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
-        #expect(after.subtracting(before).filter { $0.hasPrefix("scenario-run") }.isEmpty, "\(after.subtracting(before))")
+        #expect(
+            after.subtracting(before).filter { $0.hasPrefix("scenario-run") }.isEmpty,
+            "\(after.subtracting(before))"
+        )
         #expect(CLI.boardFiles(of: pid).isEmpty)
     }
 
@@ -158,7 +167,10 @@ struct BlockingStepTests {
         )
         #expect(result.status == 1)
         let reason = "Did not finish within 2.0 s (--scenario-timeout); its process was ended."
-        #expect(result.stdout.contains("    ✗ sleep 30.0 s\n      \(reason)\n      at Scenarios/a.yml:5\n"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("    ✗ sleep 30.0 s\n      \(reason)\n      at Scenarios/a.yml:5\n"),
+            "\(result.stdout)"
+        )
     }
 
     /// `--in-process`: app code that calls `exit(0)` fails its scenario; the rest are skipped, the summary
