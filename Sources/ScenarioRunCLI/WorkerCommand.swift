@@ -142,11 +142,12 @@ final class OutputCapture: Sendable {
     func readAvailable() -> Data {
         guard descriptor >= 0 else { return Data() }
         var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            data.append(contentsOf: chunk[0..<count])
+        withUnsafeTemporaryAllocation(byteCount: 16 << 10, alignment: 1) { chunk in
+            while true {
+                let count = read(descriptor, chunk.baseAddress, chunk.count)
+                if count <= 0 { break }
+                data.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            }
         }
         return data
     }
