@@ -415,7 +415,7 @@ final class WorkerPool: Sendable {
     private func read(_ handle: FileHandle, from worker: Int) {
         var buffer = Data()
         while true {
-            let chunk = handle.availableData
+            let chunk = Self.nextChunk(of: handle)
             if chunk.isEmpty { break }
             // Only the new chunk is scanned; its offsets are shifted past the unfinished line before it.
             let newlines = Self.newlineOffsets(in: chunk).map { $0 + buffer.count }
@@ -430,6 +430,19 @@ final class WorkerPool: Sendable {
             }
             buffer = Data(buffer[(buffer.startIndex + consumed)...])
             if !lines.isEmpty { deliver(.lines(worker: worker, lines)) }
+        }
+    }
+
+    /// What `handle` has to read, waiting for it; empty at its end — and when reading fails, as it does
+    /// on a channel whose worker ended without reading all it was sent (`ECONNRESET`, on which
+    /// `FileHandle.availableData` traps).
+    static func nextChunk(of handle: FileHandle) -> Data {
+        withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 1) { buffer in
+            while true {
+                let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                return count > 0 ? Data(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) : Data()
+            }
         }
     }
 
@@ -639,7 +652,7 @@ final class WorkerPool: Sendable {
         guard let stepStart = progress.stepStart, let stepElapsed = progress.stepElapsed else { return nil }
         let grace = options.cancellationGrace
         let step = stepName(progress, in: state)
-        if stepElapsed >= progress.stepTimeout + grace + Self.reportingTime {
+        if progress.stepTimeout > .zero, stepElapsed >= progress.stepTimeout + grace + Self.reportingTime {
             return "Step \(step) blocked its thread for longer than its \(progress.stepTimeout.shortSeconds) s timeout "
                 + "and the \(grace.shortSeconds) s grace period; its process was ended."
         }
@@ -711,7 +724,7 @@ private final class StandardErrorTail: Sendable {
 
     func read(_ handle: FileHandle, forwarding: Bool) {
         while true {
-            let chunk = handle.availableData
+            let chunk = WorkerPool.nextChunk(of: handle)
             if chunk.isEmpty { return }
             if forwarding { Terminal.write(chunk, to: .standardError) }
             kept.withLock { kept in
