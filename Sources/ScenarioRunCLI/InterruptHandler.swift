@@ -45,6 +45,7 @@ final class InterruptHandler: Sendable {
                 } else {
                     ChildProcesses.killAll()
                     onSecond()
+                    AppExitGuard.disarm()
                     exit(130)
                 }
             }

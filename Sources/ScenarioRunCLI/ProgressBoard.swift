@@ -1,30 +1,60 @@
 import Foundation
+import Scenarios
 import Synchronization
 
-/// A small file both sides map into memory, one slot per worker process: which scenario the worker is
-/// running, its step, and since when. The worker writes it at every scenario and step start (a few
-/// stores, no system call); the parent reads it when a worker dies — to name the scenario and step a
-/// crash interrupted, which the worker's buffered event lines may not have said yet — and to end a
-/// scenario that runs past `--scenario-timeout`.
+/// Memory both sides map, one slot per worker process: which scenario the worker is running, its step,
+/// since when, and the step's timeout. The worker writes it at every scenario and step start and end (a
+/// few stores, no system call); the parent reads it when a worker dies — to name the scenario and step
+/// a crash interrupted, which the worker's buffered event lines may not have said yet — and a few times
+/// a second, to end a worker whose step has held its thread past the step's timeout, or whose scenario
+/// runs past `--scenario-timeout`.
+///
+/// The memory is an anonymous file (`memfd_create`): it has no name in `/dev/shm` or anywhere else, so
+/// nothing is left behind whatever way the parent ends (`kill -9` included). A worker opens it through
+/// the parent's descriptor, `/proc/PID/fd/N` (``path``). A slot is written under a sequence number
+/// (odd while the worker writes it), so the parent never reads half of an update.
 ///
 /// ```swift
 /// let board = try ProgressBoard(creatingSlots: 2)          // parent
 /// let mine = try ProgressBoard(path: board.path, slot: 1)   // worker 1
-/// mine.started(scenario: 7); mine.started(step: 3)
-/// board.running(in: 1)   // (scenario: 7, step: 3, since: …)
+/// mine.started(scenario: 7, stepTimeouts: timeouts); mine.started(step: 3, phase: .steps)
+/// board.running(in: 1)   // scenario 7, step 3, its start and timeout
 /// ```
-final class ProgressBoard: @unchecked Sendable {  // the mapping is written by one process, read by another
-    /// What a slot holds: the scenario's index into the worker's loaded list (−1 when none), the step's
-    /// index, when the scenario started (CLOCK_MONOTONIC nanoseconds, the same clock in every process),
-    /// and whether a step of it failed.
-    private static let fieldsPerSlot = 4
-    private static let slotBytes = fieldsPerSlot * MemoryLayout<Int64>.stride
+final class ProgressBoard: @unchecked Sendable {  // the memory is written by one process, read by another
+    /// What a slot holds, each an `Int64`.
+    private enum Field: Int, CaseIterable {
+        /// Odd while the worker writes the slot.
+        case sequence
+        /// The scenario's index into the worker's loaded list; −1 when none.
+        case scenario
+        /// When the scenario started (CLOCK_MONOTONIC nanoseconds, the same clock in every process).
+        case scenarioStart
+        /// 1 once a step of the scenario failed.
+        case failed
+        /// The index of the step started last; −1 before the first.
+        case step
+        /// When that step started; 0 once it finished.
+        case stepStart
+        /// The step's timeout in nanoseconds.
+        case stepTimeout
+        /// The step's phase (``phases``).
+        case phase
+    }
 
+    private static let slotBytes = Field.allCases.count * MemoryLayout<Int64>.stride
+    private static let phases: [StepPhase] = [.setUp, .steps, .tearDown, .leakCheck]
+
+    /// Where a worker opens the board: the parent's descriptor of it, under `/proc`.
     let path: String
     private let base: UnsafeMutableRawPointer
     private let size: Int
     /// The slot this process writes (a worker), or `nil` (the parent, which reads every slot).
     private let slot: Int?
+    /// The parent's descriptor of the memory (closed with the board); `nil` in a worker.
+    private let descriptor: Int32?
+    /// The timeouts of the steps of the scenario the worker runs; written and read by the runner's
+    /// events, which come one at a time.
+    nonisolated(unsafe) private var stepTimeouts: [Int64] = []
 
     enum BoardError: Error, CustomStringConvertible {
         case system(String, Int32)
@@ -35,59 +65,57 @@ final class ProgressBoard: @unchecked Sendable {  // the mapping is written by o
         }
     }
 
-    /// The parent's board: a new file under the temporary folder, every slot empty. The file is removed
-    /// by ``remove()``, or when the process exits (a second Ctrl-C exits at once); the boards of parents
-    /// that were killed (SIGKILL leaves no chance to remove them) are removed by the next one.
-    convenience init(creatingSlots slots: Int) throws {
-        let directory = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
-        Self.removeStale(in: directory)
-        let path = (directory as NSString).appendingPathComponent("scenario-run-board-\(getpid())-\(UUID().uuidString)")
-        try self.init(path: path, slots: slots, slot: nil, create: true)
+    /// What a worker is doing, as its slot says.
+    struct Progress: Equatable {
+        /// The scenario's index into the loaded list.
+        var scenario: Int
+        /// The step started last (`nil` before the first).
+        var step: Int?
+        var phase: StepPhase
+        /// Whether no step of the scenario has failed.
+        var earlierPassed: Bool
+        /// How long the scenario has run.
+        var elapsed: Duration
+        /// When the step started (CLOCK_MONOTONIC nanoseconds), while it runs; `nil` once it finished.
+        var stepStart: Int64?
+        /// How long the running step has run, and its timeout.
+        var stepElapsed: Duration?
+        var stepTimeout: Duration
+    }
+
+    /// The parent's board: anonymous memory, every slot empty.
+    init(creatingSlots slots: Int) throws {
+        slot = nil
+        size = max(1, slots) * Self.slotBytes
+        let created = Self.anonymousFile()
+        guard created >= 0 else { throw BoardError.system("memfd_create", errno) }
+        descriptor = created
+        path = "/proc/\(getpid())/fd/\(created)"
+        guard ftruncate(created, off_t(size)) == 0 else {
+            let code = errno
+            close(created)
+            throw BoardError.system("ftruncate", code)
+        }
+        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, created, 0), mapped != MAP_FAILED
+        else {
+            let code = errno
+            close(created)
+            throw BoardError.system("mmap", code)
+        }
+        base = mapped
         for index in 0..<slots { clear(index) }
-        Self.created.withLock { created in
-            if created.isEmpty { atexit { ProgressBoard.removeAll() } }
-            created.insert(path)
-        }
-    }
-
-    /// Removes the boards in `directory` whose parent process is gone (its pid is in the name): ours
-    /// only (same owner), and never one whose pid is alive, whoever it now belongs to.
-    static func removeStale(in directory: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        let prefix = "scenario-run-board-"
-        for name in names where name.hasPrefix(prefix) {
-            let rest = name.dropFirst(prefix.count)
-            guard let pidText = rest.split(separator: "-").first, let pid = pid_t(pidText), pid > 0,
-                kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
-            let path = (directory as NSString).appendingPathComponent(name)
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_uid == getuid(), info.st_mode & S_IFMT == S_IFREG else { continue }
-            unlink(path)
-        }
-    }
-
-    /// The boards this process created and has not removed yet.
-    private static let created = Mutex<Set<String>>([])
-
-    private static func removeAll() {
-        for path in created.withLock({ $0 }) { unlink(path) }
     }
 
     /// A worker's view of the parent's board: it writes `slot`.
-    convenience init(path: String, slot: Int) throws {
-        try self.init(path: path, slots: slot + 1, slot: slot, create: false)
-    }
-
-    private init(path: String, slots: Int, slot: Int?, create: Bool) throws {
+    init(path: String, slot: Int) throws {
         self.path = path
         self.slot = slot
-        size = max(1, slots) * Self.slotBytes
-        let descriptor = open(path, create ? (O_RDWR | O_CREAT | O_EXCL) : O_RDWR, 0o600)
-        guard descriptor >= 0 else { throw BoardError.system("open", errno) }
-        defer { close(descriptor) }
-        if create, ftruncate(descriptor, off_t(size)) != 0 { throw BoardError.system("ftruncate", errno) }
-        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED
+        descriptor = nil
+        size = (slot + 1) * Self.slotBytes
+        let opened = open(path, O_RDWR | O_CLOEXEC)
+        guard opened >= 0 else { throw BoardError.system("open", errno) }
+        defer { close(opened) }
+        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, opened, 0), mapped != MAP_FAILED
         else {
             throw BoardError.system("mmap", errno)
         }
@@ -96,72 +124,133 @@ final class ProgressBoard: @unchecked Sendable {  // the mapping is written by o
 
     deinit {
         munmap(base, size)
+        if let descriptor { close(descriptor) }
     }
 
-    /// Removes the file (the parent, once no worker will open it again).
-    func remove() {
-        unlink(path)
-        Self.created.withLock { _ = $0.remove(path) }
+    /// A new anonymous file closed on exec: `memfd_create` (looked up at run time, as Glibc's module does
+    /// not declare it), else an unnamed file in `/dev/shm` (`O_TMPFILE`). −1 with `errno` when neither works.
+    private static func anonymousFile() -> Int32 {
+        typealias MemfdCreate = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
+        let closeOnExec: UInt32 = 1  // MFD_CLOEXEC
+        if let symbol = dlsym(nil, "memfd_create") {
+            let created = unsafeBitCast(symbol, to: MemfdCreate.self)("scenario-run-board", closeOnExec)
+            if created >= 0 { return created }
+        }
+        let temporaryFile: Int32 = 0o20_200_000  // O_TMPFILE: __O_TMPFILE | O_DIRECTORY
+        return open("/dev/shm", temporaryFile | O_RDWR | O_CLOEXEC, 0o600)
     }
 
     // MARK: Writing (a worker)
 
-    func started(scenario index: Int) {
+    func started(scenario index: Int, stepTimeouts: [Duration]) {
         guard let slot else { return }
-        store(Int64(Self.now()), slot, 2)
-        store(-1, slot, 1)
-        store(0, slot, 3)
-        store(Int64(index), slot, 0)
+        self.stepTimeouts = stepTimeouts.map(Self.nanoseconds)
+        update(slot) {
+            store(Self.now(), slot, .scenarioStart)
+            store(-1, slot, .step)
+            store(0, slot, .stepStart)
+            store(0, slot, .failed)
+            store(Int64(index), slot, .scenario)
+        }
     }
 
-    func started(step index: Int) {
+    func started(step index: Int, phase: StepPhase) {
         guard let slot else { return }
-        store(Int64(index), slot, 1)
+        let timeout = stepTimeouts.indices.contains(index) ? stepTimeouts[index] : 0
+        let phaseIndex = Int64(Self.phases.firstIndex(of: phase) ?? 1)
+        update(slot) {
+            store(Int64(index), slot, .step)
+            store(timeout, slot, .stepTimeout)
+            store(phaseIndex, slot, .phase)
+            store(Self.now(), slot, .stepStart)
+        }
     }
 
-    func failedStep() {
+    func finishedStep(failed: Bool) {
         guard let slot else { return }
-        store(1, slot, 3)
+        update(slot) {
+            store(0, slot, .stepStart)
+            if failed { store(1, slot, .failed) }
+        }
     }
 
     func finishedScenario() {
         guard let slot else { return }
-        store(-1, slot, 0)
+        update(slot) {
+            store(0, slot, .stepStart)
+            store(-1, slot, .scenario)
+        }
     }
 
     // MARK: Reading (the parent)
 
-    /// What `slot` is running: the scenario (index into the loaded list), its step (`nil` before the
-    /// first), whether every step before that one passed, and how long it has run.
-    func running(in slot: Int) -> (scenario: Int, step: Int?, earlierPassed: Bool, elapsed: Duration)? {
+    /// What `slot` is running; `nil` when no scenario (or the slot was being written at every try).
+    func running(in slot: Int) -> Progress? {
         guard (slot + 1) * Self.slotBytes <= size else { return nil }
-        let scenario = load(slot, 0)
-        guard scenario >= 0 else { return nil }
-        let step = load(slot, 1)
-        let elapsed = Duration.nanoseconds(max(0, Int64(Self.now()) - load(slot, 2)))
-        return (Int(scenario), step >= 0 ? Int(step) : nil, load(slot, 3) == 0, elapsed)
+        for _ in 0..<100 {
+            let before = load(slot, .sequence)
+            guard before & 1 == 0 else { continue }
+            atomicMemoryFence(ordering: .acquiring)
+            let scenario = load(slot, .scenario)
+            let scenarioStart = load(slot, .scenarioStart)
+            let failed = load(slot, .failed)
+            let step = load(slot, .step)
+            let stepStart = load(slot, .stepStart)
+            let stepTimeout = load(slot, .stepTimeout)
+            let phase = load(slot, .phase)
+            atomicMemoryFence(ordering: .acquiring)
+            guard load(slot, .sequence) == before else { continue }
+            guard scenario >= 0 else { return nil }
+            let now = Self.now()
+            return Progress(
+                scenario: Int(scenario),
+                step: step >= 0 ? Int(step) : nil,
+                phase: Self.phases.indices.contains(Int(phase)) ? Self.phases[Int(phase)] : .steps,
+                earlierPassed: failed == 0,
+                elapsed: .nanoseconds(max(0, now - scenarioStart)),
+                stepStart: stepStart > 0 ? stepStart : nil,
+                stepElapsed: stepStart > 0 ? .nanoseconds(max(0, now - stepStart)) : nil,
+                stepTimeout: .nanoseconds(stepTimeout)
+            )
+        }
+        return nil
     }
 
     /// Empties `slot`, for a new worker in it.
     func clear(_ slot: Int) {
         guard (slot + 1) * Self.slotBytes <= size else { return }
-        store(-1, slot, 0)
-        store(-1, slot, 1)
-        store(0, slot, 2)
-        store(0, slot, 3)
+        for field in Field.allCases { store(field == .scenario || field == .step ? -1 : 0, slot, field) }
     }
 
-    private func store(_ value: Int64, _ slot: Int, _ field: Int) {
-        base.storeBytes(of: value, toByteOffset: slot * Self.slotBytes + field * 8, as: Int64.self)
+    // MARK: Memory
+
+    /// Writes a slot under its sequence number: odd while `body` stores, even again after.
+    private func update(_ slot: Int, _ body: () -> Void) {
+        let sequence = load(slot, .sequence)
+        store(sequence + 1, slot, .sequence)
+        atomicMemoryFence(ordering: .releasing)
+        body()
+        atomicMemoryFence(ordering: .releasing)
+        store(sequence + 2, slot, .sequence)
     }
 
-    private func load(_ slot: Int, _ field: Int) -> Int64 {
-        base.load(fromByteOffset: slot * Self.slotBytes + field * 8, as: Int64.self)
+    private func store(_ value: Int64, _ slot: Int, _ field: Field) {
+        base.storeBytes(of: value, toByteOffset: slot * Self.slotBytes + field.rawValue * 8, as: Int64.self)
     }
 
-    private static func now() -> UInt64 {
+    private func load(_ slot: Int, _ field: Field) -> Int64 {
+        base.load(fromByteOffset: slot * Self.slotBytes + field.rawValue * 8, as: Int64.self)
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds: the same clock in the parent and its workers.
+    static func now() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -90,7 +90,8 @@ extension RunCommand {
                         + ["--repeat", String(`repeat`), "--retries", String(retries)],
                     liveEvents: live,
                     forwardOutput: !live,
-                    scenarioTimeout: settings.scenarioTimeout
+                    scenarioTimeout: settings.scenarioTimeout,
+                    cancellationGrace: settings.cancellationGrace
                 )
             ) : nil
     }

@@ -401,7 +401,31 @@ struct RunCommand: AsyncParsableCommand {
             summary = outcome.summary
         } else {
             cancellation.onCancel(cancelRun)
-            var last = await execute(scenarios, consumeHeadless)
+            // In this process, app code that calls exit() must not end the run as a success.
+            let exitGuard =
+                pool == nil
+                ? AppExitGuard(report: consume) { [previousFailures] summary in
+                    try? self.finish(
+                        summary,
+                        junit: junitReporter,
+                        failures: failures,
+                        failureState: failureState,
+                        previousFailures: previousFailures,
+                        settings: settings,
+                        directory: directory
+                    )
+                } : nil
+            exitGuard?.arm()
+            let emit: @Sendable (RunEvent) -> Void
+            if let exitGuard {
+                emit = { event in
+                    exitGuard.handle(event)
+                    consumeHeadless(event)
+                }
+            } else {
+                emit = consumeHeadless
+            }
+            var last = await execute(scenarios, emit)
             timing?.write()
             if watch, !cancellation.isCancelled {
                 last = await watchHeadless(
@@ -411,12 +435,13 @@ struct RunCommand: AsyncParsableCommand {
                     cancellation: cancellation,
                     cancelRun: cancelRun,
                     output: output
-                ) { await execute($0, consumeHeadless) }
+                ) { await execute($0, emit) }
             }
             summary = last
         }
 
         await session.state.server.stop()
+        AppExitGuard.disarm()
         try finish(summary)
         if let pool, !pool.workerFailures.isEmpty { throw ExitCode(1) }
     }

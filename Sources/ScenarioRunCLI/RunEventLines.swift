@@ -44,10 +44,36 @@ package enum RunEventLines {
         return data
     }
 
+    /// What a worker sends its parent: run events, and what the app printed outside any scenario
+    /// (inside one, it is the scenario's log).
+    package enum Message: Equatable {
+        case event(RunEvent)
+        case output(String)
+    }
+
+    /// Text the app printed while no scenario ran, as one line: `["output","TEXT"]`.
+    package static func encodeOutput(_ text: String) -> Data {
+        var data = JSONValue.array(["output", .string(text)]).encoded()
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// The message on one line (without its newline), or `nil` when the line is not one.
+    package static func decodeMessage(_ line: Data) -> Message? {
+        guard case .array(let fields)? = try? JSONValue(parsing: line) else { return nil }
+        if fields.count == 2, fields[0] == "output", case .string(let text) = fields[1] { return .output(text) }
+        return decode(fields).map(Message.event)
+    }
+
     /// The event on one line (without its newline), or `nil` when the line is not one.
     package static func decode(_ line: Data) -> RunEvent? {
-        guard case .array(let fields)? = try? JSONValue(parsing: line), fields.count >= 3,
-            case .string(let kind) = fields[0], case .string(let file) = fields[1], case .string(let name) = fields[2]
+        guard case .array(let fields)? = try? JSONValue(parsing: line) else { return nil }
+        return decode(fields)
+    }
+
+    private static func decode(_ fields: [JSONValue]) -> RunEvent? {
+        guard fields.count >= 3, case .string(let kind) = fields[0], case .string(let file) = fields[1],
+            case .string(let name) = fields[2]
         else { return nil }
         let id = ScenarioID(file: file, name: name)
         let rest = Array(fields.dropFirst(3))

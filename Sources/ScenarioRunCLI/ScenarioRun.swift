@@ -37,6 +37,7 @@ public enum ScenarioRun {
         let code = await RootCommand.$app.withValue(app) {
             await RootCommand.execute(arguments)
         }
+        AppExitGuard.disarm()
         exit(code)
     }
 }

@@ -44,6 +44,10 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
+        // First of all, before any app code runs: the channel to the parent becomes this process's own,
+        // and what the app prints goes to the scenario's log, never into the channel.
+        let channel = WorkerChannel.takeOver()
+        let capture = OutputCapture()
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let suite: ScenarioSuite
@@ -75,8 +79,15 @@ struct WorkerCommand: AsyncParsableCommand {
         // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
         let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }
         let progress = try board.map { try ProgressBoard(path: $0, slot: slot) }
-        let output = EventLineWriter(live: liveEvents, board: progress, loaded: scenarios)
-        let input = ScenarioInput(scenarios)
+        let output = EventLineWriter(
+            channel: channel,
+            live: liveEvents,
+            board: progress,
+            loaded: scenarios,
+            stepTimeouts: { runner.stepTimeouts(of: $0) },
+            capture: capture
+        )
+        let input = ScenarioInput(scenarios, channel: channel)
         await runner.run(arriving: input.scenarios) { event in output.write(event) }
         if let problem = input.problem {
             Terminal.printError("error: \(problem)")
@@ -87,82 +98,277 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 }
 
-/// Writes run events as JSON lines (``RunEventLines``) to standard output, a scenario's events in one
-/// write when it finishes, and keeps the progress board up to date. Unless `live`, step starts and waits
-/// are left out: the parent's headless reporters do not use them, and they are half of all events.
-/// `live` (the live runner's workers) writes every event as it happens.
+/// The worker's end of its channel to the parent (a socket): given as standard input, it is moved to a
+/// descriptor of its own that closes on exec, and standard input becomes `/dev/null` — app code that
+/// reads standard input reads nothing, and none of what it reads or prints is the channel.
+enum WorkerChannel {
+    /// Takes over the channel; returns its descriptor.
+    static func takeOver() -> Int32 {
+        let channel = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard channel >= 0 else { return STDIN_FILENO }
+        let empty = open("/dev/null", O_RDONLY)
+        if empty >= 0 {
+            dup2(empty, STDIN_FILENO)
+            if empty != STDIN_FILENO { close(empty) }
+        }
+        return channel
+    }
+}
+
+/// What app code prints on standard output in a worker: a pipe this process reads itself, so that each line goes to the log of the scenario that printed it
+/// (``EventLineWriter`` drains it when a scenario finishes), or to the parent's output between
+/// scenarios. At most ``limit`` bytes a scenario are kept; a line is cut at ``lineLimit`` bytes.
+final class OutputCapture: Sendable {
+    /// The pipe's reading end (non-blocking); −1 when standard output could not be captured.
+    let descriptor: Int32
+    static let limit = 1 << 20
+    static let lineLimit = 64 << 10
+
+    init() {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            descriptor = -1
+            return
+        }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        fflush(nil)
+        dup2(ends[1], STDOUT_FILENO)
+        close(ends[1])
+        descriptor = ends[0]
+    }
+
+    /// Reads what is there without waiting.
+    func readAvailable() -> Data {
+        guard descriptor >= 0 else { return Data() }
+        var data = Data()
+        withUnsafeTemporaryAllocation(byteCount: 16 << 10, alignment: 1) { chunk in
+            while true {
+                let count = read(descriptor, chunk.baseAddress, chunk.count)
+                if count <= 0 { break }
+                data.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            }
+        }
+        return data
+    }
+
+    /// Waits until there is something to read (or the pipe is gone: `false`).
+    func waitForOutput() -> Bool {
+        guard descriptor >= 0 else { return false }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&entry, 1, -1)
+            if ready > 0 { return entry.revents & Int16(POLLIN) != 0 }
+            if ready < 0, errno != EINTR { return false }
+        }
+    }
+}
+
+/// Writes run events as JSON lines (``RunEventLines``) to the worker's channel, a scenario's events in
+/// one write when it finishes, and keeps the progress board up to date. Unless `live`, step starts and
+/// waits are left out: the parent's headless reporters do not use them, and they are half of all events.
+/// `live` (the live runner's workers) writes every event as it happens. What the app printed (an
+/// ``OutputCapture``) is added to the running scenario's log, or sent as output between scenarios.
 final class EventLineWriter: Sendable {
-    private let pending = Mutex<(data: Data, startedOne: Bool)>((Data(), false))
+    private struct State {
+        var data = Data()
+        var startedOne = false
+        /// The scenario running, whose log the app's output goes to.
+        var current: ScenarioID?
+        /// The app's last line, not ended yet, and how much it printed in the current scenario.
+        var partialLine = Data()
+        var captured = 0
+        var dropped = 0
+    }
+
+    private let pending = Mutex(State())
+    private let channel: FileHandle
     private let live: Bool
     private let board: ProgressBoard?
+    private let loaded: [Scenario]
     private let indexes: [ScenarioID: Int]
+    private let stepTimeouts: @Sendable (Scenario) -> [Duration]
+    private let capture: OutputCapture?
 
-    init(live: Bool = false, board: ProgressBoard? = nil, loaded: [Scenario] = []) {
+    init(
+        channel: Int32 = STDOUT_FILENO,
+        live: Bool = false,
+        board: ProgressBoard? = nil,
+        loaded: [Scenario] = [],
+        stepTimeouts: @escaping @Sendable (Scenario) -> [Duration] = { _ in [] },
+        capture: OutputCapture? = nil
+    ) {
+        self.channel = FileHandle(fileDescriptor: channel, closeOnDealloc: false)
         self.live = live
         self.board = board
+        self.loaded = loaded
+        self.stepTimeouts = stepTimeouts
+        self.capture = capture
         indexes = board == nil ? [:] : Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        if let capture, capture.descriptor >= 0 {
+            let thread = Thread { [self] in
+                while capture.waitForOutput() { takeOutput(atScenarioEnd: false) }
+            }
+            thread.start()
+        }
     }
 
     func write(_ event: RunEvent) {
         switch event {
-        case .scenarioStarted(let id): board?.started(scenario: indexes[id] ?? -1)
-        case .stepStarted(_, let step, _):
-            board?.started(step: step)
+        case .scenarioStarted(let id):
+            if let board {
+                let index = indexes[id] ?? -1
+                board.started(
+                    scenario: index,
+                    stepTimeouts: loaded.indices.contains(index) ? stepTimeouts(loaded[index]) : []
+                )
+            }
+        case .stepStarted(_, let step, let phase):
+            board?.started(step: step, phase: phase)
             if !live { return }
         case .stepWaiting: if !live { return }
-        case .stepFinished(_, _, _, .failed, _): board?.failedStep()
+        case .stepFinished(_, _, _, let outcome, _):
+            if case .failed = outcome { board?.finishedStep(failed: true) } else { board?.finishedStep(failed: false) }
+        case .scenarioFinished:
+            // What the app printed in the scenario, up to its end, is its log.
+            if capture != nil { takeOutput(atScenarioEnd: true) }
         default: break
         }
         guard let line = RunEventLines.encode(event) else { return }
-        let flush = pending.withLock { state -> Data? in
+        let written = pending.withLock { state -> Bool in
             state.data.append(line)
             // At once: every event when live; the first start of the run (the parent marks when the
             // first scenario started); a scenario's end (with its events).
             var now = live
-            if case .scenarioFinished = event { now = true }
-            if case .scenarioStarted = event, !state.startedOne {
-                state.startedOne = true
+            switch event {
+            case .scenarioFinished:
                 now = true
+                state.current = nil
+            case .scenarioStarted(let id):
+                state.current = id
+                state.captured = 0
+                state.dropped = 0
+                if !state.startedOne {
+                    state.startedOne = true
+                    now = true
+                }
+            default: break
             }
-            guard now else { return nil }
-            defer { state.data = Data() }
-            return state.data
+            return now ? flush(&state) : true
         }
         // The parent reads every line; when it has gone, nobody will: stop at once (its SIGTERM may never come).
-        if let flush, !Terminal.write(flush, to: .standardOutput) { exit(3) }
+        if !written { exit(3) }
         if case .scenarioFinished = event { board?.finishedScenario() }
+    }
+
+    /// Writes what is pending, under the lock (the output thread writes too, and lines must not mix).
+    private func flush(_ state: inout State) -> Bool {
+        guard !state.data.isEmpty else { return true }
+        defer { state.data = Data() }
+        return Terminal.write(state.data, to: channel)
+    }
+
+    /// Reads what the app printed: each whole line into the current scenario's log (or, between
+    /// scenarios, sent at once as output). At a scenario's end, standard output is flushed first and an
+    /// unfinished line counts as a line.
+    private func takeOutput(atScenarioEnd: Bool) {
+        guard let capture else { return }
+        if atScenarioEnd { fflush(nil) }
+        let written = pending.withLock { state -> Bool in
+            let data = capture.readAvailable()
+            state.partialLine.append(data)
+            var lines: [Data] = []
+            while let newline = state.partialLine.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(Data(state.partialLine[state.partialLine.startIndex..<newline]))
+                state.partialLine = Data(state.partialLine[(newline + 1)...])
+            }
+            while state.partialLine.count > OutputCapture.lineLimit {
+                lines.append(Data(state.partialLine.prefix(OutputCapture.lineLimit)))
+                state.partialLine = Data(state.partialLine.dropFirst(OutputCapture.lineLimit))
+            }
+            if (atScenarioEnd || state.current == nil), !state.partialLine.isEmpty {
+                lines.append(state.partialLine)
+                state.partialLine = Data()
+            }
+            guard let id = state.current else {
+                for line in lines {
+                    state.data.append(RunEventLines.encodeOutput(String(decoding: line, as: UTF8.self)))
+                }
+                return flush(&state)
+            }
+            for line in lines {
+                guard state.captured + line.count <= OutputCapture.limit else {
+                    state.dropped += line.count + 1
+                    continue
+                }
+                state.captured += line.count + 1
+                if let event = RunEventLines.encode(.log(id, String(decoding: line, as: UTF8.self))) {
+                    state.data.append(event)
+                }
+            }
+            if atScenarioEnd, state.dropped > 0 {
+                let note = "(\(state.dropped.groupedDigits) more bytes the app printed were not kept)"
+                if let event = RunEventLines.encode(.log(id, note)) { state.data.append(event) }
+            }
+            return live ? flush(&state) : true
+        }
+        if !written { exit(3) }
     }
 }
 
-/// The scenarios standard input names: the parent's count of the scenarios it loaded first (`#N`, which
-/// must be this worker's count too, as the indexes are into the same list), then one index per line.
-/// Read on a thread of their own: a blocking read must not hold the event loop every task runs on.
+/// The scenarios the parent names on the channel: its count of the scenarios it loaded first (`#N`,
+/// which must be this worker's count too, as the indexes are into the same list), then one index per
+/// line. Read on a thread of their own: a blocking read must not hold the event loop every task runs on.
+/// At the end of its input the thread waits for the channel to close: the parent has ended (whatever
+/// way, `kill -9` too), and so does this process, at once.
 final class ScenarioInput: Sendable {
     let scenarios: AsyncStream<Scenario>
     private let mismatch = Mutex<String?>(nil)
 
-    init(_ loaded: [Scenario]) {
+    init(_ loaded: [Scenario], channel: Int32) {
         let (stream, continuation) = AsyncStream.makeStream(of: Scenario.self)
         scenarios = stream
         let thread = Thread { [self] in
-            while let line = readLine() {
-                if line.hasPrefix("#") {
-                    guard Int(line.dropFirst()) == loaded.count else {
-                        self.mismatch.withLock {
-                            $0 =
-                                "The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(loaded.count))."
+            var buffer = Data()
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            reading: while true {
+                let count = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                buffer.append(contentsOf: chunk[0..<count])
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer = Data(buffer[(newline + 1)...])
+                    if line.hasPrefix("#") {
+                        guard Int(line.dropFirst()) == loaded.count else {
+                            self.mismatch.withLock {
+                                $0 =
+                                    "The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(loaded.count))."
+                            }
+                            break reading
                         }
-                        break
+                    } else if let index = Int(line), loaded.indices.contains(index) {
+                        continuation.yield(loaded[index])
                     }
-                } else if let index = Int(line), loaded.indices.contains(index) {
-                    continuation.yield(loaded[index])
                 }
             }
             continuation.finish()
+            Self.exitWhenTheParentEnds(channel)
         }
         thread.start()
     }
 
     /// Why the input was refused, if it was.
     var problem: String? { mismatch.withLock { $0 } }
+
+    /// Waits for the channel to hang up — the parent's every descriptor of it closed, which happens
+    /// only when the parent has ended (it keeps reading until this process ends) — then exits.
+    private static func exitWhenTheParentEnds(_ channel: Int32) {
+        var entry = pollfd(fd: channel, events: 0, revents: 0)
+        while true {
+            let ready = poll(&entry, 1, -1)
+            if ready > 0, entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(3) }
+            if ready < 0, errno != EINTR { return }
+        }
+    }
 }

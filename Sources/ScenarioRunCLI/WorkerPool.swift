@@ -8,13 +8,17 @@ import Synchronization
 /// `fatalError`, a signal, `exit()`, a step that never returns — can take the runner down with it.
 ///
 /// Each worker loads the same scenario files, starts its own stub server, and runs the scenario indexes
-/// the pool writes to its standard input, streaming run events back as JSON lines; everyone's events are
-/// merged into one run for the reporters (or the live runner). `jobs` workers run at once. A worker
-/// that dies while running a scenario fails that scenario with what killed it (the crash message from
-/// its standard error, or the signal) and a new worker takes its place; a scenario that runs past
-/// `--scenario-timeout` is ended with its process the same way. Which scenario and step a worker is
-/// in is read from a shared ``ProgressBoard``, so the report names them even when the worker's events
-/// had not been written yet.
+/// the pool writes to its channel (a socket that is the worker's standard input until it takes it
+/// over), streaming run events back on the same channel as JSON lines; everyone's events are merged
+/// into one run for the reporters (or the live runner). What app code prints is never read as an event:
+/// the worker puts it in the scenario's log. `jobs` workers run at once. A worker that dies while
+/// running a scenario fails that scenario with what killed it (the crash message from its standard
+/// error, or the signal) and a new worker takes its place. The pool ends the process of a worker
+/// whose step holds its thread past the step's timeout and the grace period (a timeout cannot end a
+/// blocking call), whose scenario runs past `--scenario-timeout`, or whose step still runs a grace
+/// period after Ctrl-C: each fails its scenario the same way, at the step's `FILE:LINE`. Which scenario
+/// and step a worker is in, since when and the step's timeout are read from a ``ProgressBoard``, so the
+/// report names them even when the worker's events had not been written yet.
 ///
 /// The bookkeeping — who runs what, fail-fast, skipped scenarios — is ``ParallelSchedule``'s; this type
 /// owns the processes, the pipes and the threads that read them.
@@ -31,10 +35,14 @@ final class WorkerPool: Sendable {
         var forwardOutput = true
         /// How long one scenario may run before its process is ended.
         var scenarioTimeout: Duration = .seconds(120)
+        /// How long a step may go on after its timeout or the run's cancellation (``RunSettings/cancellationGrace``).
+        var cancellationGrace: Duration = .seconds(1)
     }
 
     private struct Worker {
         var process: Process?
+        /// The pool's end of the worker's channel, for writing (a descriptor of its own, shut down and
+        /// closed once the worker gets nothing more; the reader keeps the channel open until the worker ends).
         var input: FileHandle?
         /// Why the pool ended this process itself, if it did (a scenario past its timeout).
         var killReason: String?
@@ -50,6 +58,8 @@ final class WorkerPool: Sendable {
         var schedule: ParallelSchedule
         var loaded: [ScenarioID]
         var workerIndexes: [Int]
+        /// The plan's scenarios, for the step a failure names and where it is.
+        var planned: [ScenarioID: RunPlan.PlannedScenario]
         var emit: @Sendable (RunEvent) -> Void
         var finished: CheckedContinuation<RunSummary, Never>
     }
@@ -66,6 +76,8 @@ final class WorkerPool: Sendable {
         var abandoned = false
         /// Runs started so far: a later run starts new workers (the live runner's re-runs).
         var runs = 0
+        /// When this run was cancelled (CLOCK_MONOTONIC nanoseconds, as the board's times).
+        var cancelledAt: Int64?
     }
 
     /// How a worker process ended, and the last of what it wrote to its standard error.
@@ -77,13 +89,8 @@ final class WorkerPool: Sendable {
 
     /// What the reader threads hand over: a worker's lines, or its end.
     private enum Message {
-        case lines(worker: Int, [Line])
+        case lines(worker: Int, [RunEventLines.Message])
         case exited(worker: Int, Exit)
-    }
-
-    private enum Line {
-        case event(RunEvent)
-        case other(Data)
     }
 
     /// How many workers run at most, whatever `--jobs` says: four per core (a worker waits on its app,
@@ -117,8 +124,8 @@ final class WorkerPool: Sendable {
         return "note: --jobs \(jobs.groupedDigits): \(running) worker\(running == 1 ? "" : "s") (\(why))."
     }
 
-    /// Open files a run needs besides its workers, and each worker's (three pipes and Foundation's
-    /// watch of the process), measured with `prlimit --nofile`: one worker runs at 30, two at 34, four
+    /// Open files a run needs besides its workers, and each worker's (its channel, read and written
+    /// through two descriptors, its standard error and Foundation's watch of the process), measured with `prlimit --nofile`: one worker runs at 30, two at 34, four
     /// at 42 (26 + 4 per worker); two spare.
     static let baseDescriptors = 28
     /// The fewest open files a run in this process needs (it ran at 16, NIO trapped at 12).
@@ -152,6 +159,13 @@ final class WorkerPool: Sendable {
     static let singleWorkerPrefetch = 1024
     /// How much of a worker's standard error is kept to explain its end.
     static let standardErrorTailBytes = 8192
+    /// How long a worker gets, past a step's timeout and grace period, to report the step itself
+    /// before the pool ends its process: one whose step holds its thread never does.
+    static let reportingTime: Duration = .seconds(1)
+    /// The same after Ctrl-C: a cancelled run ends within two seconds.
+    static let cancelledReportingTime: Duration = .milliseconds(500)
+    /// How often the pool reads the board for steps and scenarios past their time.
+    static let watchInterval: Duration = .milliseconds(100)
 
     private let options: Options
     private let board: ProgressBoard?
@@ -166,24 +180,23 @@ final class WorkerPool: Sendable {
             arguments: options.arguments,
             liveEvents: options.liveEvents,
             forwardOutput: options.forwardOutput,
-            scenarioTimeout: options.scenarioTimeout
+            scenarioTimeout: options.scenarioTimeout,
+            cancellationGrace: options.cancellationGrace
         )
         signal(SIGPIPE, SIG_IGN)  // a worker that died must not take the parent with it
         Self.closeDescriptorsOverTheLimit()
         do {
             board = try ProgressBoard(creatingSlots: self.options.jobs)
         } catch {
-            Terminal.printError("warning: Without a progress board, a crash is reported without its scenario: \(error)")
+            Terminal.printError(
+                "warning: Without a progress board, a crash is reported without its scenario, and no timeout ends a step that blocks its thread: \(error)"
+            )
             board = nil
         }
         state.withLock { state in
             state.workers = Array(repeating: Worker(), count: self.options.jobs)
             for slot in 0..<self.options.jobs { launch(slot, in: &state) }
         }
-    }
-
-    deinit {
-        board?.remove()
     }
 
     /// Why workers ended without a scenario to blame; a run with any fails (exit status 1).
@@ -194,10 +207,7 @@ final class WorkerPool: Sendable {
     func abandon() {
         let processes = state.withLock { state -> [Process] in
             state.abandoned = true
-            for index in state.workers.indices {
-                try? state.workers[index].input?.close()
-                state.workers[index].input = nil
-            }
+            for index in state.workers.indices { Self.closeInput(of: &state.workers[index]) }
             return state.workers.compactMap(\.process)
         }
         for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -222,12 +232,14 @@ final class WorkerPool: Sendable {
         let watchdog = startWatchdog()
         defer { watchdog.cancel() }
         let position = Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        let planned = Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first }
         // Workers start before the scenarios are loaded (to load them meanwhile); those beyond the
         // scenario count are ended now, before they run anything (`capNote` says so).
         let needed = min(options.jobs, max(1, scenarios.count))
         var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
             state.withLock { state in
                 state.runs += 1
+                state.cancelledAt = nil
                 if state.runs > 1, !state.abandoned {
                     // A re-run: the previous run's workers have all ended.
                     state.exitedEarly = []
@@ -249,6 +261,7 @@ final class WorkerPool: Sendable {
                     ),
                     loaded: loaded.map(\.id),
                     workerIndexes: scenarios.map { position[$0.id] ?? -1 },
+                    planned: planned,
                     emit: emit,
                     finished: continuation
                 )
@@ -265,14 +278,13 @@ final class WorkerPool: Sendable {
     }
 
     /// Ctrl-C: nothing new is handed out; each worker cancels its running scenario (whose tear-down
-    /// runs) and ends.
+    /// runs) and ends. A worker whose set-up or scenario step still runs a grace period later (it holds
+    /// its thread, so it cannot see the cancellation) is ended by the watchdog.
     func cancel() {
         let processes = state.withLock { state -> [Process] in
             state.run?.schedule.cancel()
-            for index in state.workers.indices {
-                try? state.workers[index].input?.close()
-                state.workers[index].input = nil
-            }
+            if state.cancelledAt == nil { state.cancelledAt = ProgressBoard.now() }
+            for index in state.workers.indices { Self.closeInput(of: &state.workers[index]) }
             return state.workers.compactMap(\.process)
         }
         for process in processes where process.isRunning { process.terminate() }
@@ -292,36 +304,33 @@ final class WorkerPool: Sendable {
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         process.environment = environment
         // Foundation's Pipe() crashes when pipe(2) fails (at a low `ulimit -n`); these fail in words.
-        let input: Channel
-        let output: Channel
+        // The channel is the worker's standard input until the worker takes it over; its standard output
+        // is the app's, which the worker puts in the scenario's log.
+        let channel: SocketChannel
         let errors: Channel
         do {
-            input = try Channel()
-            output = try Channel()
+            channel = try SocketChannel()
             errors = try Channel()
         } catch {
             couldNotStart(error, in: &state)
             return
         }
-        process.standardInput = input.reading
-        process.standardOutput = output.writing
+        process.standardInput = channel.workers
+        process.standardOutput = FileHandle.nullDevice
         process.standardError = errors.writing
         do {
             try process.run()
         } catch {
-            for handle in [
-                input.reading, input.writing, output.reading, output.writing, errors.reading, errors.writing,
-            ] {
+            for handle in [channel.reading, channel.writing, channel.workers, errors.reading, errors.writing] {
                 try? handle.close()
             }
             couldNotStart(error, in: &state)
             return
         }
         ChildProcesses.add(process.processIdentifier)
-        try? input.reading.close()
-        try? output.writing.close()
+        try? channel.workers.close()
         try? errors.writing.close()
-        state.workers[slot] = Worker(process: process, input: input.writing)
+        state.workers[slot] = Worker(process: process, input: channel.writing)
         state.alive += 1
         let tail = StandardErrorTail(limit: Self.standardErrorTailBytes)
         let errorsRead = DispatchSemaphore(value: 0)
@@ -331,7 +340,7 @@ final class WorkerPool: Sendable {
             errorsRead.signal()
         }.start()
         Thread { [self] in
-            read(output.reading, from: slot)
+            read(channel.reading, from: slot)
             process.waitUntilExit()
             errorsRead.wait()
             ChildProcesses.remove(process.processIdentifier)
@@ -384,8 +393,7 @@ final class WorkerPool: Sendable {
     /// else), its exit expected.
     private func endSurplus(_ worker: Int, in state: inout State) {
         state.workers[worker].isSurplus = true
-        try? state.workers[worker].input?.close()
-        state.workers[worker].input = nil
+        Self.closeInput(of: &state.workers[worker])
         if let process = state.workers[worker].process, process.isRunning {
             kill(process.processIdentifier, SIGKILL)
         }
@@ -398,7 +406,8 @@ final class WorkerPool: Sendable {
         send(state.run?.schedule.assignments(for: worker) ?? [], to: worker, in: &state)
     }
 
-    /// Reads JSON lines of run events until the worker closes its output; other lines are passed on.
+    /// Reads the worker's JSON lines (run events, the app's output between scenarios) until the worker
+    /// ends; a line that is neither is dropped.
     ///
     /// Linear in what the worker writes: a chunk without a line break is only appended (a long line —
     /// a 4 MB failure reason — arrives in many chunks, and scanning and copying the unfinished line at
@@ -406,25 +415,34 @@ final class WorkerPool: Sendable {
     private func read(_ handle: FileHandle, from worker: Int) {
         var buffer = Data()
         while true {
-            let chunk = handle.availableData
+            let chunk = Self.nextChunk(of: handle)
             if chunk.isEmpty { break }
             // Only the new chunk is scanned; its offsets are shifted past the unfinished line before it.
             let newlines = Self.newlineOffsets(in: chunk).map { $0 + buffer.count }
             buffer.append(chunk)
             guard !newlines.isEmpty else { continue }
-            var lines: [Line] = []
+            var lines: [RunEventLines.Message] = []
             var consumed = 0
             for newline in newlines {
                 let line = buffer[(buffer.startIndex + consumed)..<(buffer.startIndex + newline)]
-                // Something other than an event (an app's own output) is shown, as in a serial run.
-                lines.append(
-                    RunEventLines.decode(line).map(Line.event)
-                        ?? .other(Data(buffer[(buffer.startIndex + consumed)...(buffer.startIndex + newline)]))
-                )
+                if let message = RunEventLines.decodeMessage(line) { lines.append(message) }
                 consumed = newline + 1
             }
             buffer = Data(buffer[(buffer.startIndex + consumed)...])
             if !lines.isEmpty { deliver(.lines(worker: worker, lines)) }
+        }
+    }
+
+    /// What `handle` has to read, waiting for it; empty at its end — and when reading fails, as it does
+    /// on a channel whose worker ended without reading all it was sent (`ECONNRESET`, on which
+    /// `FileHandle.availableData` traps).
+    static func nextChunk(of handle: FileHandle) -> Data {
+        withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 1) { buffer in
+            while true {
+                let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                return count > 0 ? Data(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) : Data()
+            }
         }
     }
 
@@ -473,8 +491,9 @@ final class WorkerPool: Sendable {
         case .lines(let worker, let lines):
             for line in lines {
                 switch line {
-                case .other(let text):
-                    if options.forwardOutput { Terminal.write(text, to: .standardOutput) }
+                case .output(let text):
+                    // What the app printed between scenarios: shown, as in a serial run.
+                    if options.forwardOutput { Terminal.write(Data((text + "\n").utf8), to: .standardOutput) }
                 case .event(let event):
                     // In place: a copy of the run would copy the schedule's arrays at every event.
                     guard let (forward, next) = state.run?.schedule.handle(event, from: worker),
@@ -496,8 +515,7 @@ final class WorkerPool: Sendable {
     /// with what ended it, and a new worker takes its place while scenarios are waiting.
     private func exited(_ worker: Int, _ exit: Exit, in state: inout State) {
         guard state.workers.indices.contains(worker) else { return }
-        try? state.workers[worker].input?.close()
-        state.workers[worker].input = nil
+        Self.closeInput(of: &state.workers[worker])
         if state.workers[worker].isSurplus {
             state.workers[worker].process = nil
             board?.clear(worker)
@@ -507,15 +525,7 @@ final class WorkerPool: Sendable {
             state.exitedEarly.append((worker, exit))
             return
         }
-        let running = board?.running(in: worker).flatMap { progress -> ParallelSchedule.Interrupted? in
-            guard let loaded = state.run?.loaded, loaded.indices.contains(progress.scenario) else { return nil }
-            return .init(
-                scenario: loaded[progress.scenario],
-                step: progress.step ?? 0,
-                earlierStepsPassed: progress.earlierPassed,
-                elapsed: progress.elapsed
-            )
-        }
+        let running = board?.running(in: worker).flatMap { interrupted($0, in: state) }
         let failure = state.workers[worker].killReason ?? Self.describe(exit, runningAScenario: true)
         // The process is gone: its pid may be another process's soon, and its slot of the board is stale.
         state.workers[worker].process = nil
@@ -569,41 +579,98 @@ final class WorkerPool: Sendable {
                 // The worker is gone; its reader thread reports it.
             }
         }
-        if run.schedule.isDone(worker) {
-            try? input.close()
-            state.workers[worker].input = nil
-        }
+        if run.schedule.isDone(worker) { Self.closeInput(of: &state.workers[worker]) }
     }
 
-    // MARK: Scenario timeout
+    /// Tells the worker it gets nothing more (its channel's end of input) and closes the pool's writing end.
+    private static func closeInput(of worker: inout Worker) {
+        guard let input = worker.input else { return }
+        shutdown(input.fileDescriptor, Int32(SHUT_WR))
+        try? input.close()
+        worker.input = nil
+    }
 
-    /// Checks the board a few times per timeout; a scenario past `--scenario-timeout` has its process
-    /// killed, which fails it with the timeout as its reason.
+    /// Where a worker was, as its board slot says, in the plan's terms: the scenario, the step, its phase
+    /// and the line the failure is reported at (the step's, else the scenario's).
+    private func interrupted(_ progress: ProgressBoard.Progress, in state: State) -> ParallelSchedule.Interrupted? {
+        guard let run = state.run, run.loaded.indices.contains(progress.scenario) else { return nil }
+        let id = run.loaded[progress.scenario]
+        let planned = run.planned[id]
+        let step = progress.step.flatMap { step in
+            planned.flatMap { $0.steps.indices.contains(step) ? $0.steps[step] : nil }
+        }
+        return .init(
+            scenario: id,
+            step: progress.step ?? 0,
+            earlierStepsPassed: progress.earlierPassed,
+            elapsed: progress.elapsed,
+            phase: step?.phase ?? progress.phase,
+            location: step?.location ?? planned?.location
+        )
+    }
+
+    // MARK: Watchdog
+
+    /// Reads the board every ``watchInterval``; the process of a worker past its time is killed, which
+    /// fails its scenario with the reason ``overdue(_:in:now:)`` gives.
     private func startWatchdog() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
-        let limit = options.scenarioTimeout
-        let interval = max(.milliseconds(10), min(.seconds(1), limit / 4))
+        let interval = max(.milliseconds(10), min(Self.watchInterval, options.scenarioTimeout / 4))
         let nanoseconds =
             Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
         timer.setEventHandler { [self] in
             guard let board else { return }
-            let overdue = state.withLock { state -> [pid_t] in
+            let now = ProgressBoard.now()
+            let ending = state.withLock { state -> [pid_t] in
                 var pids: [pid_t] = []
                 for slot in state.workers.indices {
                     guard let process = state.workers[slot].process, state.workers[slot].killReason == nil,
-                        let progress = board.running(in: slot), progress.elapsed >= limit
+                        let progress = board.running(in: slot), let reason = overdue(progress, in: state, now: now)
                     else { continue }
-                    state.workers[slot].killReason =
-                        "Did not finish within \(limit.shortSeconds) s (--scenario-timeout); its process was ended."
+                    state.workers[slot].killReason = reason
                     pids.append(process.processIdentifier)
                 }
                 return pids
             }
-            for pid in overdue { kill(pid, SIGKILL) }
+            for pid in ending { kill(pid, SIGKILL) }
         }
         timer.resume()
         return timer
+    }
+
+    /// Why a worker doing `progress` must be ended now, if it must: its scenario ran past
+    /// `--scenario-timeout`; its step ran past its timeout, the grace period and the ``reportingTime``
+    /// (a worker whose thread is free reports such a step itself, and ends); or the run was cancelled
+    /// while a set-up or scenario step ran, and that step still runs after the grace period and the
+    /// ``cancelledReportingTime`` (tear-down runs in full, within its own timeouts).
+    private func overdue(_ progress: ProgressBoard.Progress, in state: State, now: Int64) -> String? {
+        let limit = options.scenarioTimeout
+        if progress.elapsed >= limit {
+            return "Did not finish within \(limit.shortSeconds) s (--scenario-timeout); its process was ended."
+        }
+        guard let stepStart = progress.stepStart, let stepElapsed = progress.stepElapsed else { return nil }
+        let grace = options.cancellationGrace
+        let step = stepName(progress, in: state)
+        if progress.stepTimeout > .zero, stepElapsed >= progress.stepTimeout + grace + Self.reportingTime {
+            return "Step \(step) blocked its thread for longer than its \(progress.stepTimeout.shortSeconds) s timeout "
+                + "and the \(grace.shortSeconds) s grace period; its process was ended."
+        }
+        if let cancelled = state.cancelledAt, stepStart <= cancelled, !progress.phase.isAfterScenario,
+            Duration.nanoseconds(now - cancelled) >= grace + Self.cancelledReportingTime
+        {
+            return "Run cancelled; step \(step) blocked its thread and ignored cancellation. Its process was ended."
+        }
+        return nil
+    }
+
+    /// The running step's description in quotes, from the plan (`'step 3'` when the plan has none).
+    private func stepName(_ progress: ProgressBoard.Progress, in state: State) -> String {
+        let step = progress.step ?? 0
+        guard let run = state.run, run.loaded.indices.contains(progress.scenario),
+            let planned = run.planned[run.loaded[progress.scenario]], planned.steps.indices.contains(step)
+        else { return "'step \(step + 1)'" }
+        return "'\(planned.steps[step].description)'"
     }
 
     // MARK: Describing an end
@@ -657,7 +724,7 @@ private final class StandardErrorTail: Sendable {
 
     func read(_ handle: FileHandle, forwarding: Bool) {
         while true {
-            let chunk = handle.availableData
+            let chunk = WorkerPool.nextChunk(of: handle)
             if chunk.isEmpty { return }
             if forwarding { Terminal.write(chunk, to: .standardError) }
             kept.withLock { kept in
@@ -679,19 +746,46 @@ private struct Channel {
     /// Why a pipe could not be made, with the open-file limit when that is what ran out.
     struct Failure: Error, CustomStringConvertible {
         var description: String
-    }
 
-    init() throws(Failure) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else {
+        /// The failure of the last system call, in words.
+        static func last(_ what: String) -> Failure {
             let reason = String(cString: strerror(errno))
             var limit = rlimit()
             let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
             let note = getrlimit(resource, &limit) == 0 ? " (ulimit -n is \(limit.rlim_cur))" : ""
-            throw Failure(description: "no pipe to it: \(reason)\(note)")
+            return Failure(description: "\(what): \(reason)\(note)")
         }
+    }
+
+    init() throws(Failure) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw .last("no pipe to it") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    }
+}
+
+/// A worker's channel: a socket pair, the pool's end read and written through descriptors of their own
+/// (so the writing one can be closed while the reader goes on), the worker's end its standard input.
+/// Every descriptor closes on exec and when its handle is released.
+private struct SocketChannel {
+    let reading: FileHandle
+    let writing: FileHandle
+    let workers: FileHandle
+
+    init() throws(Channel.Failure) {
+        var ends: [Int32] = [0, 0]
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &ends) == 0 else { throw .last("no channel to it") }
+        let duplicate = fcntl(ends[0], F_DUPFD_CLOEXEC, 0)
+        guard duplicate >= 0 else {
+            let failure = Channel.Failure.last("no channel to it")
+            for end in ends { close(end) }
+            throw failure
+        }
+        reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: duplicate, closeOnDealloc: true)
+        workers = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
     }
 }

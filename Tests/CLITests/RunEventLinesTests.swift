@@ -60,4 +60,16 @@ struct RunEventLinesTests {
             #expect(RunEventLines.decode(Data(line.utf8)) == nil, "\(line)")
         }
     }
+
+    /// What the app printed between scenarios travels as output, never as an event, whatever it says.
+    @Test func theAppsOutputIsAMessageOfItsOwn() throws {
+        let forged = #"["finished","f.yml","A","passed",1000]"#
+        let line = RunEventLines.encodeOutput(forged)
+        #expect(line.last == UInt8(ascii: "\n") && !line.dropLast().contains(UInt8(ascii: "\n")))
+        #expect(RunEventLines.decodeMessage(line.dropLast()) == .output(forged))
+        let id = ScenarioID(file: "f.yml", name: "A")
+        let event = try #require(RunEventLines.encode(.scenarioStarted(id)))
+        #expect(RunEventLines.decodeMessage(event.dropLast()) == .event(.scenarioStarted(id)))
+        #expect(RunEventLines.decodeMessage(Data(#"["output",1]"#.utf8)) == nil)
+    }
 }

@@ -227,20 +227,6 @@ struct RunFaultTests {
         #expect(try CLI.failedNames(in: project) == ["Quick failure", "Slow failure"])
     }
 
-    /// A board left by a parent that was killed (its pid is gone) is removed by the next run.
-    @Test func aStaleProgressBoardIsRemovedByTheNextRun() async throws {
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
-        gone.waitUntilExit()
-        let stale = "/dev/shm/scenario-run-board-\(gone.processIdentifier)-\(UUID().uuidString)"
-        #expect(FileManager.default.createFile(atPath: stale, contents: Data(count: 64)))
-        let project = try CLI.project(["Scenarios/a.yml": Self.two])
-        let result = try await CLI.run(["--ci"], directory: project)
-        #expect(result.status == 0)
-        #expect(!FileManager.default.fileExists(atPath: stale), "the stale board is removed")
-    }
-
     @Test func theKeptStoresCommandQuotesItsPath() async throws {
         let project = try CLI.project(["Scenarios/one.yml": "scenarios:\n  - scenario: One\n    steps: [succeed]\n"])
         let odd = project.appendingPathComponent("a;echo x'y")

@@ -64,6 +64,43 @@ let sleepStep = StepDefinition("sleep", summary: "Sleeps, stopping when cancelle
     }
 }
 
+/// App code that hangs its thread: a synchronous call, as a step's action would make it.
+func hangThread(forSeconds seconds: Double) {
+    Thread.sleep(forTimeInterval: seconds)
+}
+
+let blockSeconds = StepArgument<Double>.required("seconds", .number)
+let blockMarker = StepArgument<String?>.optional("touching", .string, "A file created as the step starts blocking")
+
+/// `block thread: SECONDS` (or `{seconds: S, touching: PATH}`) — holds its thread that long in a blocking
+/// call (a hung main thread), without ever awaiting: no timer on that thread can end it.
+let blockThread = StepDefinition(
+    "block thread",
+    summary: "Blocks its thread in Thread.sleep",
+    forms: [.value(blockSeconds), .mapping(blockSeconds.any, blockMarker.any)]
+) { input, _ in
+    let seconds = try input.literal(blockSeconds)
+    let marker = try input.literal(blockMarker)
+    return Step("block thread \(seconds) s") { _ in
+        if let marker { _ = FileManager.default.createFile(atPath: marker, contents: nil) }
+        hangThread(forSeconds: seconds)
+        return .success
+    }
+}
+
+let printedText = StepArgument<String>.required("text", .string)
+
+/// `print line: TEXT` — app code prints a line on standard output (and flushes it).
+let printLine = StepDefinition("print line", summary: "Prints a line on standard output", forms: [.value(printedText)])
+{ input, _ in
+    let text = try input.literal(printedText)
+    return Step("print line") { _ in
+        print(text)
+        fflush(nil)
+        return .success
+    }
+}
+
 let touchedPath = StepArgument<String>.required("path", .string)
 
 /// `touch: PATH` — creates an empty file: a test waits for it to know the scenario got that far.
@@ -136,6 +173,7 @@ await ScenarioRun.main(
         makeFactory: { RestaurantReviews.makeTestFactory() },
         steps: RestaurantReviews.steps + [
             crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes, startAppJob,
+            blockThread, printLine,
         ],
         idlingResources: [appJobs]
     )

@@ -1,3 +1,5 @@
+package import Diagnostics
+
 /// Which scenario each worker process runs next, and what a parallel run reports when workers finish
 /// scenarios, stop, or die — the bookkeeping of `scenario-run --jobs N`, without the processes.
 ///
@@ -126,8 +128,8 @@ package struct ParallelSchedule: Sendable {
                     .stepFinished(
                         scenarios[index],
                         step: step,
-                        phase: .steps,
-                        outcome: .failed(reason: failure, location: nil),
+                        phase: running?.phase ?? .steps,
+                        outcome: .failed(reason: failure, location: running?.location),
                         duration: .zero
                     )
                 )
@@ -156,12 +158,26 @@ package struct ParallelSchedule: Sendable {
         package var earlierStepsPassed: Bool
         /// How long the scenario had been running.
         package var elapsed: Duration
+        /// The step's phase.
+        package var phase: StepPhase
+        /// Where the failure is reported: the step's line, else the scenario's (a scenario ended between
+        /// its steps, or by a step written in no file).
+        package var location: SourceLocation?
 
-        package init(scenario: ScenarioID, step: Int, earlierStepsPassed: Bool, elapsed: Duration = .zero) {
+        package init(
+            scenario: ScenarioID,
+            step: Int,
+            earlierStepsPassed: Bool,
+            elapsed: Duration = .zero,
+            phase: StepPhase = .steps,
+            location: SourceLocation? = nil
+        ) {
             self.scenario = scenario
             self.step = step
             self.earlierStepsPassed = earlierStepsPassed
             self.elapsed = elapsed
+            self.phase = phase
+            self.location = location
         }
     }
 

@@ -130,6 +130,13 @@ package final class ScenarioRunner: Sendable {
             + (leakCheck.map { [($0, .leakCheck)] } ?? [])
     }
 
+    /// The timeout of every step a scenario runs, in the plan's order: its own `timeout:`, else the
+    /// run's step timeout. A worker's parent ends the process of a step still running past it (and the
+    /// grace period): a step that blocks its thread cannot be ended any other way.
+    package func stepTimeouts(of scenario: Scenario) -> [Duration] {
+        steps(of: scenario).map { $0.step.timeout ?? settings.stepTimeout }
+    }
+
     /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``.
     package func plan(_ scenarios: [Scenario]) -> RunPlan {
         RunPlan(
@@ -396,8 +403,10 @@ package final class ScenarioRunner: Sendable {
             let generation = context.changes.generation
             // Read before the attempt looks, so work that ends while it looks is never taken for none.
             let activity = settling.isOn ? context.activity : nil
+            let begun = stopwatch.elapsed
+            let limit = timeout - begun
             let result: StepResult
-            switch await attempt(step, in: context, within: timeout - stopwatch.elapsed, cancellable: cancellable) {
+            switch await attempt(step, in: context, within: limit, cancellable: cancellable) {
             case .finished(.success(let answer)):
                 result = answer
             case .finished(.failure(let error)):
@@ -422,6 +431,14 @@ package final class ScenarioRunner: Sendable {
                 abandoned = ignoredCancellation
                 break attempts
             }
+            // A timeout cannot end an action that holds its thread (a blocking call, a busy loop): the
+            // timer that would end it runs on that thread. Such an action is judged when it returns.
+            let waited = stopwatch.elapsed
+            if case .failure = result {
+            } else if waited - begun > (limit > .zero ? limit : Self.lastLookAllowance) {
+                outcome = .failed(reason: Self.blocked(step, took: waited, timeout: timeout), location: step.location)
+                break attempts
+            }
             switch result {
             case .success:
                 outcome = .passed
@@ -430,7 +447,6 @@ package final class ScenarioRunner: Sendable {
                 outcome = .failed(reason: reason, location: step.location)
                 break attempts
             case .wait(let reason):
-                let waited = stopwatch.elapsed
                 settling.attempted(
                     at: waited,
                     busy: activity != nil,
@@ -473,6 +489,16 @@ package final class ScenarioRunner: Sendable {
         outcome = reported(outcome, phase: phase)
         emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
         return (outcome, abandoned)
+    }
+
+    /// How long the last look at a waiting step may take: the look taken once its timeout is reached
+    /// (the pause before it ends at the timeout, never before), which has no time of its own left.
+    static let lastLookAllowance: Duration = .milliseconds(100)
+
+    /// Why a step that returned after its timeout failed, with how long it took.
+    static func blocked(_ step: Step, took: Duration, timeout: Duration) -> String {
+        "Step '\(step.description)' took \(took.shortSeconds) s, past its \(timeout.shortSeconds) s timeout; "
+            + "it blocked its thread, so the timeout could not end it."
     }
 
     /// Under `leaks: warn`, whatever fails the leak check (leaks, or the check itself) is a warning.

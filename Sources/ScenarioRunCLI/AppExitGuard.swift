@@ -1,0 +1,146 @@
+import Foundation
+import Scenarios
+import Synchronization
+
+/// An exit the runner did not make, in a run whose scenarios run in this process (`--in-process`,
+/// `KIF_SKIP_TEAR_DOWN`): app code that calls `exit(0)` would end the run with status 0 and no
+/// summary, no JUnit. The guard follows the run's events; an exit handler (`on_exit`) installed while
+/// it is armed fails the scenario that was running ("App code called exit(0) during step 'X'."),
+/// reports the rest skipped, prints the summary, writes the reports (`finish`) and ends the process
+/// with status 1. The runner's own exits disarm it first (``disarm()``: `ScenarioRun.main`, a
+/// second Ctrl-C). Workers need none: their parent reports an exit.
+///
+/// ```swift
+/// let guard = AppExitGuard(report: consume, finish: { try? finish($0) })
+/// guard.arm()
+/// let summary = await runner.run(scenarios) { guard.handle($0); consume($0) }
+/// ```
+final class AppExitGuard: Sendable {
+    private struct State {
+        var plan: [ScenarioID: RunPlan.PlannedScenario] = [:]
+        var order: [ScenarioID] = []
+        /// The scenario running, its step (the last started), and since when.
+        var current: (id: ScenarioID, step: Int?, since: ContinuousClock.Instant)?
+        var finished: Set<ScenarioID> = []
+        var summary = RunSummary()
+        var start = ContinuousClock.now
+        /// The run's own summary, once it has finished.
+        var ended: RunSummary?
+    }
+
+    private let state = Mutex(State())
+    private let report: @Sendable (RunEvent) -> Void
+    private let finish: @Sendable (RunSummary) -> Void
+
+    /// The armed guard, which the exit handler reads (one at a time; `nil` when none).
+    private static let armed = Mutex<AppExitGuard?>(nil)
+    private static let installed = Mutex(false)
+
+    /// `report` gets the events the exit completes (as the reporters get the run's); `finish` writes the
+    /// reports and the state file, as at the end of any run.
+    init(report: @escaping @Sendable (RunEvent) -> Void, finish: @escaping @Sendable (RunSummary) -> Void) {
+        self.report = report
+        self.finish = finish
+    }
+
+    /// From now on, an exit nobody disarmed is the app's.
+    func arm() {
+        Self.installed.withLock { installed in
+            guard !installed else { return }
+            installed = true
+            on_exit({ status, _ in AppExitGuard.exited(status: status) }, nil)
+        }
+        Self.armed.withLock { $0 = self }
+    }
+
+    /// The runner exits (or the run is over): nothing to report.
+    static func disarm() {
+        armed.withLock { $0 = nil }
+    }
+
+    /// Follows the run: what runs, what finished.
+    func handle(_ event: RunEvent) {
+        state.withLock { state in
+            switch event {
+            case .runStarted(let plan):
+                state = State()
+                state.order = plan.scenarios.map(\.id)
+                state.plan = Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first }
+            case .scenarioStarted(let id):
+                state.current = (id, nil, .now)
+            case .stepStarted(let id, let step, _):
+                if state.current?.id == id { state.current?.step = step }
+            case .scenarioFinished(let id, let outcome, _):
+                state.finished.insert(id)
+                if state.current?.id == id { state.current = nil }
+                switch outcome {
+                case .passed: state.summary.passed += 1
+                case .failed: state.summary.failed += 1
+                case .skipped: state.summary.skipped += 1
+                }
+            case .runFinished(let summary):
+                state.ended = summary
+            default:
+                break
+            }
+        }
+    }
+
+    private static func exited(status: Int32) {
+        guard
+            let guarding = armed.withLock({ armed in
+                defer { armed = nil }
+                return armed
+            })
+        else { return }
+        guarding.appExited(status: status)
+        fflush(nil)
+        _exit(1)
+    }
+
+    /// What the app's exit leaves unsaid: the running scenario's failure, the rest skipped, the summary.
+    private func appExited(status: Int32) {
+        let (events, summary) = state.withLock { state -> ([RunEvent], RunSummary) in
+            if let ended = state.ended {
+                Terminal.printError("error: App code called exit(\(status)) after the run.")
+                return ([], ended)
+            }
+            var events: [RunEvent] = []
+            var summary = state.summary
+            if let current = state.current {
+                let planned = state.plan[current.id]
+                let index = current.step ?? 0
+                let step = planned.flatMap { $0.steps.indices.contains(index) ? $0.steps[index] : nil }
+                let reason =
+                    "App code called exit(\(status))" + (step.map { " during step '\($0.description)'." } ?? ".")
+                events.append(
+                    .stepFinished(
+                        current.id,
+                        step: index,
+                        phase: step?.phase ?? .steps,
+                        outcome: .failed(reason: reason, location: step?.location ?? planned?.location),
+                        duration: .zero
+                    )
+                )
+                events.append(
+                    .scenarioFinished(
+                        current.id,
+                        outcome: .failed(step: index, reason: reason),
+                        duration: ContinuousClock.now - current.since
+                    )
+                )
+                state.finished.insert(current.id)
+                summary.failed += 1
+            }
+            for id in state.order where !state.finished.contains(id) {
+                events.append(.scenarioFinished(id, outcome: .skipped, duration: .zero))
+                summary.skipped += 1
+            }
+            summary.duration = ContinuousClock.now - state.start
+            events.append(.runFinished(summary))
+            return (events, summary)
+        }
+        for event in events { report(event) }
+        finish(summary)
+    }
+}

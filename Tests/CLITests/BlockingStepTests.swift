@@ -1,0 +1,208 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A step that blocks its thread (`Thread.sleep` in app code: a hung main thread) with `timeout: 1`: with
+/// workers its process is ended at the timeout plus the grace period and the step fails saying so, at
+/// its line, and the run goes on with a new worker; in-process it fails when it returns, with how long
+/// it took; Ctrl-C during it still ends the run, with the report whole.
+@Suite(.serialized)
+struct BlockingStepTests {
+    static let blocking = """
+        scenarios:
+          - scenario: Blocks
+            steps:
+              - succeed
+              - block thread: 30
+                timeout: 1
+          - scenario: After
+            steps: [succeed]
+        """
+
+    @Test(arguments: ["1", "2"])
+    func withWorkersTheBlockedProcessIsEndedAndTheStepFails(jobs: String) async throws {
+        let project = try CLI.project(["Scenarios/blocking.yml": Self.blocking])
+        let report = project.appendingPathComponent("report.xml")
+        let result = try await CLI.run(
+            ["--ci", "--jobs", jobs, "--junit", report.path],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
+        let reason =
+            "Step 'block thread 30.0 s' blocked its thread for longer than its 1.0 s timeout and the 1.0 s "
+            + "grace period; its process was ended."
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("✗ Blocks ("), "\(result.stdout)")
+        #expect(result.stdout.contains("      \(reason)\n      at Scenarios/blocking.yml:5\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("✓ After ("), "a new worker runs the rest: \(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
+        #expect(!result.stderr.contains("error: Worker"), "\(result.stderr)")
+        let cases = try #require(CLI.junitCases(report))
+        #expect(cases.failures["Blocks"] == .some(reason))
+        #expect(cases.failures["After"] == .some(nil))
+    }
+
+    @Test func inProcessTheStepFailsWhenItReturnsWithItsRealDuration() async throws {
+        let project = try CLI.project([
+            "Scenarios/blocking.yml": Self.blocking.replacingOccurrences(
+                of: "block thread: 30",
+                with: "block thread: 3"
+            )
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let result = try await CLI.run(
+            ["--ci", "--in-process", "--junit", report.path],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
+        #expect(result.status == 1, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let reason = try #require(lines.first { $0.contains("Step 'block thread 3.0 s' took ") }, "\(result.stdout)")
+        #expect(reason.hasSuffix(" s, past its 1.0 s timeout; it blocked its thread, so the timeout could not end it."))
+        let took = Double(reason.split(separator: " ").dropFirst(6).first ?? "") ?? 0
+        #expect(took >= 3, "the real duration: \(reason)")
+        #expect(result.stdout.contains("at Scenarios/blocking.yml:5"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
+        let cases = try #require(CLI.junitCases(report))
+        #expect(cases.failures["Blocks"] != .some(nil) && cases.failures["After"] == .some(nil))
+    }
+
+    /// Ctrl-C while the worker's step blocks (its timeout a minute away): the worker cannot see the
+    /// cancellation, so it is ended a grace period later; the run ends, cancelled, report complete.
+    @Test func ctrlCDuringABlockedStepEndsTheRunWithItsReport() async throws {
+        let project = try CLI.project([
+            "Scenarios/blocking.yml": """
+            scenarios:
+              - scenario: Blocks
+                steps:
+                  - block thread: { seconds: 600, touching: started }
+                    timeout: 60
+              - scenario: Never
+                steps: [succeed]
+            """
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let (running, workers) = try await CLI.startFaults(["--ci", "--junit", report.path], in: project)
+        #expect(workers.count == 1)
+        kill(running.process.processIdentifier, SIGINT)
+        let ended = await eventually { !running.process.isRunning }
+        if !ended { kill(running.process.processIdentifier, SIGKILL) }
+        #expect(ended, "the run ended without waiting out the blocking step")
+        let result = await running.wait()
+        let reason =
+            "Run cancelled; step 'block thread 600.0 s' blocked its thread and ignored cancellation. Its process was ended."
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("Cancelling"), "\(result.stderr)")
+        #expect(result.stdout.contains("      \(reason)\n      at Scenarios/blocking.yml:4\n"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("Run cancelled.\n0 passed, 1 failed, 1 skipped\n"), "\(result.stdout)")
+        let cases = try #require(CLI.junitCases(report), "complete, well-formed JUnit")
+        #expect(cases.failures["Blocks"] == .some(reason))
+        #expect(cases.skipped.contains("Never"))
+        #expect(await eventually { workers.allSatisfy(ProcessList.hasEnded) }, "no worker outlives the run")
+    }
+
+    /// `kill -9` of the parent while its worker blocks: the worker ends too (it sees its channel close),
+    /// and nothing of the run is left in /dev/shm, during the run or after it.
+    @Test func killingTheParentLeavesNoWorkerAndNoFile() async throws {
+        let project = try CLI.project([
+            "Scenarios/blocking.yml": """
+            scenarios:
+              - scenario: Blocks
+                steps:
+                  - block thread: { seconds: 600, touching: started }
+                    timeout: 700
+            """
+        ])
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
+        let (running, workers) = try await CLI.startFaults(["--ci"], in: project)
+        #expect(workers.count == 1)
+        let pid = running.process.processIdentifier
+        #expect(CLI.boardFiles(of: pid).isEmpty, "the progress board has no name")
+        kill(pid, SIGKILL)
+        _ = await running.wait()
+        #expect(
+            await eventually { workers.allSatisfy(ProcessList.hasEnded) },
+            "the blocked worker ended with its parent"
+        )
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: "/dev/shm")) ?? [])
+        #expect(
+            after.subtracting(before).filter { $0.hasPrefix("scenario-run") }.isEmpty,
+            "\(after.subtracting(before))"
+        )
+        #expect(CLI.boardFiles(of: pid).isEmpty)
+    }
+
+    /// A line app code prints that reads as a run event (`finished … passed`) is the scenario's log, not
+    /// an event: the failing scenario fails.
+    @Test(arguments: ["1", "2"])
+    func anEventPrintedByAppCodeIsLoggedNotBelieved(jobs: String) async throws {
+        let forged = #"["finished","Scenarios/forged.yml","Forges a pass","passed",1000]"#
+        let project = try CLI.project([
+            "Scenarios/forged.yml": """
+            scenarios:
+              - scenario: Forges a pass
+                steps:
+                  - print line: '\(forged)'
+                  - fail: it fails all the same
+              - scenario: Passes
+                steps: [succeed]
+            """
+        ])
+        let result = try await CLI.run(["--ci", "--jobs", jobs], directory: project, executable: CLI.faultsBinary)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("✗ Forges a pass ("), "\(result.stdout)")
+        #expect(result.stdout.contains("    log: \(forged)\n"), "what the app printed is its log: \(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
+    }
+
+    /// A scenario ended by `--scenario-timeout` is reported at the line of the step it was in.
+    @Test func aScenarioTimeoutNamesTheStepsLine() async throws {
+        let project = try CLI.project([
+            "Scenarios/a.yml": "scenarios:\n  - scenario: Slow\n    steps:\n      - touch: started\n      - sleep: 30\n"
+        ])
+        let result = try await CLI.run(
+            ["--ci", "--scenario-timeout", "2"],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
+        #expect(result.status == 1)
+        let reason = "Did not finish within 2.0 s (--scenario-timeout); its process was ended."
+        #expect(
+            result.stdout.contains("    ✗ sleep 30.0 s\n      \(reason)\n      at Scenarios/a.yml:5\n"),
+            "\(result.stdout)"
+        )
+    }
+
+    /// `--in-process`: app code that calls `exit(0)` fails its scenario; the rest are skipped, the summary
+    /// printed, the JUnit file written, and the exit status is 1.
+    @Test func inProcessAnExitByAppCodeFailsTheRun() async throws {
+        let project = try CLI.project([
+            "Scenarios/exits.yml": """
+            scenarios:
+              - scenario: Before
+                steps: [succeed]
+              - scenario: Exits
+                steps:
+                  - succeed
+                  - exit process: 0
+              - scenario: After
+                steps: [succeed]
+            """
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let result = try await CLI.run(
+            ["--ci", "--in-process", "--junit", report.path],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
+        let reason = "App code called exit(0) during step 'exit process 0'."
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("✓ Before ("), "\(result.stdout)")
+        #expect(result.stdout.contains("      \(reason)\n      at Scenarios/exits.yml:7\n"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed, 1 skipped\n"), "\(result.stdout)")
+        let cases = try #require(CLI.junitCases(report), "the JUnit report is written")
+        #expect(cases.failures["Exits"] == .some(reason))
+        #expect(cases.failures["Before"] == .some(nil))
+        #expect(cases.skipped.contains("After"))
+    }
+}
