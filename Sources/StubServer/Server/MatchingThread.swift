@@ -1,0 +1,16 @@
+import Dispatch
+
+/// Where a request whose matching may take a while is matched (many or long values for the routes'
+/// regular expressions: ``StubSession/slowMatchingSteps``): one thread of its own, off the event loop
+/// that reads every connection — and, in a run, runs the scenarios — so that a slow `when:` delays only
+/// the requests that need it. One at a time: slow matching takes at most one core.
+enum MatchingThread {
+    private static let queue = DispatchQueue(label: "scenario-run.stub-matching", qos: .userInitiated)
+
+    /// The result of `work`, run on the matching thread.
+    static func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
+    }
+}
