@@ -10,10 +10,15 @@ public enum RequestMatchError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .invalidRegex(let pattern, let reason):
-            "Invalid regular expression '\(pattern)': \(reason)."
+            "Invalid regular expression '\(Self.shown(pattern))': \(reason)."
         case .unsupportedRegex(let pattern, let reason):
-            "Unsupported regular expression '\(pattern)': \(reason) (the stub server matches without backtracking, "
+            "Unsupported regular expression '\(Self.shown(pattern))': \(reason) (the stub server matches without backtracking, "
                 + "in time linear in the value)."
         }
+    }
+
+    /// The pattern, or its first 60 characters and an ellipsis.
+    private static func shown(_ pattern: String) -> String {
+        pattern.count <= 60 ? pattern : String(pattern.prefix(60)) + "…"
     }
 }

@@ -10,7 +10,7 @@ import Diagnostics
 /// ```
 public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
     /// What the value must be.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Hashable {
         /// Exactly this text (a query value percent-decoded, `+` read as a space).
         case equals(String)
         /// A regular expression (ICU syntax, less what needs backtracking: ``LinearRegex``) that matches
