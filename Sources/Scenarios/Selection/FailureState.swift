@@ -48,10 +48,7 @@ package struct FailureState: Sendable {
     /// keep the other's failures instead of replacing them with what the file held when they started.
     /// An unreadable file counts as `fallback` (what the run read at its start, if anything).
     package func update(ran: Set<String>, failed: Set<String>, fallback: Set<String>) throws {
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(),
-            withIntermediateDirectories: true
-        )
+        try StateFolder.make(for: url)
         let lockPath = url.path + ".lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw UnreadableFile(path: lockPath, reason: String(cString: strerror(errno))) }
@@ -63,10 +60,7 @@ package struct FailureState: Sendable {
 
     /// Replaces the file with `names` (sorted), atomically.
     package func save(_ names: Set<String>) throws {
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(),
-            withIntermediateDirectories: true
-        )
+        try StateFolder.make(for: url)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(File(failed: names.sorted())).write(to: url, options: .atomic)
