@@ -41,6 +41,9 @@ struct WatchFallbackTests {
     private func stop(_ running: CLI.Running, afterSummary: Bool = true) async -> CLI.Result {
         if afterSummary { _ = await eventually(timeout: .seconds(60)) { running.stdout.hasSuffix(" failed\n") } }
         kill(running.process.processIdentifier, SIGINT)
+        let ended = await eventually(timeout: .seconds(60)) { !running.process.isRunning }
+        #expect(ended, "still running 60 s after Ctrl-C")
+        if !ended { kill(running.process.processIdentifier, SIGKILL) }
         return await running.wait()
     }
 
@@ -155,7 +158,7 @@ struct WatchFallbackTests {
             try await Task.sleep(for: .milliseconds(10 * attempt))
             try save(file(renaming: true), to: big)
             let ended = await eventually(timeout: .seconds(60)) { !running.process.isRunning }
-            if !ended { running.process.terminate() }
+            if !ended { kill(running.process.processIdentifier, SIGKILL) }
             let result = await running.wait()
             #expect(ended, "attempt \(attempt): still running after 60 s\n\(result.stdout.suffix(300))")
             if result.stderr.contains("The scenario files changed while the run started") {

@@ -480,8 +480,17 @@ extension LinearRegex {
                 emit(caseless ? .foldedScalar(scalar) : .scalar(scalar))
             case .set(let set, let caseless):
                 if caseless { self.caseless = true }
-                sets.append(set.prepared())
-                emit(.set(sets.count - 1, caseless: caseless))
+                sets.append(set)
+                var ascii = ASCIIBits()
+                for value in UInt32(0)..<128 {
+                    let scalar = Unicode.Scalar(UInt8(value))
+                    let reads =
+                        set.contains(scalar)
+                        || (caseless
+                            && (set.contains(LinearRegex.folded(scalar)) || set.contains(LinearRegex.upper(scalar))))
+                    if reads { ascii.insert(value) }
+                }
+                emit(.set(sets.count - 1, caseless: caseless, ascii: ascii))
             case .any(let dotAll):
                 emit(.any(dotAll: dotAll))
             case .assert(let assertion):

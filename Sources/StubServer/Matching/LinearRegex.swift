@@ -22,6 +22,9 @@ package struct LinearRegex: Sendable, Equatable, CustomStringConvertible {
     let sets: [ScalarSet]
     /// Whether any instruction compares without case (the value is then folded once per search).
     let caseless: Bool
+    /// The characters an expression anchored at the start (`^Bearer …`) reads first, checked before the
+    /// automaton runs; empty for other expressions.
+    let prefix: [Unicode.Scalar]
 
     /// The most instructions an expression may compile to: counted repetitions are written out
     /// (`a{500}` is 500), and a search costs at most this many steps per character.
@@ -40,8 +43,9 @@ package struct LinearRegex: Sendable, Equatable, CustomStringConvertible {
         case scalar(Unicode.Scalar)
         /// Reads this character in any case (stored folded).
         case foldedScalar(Unicode.Scalar)
-        /// Reads a character of `sets[index]`.
-        case set(Int, caseless: Bool)
+        /// Reads a character of `sets[index]`; `ascii` answers for ASCII characters (case folded in
+        /// already when `caseless`).
+        case set(Int, caseless: Bool, ascii: ASCIIBits)
         /// Reads any character (but a line break, unless `dotAll`).
         case any(dotAll: Bool)
         /// Goes on at both places.
@@ -88,6 +92,22 @@ package struct LinearRegex: Sendable, Equatable, CustomStringConvertible {
         self.program = compiler.program
         self.sets = compiler.sets
         self.caseless = compiler.caseless
+        // After a leading `^`, the characters read one after another before any split: no jump leads
+        // into them (a loop's jump leads to its split), so they can be compared first.
+        var prefix: [Unicode.Scalar] = []
+        if case .assert(.startOfText)? = compiler.program.first {
+            for instruction in compiler.program.dropFirst() {
+                guard case .scalar(let scalar) = instruction else { break }
+                prefix.append(scalar)
+            }
+        }
+        self.prefix = prefix
+    }
+
+    /// Whether the expression can match only at the start of the value (it begins with `^` or `\A`).
+    var isAnchored: Bool {
+        if case .assert(.startOfText)? = program.first { return true }
+        return false
     }
 
     package var description: String { pattern }
@@ -100,16 +120,24 @@ package struct LinearRegex: Sendable, Equatable, CustomStringConvertible {
     /// search of a request) runs out first. Costs at most `text`'s length times ``program``'s size.
     package func finds(in text: String, budget: inout Int) -> Bool? {
         let input = Array(text.unicodeScalars)
+        let anchored = isAnchored
+        // `^Bearer `: the prefix is compared, and the automaton starts after it, at its end only.
+        let first = prefix.count
+        budget -= first
+        guard input.count >= first, input[..<first].elementsEqual(prefix) else { return budget < 0 ? nil : false }
+        let start = anchored ? 1 + first : 0
         let folded = caseless ? input.map(Self.folded) : []
         var search = Search(program: program, input: input)
         var current = Threads(capacity: program.count)
         var next = Threads(capacity: program.count)
-        for position in 0...input.count {
-            // A match may start anywhere: a new thread at every place.
-            if search.add(0, at: position, to: &current, budget: &budget) { return true }
-            if budget < 0 { return nil }
+        for position in first...input.count {
+            // A match may start anywhere (unless anchored): a new thread at every place.
+            if !anchored || position == first {
+                if search.add(start, at: position, to: &current, budget: &budget) { return true }
+                if budget < 0 { return nil }
+            }
             guard position < input.count, !current.isEmpty else {
-                if position < input.count { continue }
+                if position < input.count, !anchored { continue }
                 break
             }
             let scalar = input[position]
@@ -120,12 +148,15 @@ package struct LinearRegex: Sendable, Equatable, CustomStringConvertible {
                 switch program[pc] {
                 case .scalar(let wanted): reads = scalar == wanted
                 case .foldedScalar(let wanted): reads = folded[position] == wanted
-                case .set(let index, let caseless):
-                    reads =
-                        sets[index].contains(scalar)
-                        || (caseless
-                            && (sets[index].contains(folded[position])
-                                || sets[index].contains(Self.upper(scalar))))
+                case .set(let index, let caseless, let ascii):
+                    if scalar.value < 128 {
+                        reads = ascii.contains(scalar.value)
+                    } else {
+                        let set = sets[index]
+                        reads =
+                            set.contains(scalar)
+                            || (caseless && (set.contains(folded[position]) || set.contains(Self.upper(scalar))))
+                    }
                 case .any(let dotAll): reads = dotAll || !Self.isLineBreak(scalar)
                 default: reads = false
                 }
@@ -265,5 +296,20 @@ package struct LinearRegex: Sendable, Equatable, CustomStringConvertible {
         }
         let upper = scalar.properties.uppercaseMapping.unicodeScalars
         return upper.count == 1 ? upper[upper.startIndex] : scalar
+    }
+
+    /// Which ASCII characters a class reads: bit `n` of `low` for character `n` below 64, of `high` for
+    /// `n - 64` above.
+    struct ASCIIBits: Sendable, Equatable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+
+        func contains(_ value: UInt32) -> Bool {
+            (value < 64 ? low >> UInt64(value) : high >> UInt64(value - 64)) & 1 == 1
+        }
+
+        mutating func insert(_ value: UInt32) {
+            if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
+        }
     }
 }

@@ -1,5 +1,5 @@
 /// The characters a class of a ``LinearRegex`` reads: ranges, `\d \w \s`, general categories, classes
-/// inside it (`[\d_]`), possibly negated; ASCII answered from a bitmap.
+/// inside it (`[\d_]`), possibly negated (the instruction that reads it has a bitmap for ASCII).
 struct ScalarSet: Sendable, Equatable {
     /// A set of characters named by a property.
     enum Property: Sendable, Equatable {
@@ -26,8 +26,6 @@ struct ScalarSet: Sendable, Equatable {
     var members: [Member] = []
     var property: Property?
     var negated = false
-    /// Which ASCII characters are in the set (bit `n` of word `n / 64`), once ``prepared()``.
-    private var ascii: (UInt64, UInt64)?
 
     init() {}
 
@@ -36,31 +34,7 @@ struct ScalarSet: Sendable, Equatable {
         self.negated = negated
     }
 
-    static func == (lhs: ScalarSet, rhs: ScalarSet) -> Bool {
-        lhs.members == rhs.members && lhs.property == rhs.property && lhs.negated == rhs.negated
-    }
-
-    /// The set with its ASCII bitmap worked out.
-    func prepared() -> ScalarSet {
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-        for value in 0..<128 where lookUp(Unicode.Scalar(UInt8(value))) {
-            if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
-        }
-        var set = self
-        set.ascii = (low, high)
-        return set
-    }
-
     func contains(_ scalar: Unicode.Scalar) -> Bool {
-        if let ascii, scalar.value < 128 {
-            let value = UInt64(scalar.value)
-            return (value < 64 ? ascii.0 >> value : ascii.1 >> (value - 64)) & 1 == 1
-        }
-        return lookUp(scalar)
-    }
-
-    private func lookUp(_ scalar: Unicode.Scalar) -> Bool {
         var found = property?.holds(for: scalar) ?? false
         if !found {
             found = members.contains { member in
