@@ -58,7 +58,7 @@ public enum Suggestions {
         editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
     }
 
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

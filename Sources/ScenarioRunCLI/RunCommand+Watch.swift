@@ -71,10 +71,15 @@ extension RunCommand {
     }
 
     /// A watcher of the session's files (polling when `SCENARIO_RUN_WATCH_POLL` is set, or inotify is
-    /// not there).
+    /// not there or will not watch them).
     static func watcher(of session: WatchSession, environment: [String: String]) -> FileWatcher {
         let (files, folders) = session.watched()
-        return FileWatcher(files: files, folders: folders, forcePolling: environment["SCENARIO_RUN_WATCH_POLL"] != nil)
+        return FileWatcher(
+            files: files,
+            folders: folders,
+            forcePolling: environment["SCENARIO_RUN_WATCH_POLL"] != nil,
+            inotify: .fromEnvironment(environment)
+        )
     }
 
     /// `--ci --watch`: after the first run, each batch of changes prints what changed and runs again
@@ -97,11 +102,14 @@ extension RunCommand {
         output.write(
             "\nWatching \(count) file\(count == 1 ? "" : "s") and the fixtures for changes"
                 + (watcher.polls ? " (polling)" : "") + "; the app's Swift code is not watched. Ctrl-C to stop.\n"
+                + (watcher.pollingReason.map { FileWatcher.pollingNote($0) + "\n" } ?? "")
         )
         var last = first
-        for await changed in watcher.changes {
+        for await batch in watcher.changes {
             if cancellation.isCancelled { break }
-            switch await session.update(after: changed) {
+            if let note = batch.note { output.write(note + "\n") }
+            if batch.paths.isEmpty { continue }
+            switch await session.update(after: batch.paths) {
             case .failed(let text):
                 output.write("\nChanged; cannot run:\n")
                 Terminal.printError(text)
@@ -124,9 +132,12 @@ extension RunCommand {
         -> @Sendable () -> Void
     {
         let watcher = Self.watcher(of: session, environment: environment)
+        if let reason = watcher.pollingReason { update(.note(FileWatcher.pollingNote(reason))) }
         let task = Task {
-            for await changed in watcher.changes {
-                switch await session.update(after: changed) {
+            for await batch in watcher.changes {
+                if let note = batch.note { update(.note(note)) }
+                if batch.paths.isEmpty { continue }
+                switch await session.update(after: batch.paths) {
                 case .failed(let text):
                     update(.failed(text))
                 case .run(let scenarios, let names):

@@ -41,7 +41,10 @@ struct ServeCommand: AsyncParsableCommand {
         let output = StandardOutput()
         var log: (@Sendable (StubExchange) -> Void)?
         if verbose {
-            log = { (exchange: StubExchange) in output.write(exchange.line + "\n") }
+            // The target and the near misses' reasons hold the request's decoded values: shown, never obeyed.
+            log = { (exchange: StubExchange) in
+                output.write(TerminalText.escaped(exchange.line, keepingLineBreaks: false) + "\n")
+            }
         }
         let server = suite.makeServer(port: port, onExchange: log)
         let url: URL

@@ -316,18 +316,31 @@ final class EventLineWriter: Sendable {
     }
 }
 
-/// The scenarios the parent names on the channel: its count of the scenarios it loaded first (`#N`,
-/// which must be this worker's count too, as the indexes are into the same list), then one index per
-/// line. Read on a thread of their own: a blocking read must not hold the event loop every task runs on.
-/// At the end of its input the thread waits for the channel to close: the parent has ended (whatever
-/// way, `kill -9` too), and so does this process, at once.
+/// The scenarios the parent names on the channel: its count and fingerprint of the scenarios it
+/// loaded first (`#N F`, which must be this worker's too, as the indexes are into the same list: a
+/// scenario renamed between the two loads keeps the count), then one index per line. Read on a thread
+/// of their own: a blocking read must not hold the event loop every task runs on. At the end of its
+/// input the thread waits for the channel to close: the parent has ended (whatever way, `kill -9`
+/// too), and so does this process, at once.
 final class ScenarioInput: Sendable {
     let scenarios: AsyncStream<Scenario>
     private let mismatch = Mutex<String?>(nil)
 
+    /// `#N F\n`: how many scenarios were loaded, and the FNV-1a hash of their files and names in order.
+    static func header(of loaded: [ScenarioID]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for id in loaded {
+            for byte in id.file.utf8 + [0] + id.name.utf8 + [0] {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        return "#\(loaded.count) \(String(hash, radix: 16))\n"
+    }
+
     init(_ loaded: [Scenario], channel: Int32) {
         let (stream, continuation) = AsyncStream.makeStream(of: Scenario.self)
         scenarios = stream
+        let header = Self.header(of: loaded.map(\.id)).dropLast()
         let thread = Thread { [self] in
             var buffer = Data()
             var chunk = [UInt8](repeating: 0, count: 4096)
@@ -340,10 +353,13 @@ final class ScenarioInput: Sendable {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer = Data(buffer[(newline + 1)...])
                     if line.hasPrefix("#") {
-                        guard Int(line.dropFirst()) == loaded.count else {
+                        guard line == header else {
+                            let count = line.dropFirst().split(separator: " ").first ?? ""
                             self.mismatch.withLock {
                                 $0 =
-                                    "The scenario files changed while the run started (\(line.dropFirst()) scenarios, now \(loaded.count))."
+                                    count == String(loaded.count)
+                                    ? "The scenario files changed while the run started (a scenario was renamed or moved)."
+                                    : "The scenario files changed while the run started (\(count) scenarios, now \(loaded.count))."
                             }
                             break reading
                         }

@@ -399,10 +399,10 @@ final class WorkerPool: Sendable {
         }
     }
 
-    /// Hands a (new) worker the count of loaded scenarios and its first scenarios.
+    /// Hands a (new) worker the count and fingerprint of the loaded scenarios and its first scenarios.
     private func begin(_ worker: Int, in state: inout State) {
-        guard let input = state.workers[worker].input, let count = state.run?.loaded.count else { return }
-        try? input.write(contentsOf: Data("#\(count)\n".utf8))
+        guard let input = state.workers[worker].input, let loaded = state.run?.loaded else { return }
+        try? input.write(contentsOf: Data(ScenarioInput.header(of: loaded).utf8))
         send(state.run?.schedule.assignments(for: worker) ?? [], to: worker, in: &state)
     }
 

@@ -413,7 +413,7 @@ struct StubServerCLITests {
             errors == [
                 "Fixtures/server.yml:2:25: error: Unknown key 'qeury' in 'when'. Did you mean 'query'?",
                 "Fixtures/server.yml:3:39: error: Unknown matcher 'matchs'. Did you mean 'matches'?",
-                "Fixtures/server.yml:4:52: error: Invalid regular expression '('.",
+                "Fixtures/server.yml:4:52: error: Invalid regular expression '(': a '(' is not closed.",
                 "Fixtures/server.yml:5:47: error: Expected 'absent: true', found 'false'; use {matches: '.'} for a value that must be sent.",
                 "Fixtures/server.yml:6:33: error: Unknown template name 'request.path.ID': the route's path has no ':ID'. Did you mean 'request.path.id'?",
                 "Fixtures/server.yml:7:23: error: Unknown template name 'requst.query.q'. Did you mean 'request.query.q'?",

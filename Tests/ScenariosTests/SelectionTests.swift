@@ -55,6 +55,7 @@ struct SelectionTests {
 
     @Test func failureStateRoundTripsAndStartsEmpty() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         let state = FailureState(projectDirectory: root)
         #expect(try state.load().isEmpty)

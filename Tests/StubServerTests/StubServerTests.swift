@@ -288,7 +288,10 @@ struct StubServerTests {
         let clock = ContinuousClock()
         let start = clock.now
         await running.finish()
-        #expect(clock.now - start < .seconds(3))
+        // Closed by the stop itself, not by the grace period's cancellation of what is still running
+        // (which is what a held connection the stop forgot would wait for). A loaded machine (a full
+        // parallel `swift test` on two cores) has taken over 2 s for the stop's few hops between threads.
+        #expect(clock.now - start < .seconds(5), "as long as the grace period (StubServer.gracePeriod)")
         let reply = try await hanging.value
         #expect(reply.bytes.isEmpty)
     }

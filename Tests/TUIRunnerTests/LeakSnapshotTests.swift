@@ -3,8 +3,8 @@ import Testing
 
 @testable import TUIRunner
 
-/// A scenario that leaked: ⚠ in the tree (red when the leak failed it, yellow under `leaks: warn`) and
-/// its leaks one to a line in the detail pane.
+/// A scenario that leaked: ✗ in the tree when the leak failed it (a failure is a failure), a yellow ⚠
+/// under `leaks: warn`, and its leaks one to a line in the detail pane.
 struct LeakSnapshotTests {
     let renderer = Renderer(glyphs: .unicode, theme: .colour)
     static let leaks = "3 Review rows; route Review POST still points to /422; queue still suspended"
@@ -61,7 +61,7 @@ struct LeakSnapshotTests {
         #expect(state.counts.failed == 1)
     }
 
-    @Test func aLeakThatFailedIsARedWarningSignWithItsLeaksListed() throws {
+    @Test func aLeakThatFailedIsAFailureWithItsLeaksListed() throws {
         var state = Self.state()
         _ = state.handle(.home)
         _ = state.handle(.down)
@@ -69,8 +69,9 @@ struct LeakSnapshotTests {
         let frame = renderer.render(state, width: 100, height: 30)
         try assertSnapshot(frame, named: "leak-failed-detail")
         let signs = frame.cells.filter { $0.character == "⚠" }
-        #expect(signs.contains { $0.style.colour == .red })
+        #expect(!signs.contains { $0.style.colour == .red }, "a failed scenario is ✗, not the leak mark")
         #expect(signs.contains { $0.style.colour == .yellow })
+        #expect(frame.text.contains("│  ✗ Posting a review that the server"), "\(frame.text)")
         #expect(frame.text.contains("• route Review POST still points to /422"))
     }
 
@@ -86,11 +87,11 @@ struct LeakSnapshotTests {
         #expect(frame.text.contains("• 1 cached response"))
     }
 
-    @Test func asciiShowsAnExclamationMark() throws {
-        var state = Self.state()
-        _ = state.handle(.character("f"))
+    @Test func asciiShowsAFailureAsXAndALeakUnderWarnAsAnExclamationMark() throws {
+        let state = Self.state()
         let frame = Renderer(glyphs: .ascii, theme: .monochrome).render(state, width: 80, height: 24)
         try assertSnapshot(frame, named: "leak-ascii")
-        #expect(frame.text.contains("! Posting a review that t~"))
+        #expect(frame.text.contains("x Posting a review that t~"), "a failure, not the leak mark")
+        #expect(frame.text.contains("! Posting a review while ~"))
     }
 }

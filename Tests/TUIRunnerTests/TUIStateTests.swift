@@ -191,6 +191,22 @@ struct TUIStateTests {
         #expect(state.handle(.character("q")) == .quit)
     }
 
+    /// Without KIF_SKIP_TEAR_DOWN, `i` says why there is nothing to inspect, in the footer.
+    @Test func theInspectorWithoutSkipTearDownSaysWhyInTheFooter() {
+        var state = Fixtures.state(Fixtures.finishedRun())
+        _ = state.handle(.character("i"))
+        let frame = Renderer(glyphs: .unicode, theme: .monochrome).render(state, width: 120, height: 30)
+        let footer = frame.text.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(
+            footer.hasPrefix(
+                "Nothing to inspect: tear-down empties the store. Run with KIF_SKIP_TEAR_DOWN=1 to inspect it."
+            ),
+            "\(frame.text)"
+        )
+        _ = state.handle(.down)
+        #expect(state.message == nil, "the next key clears it")
+    }
+
     @Test func inspectorNeedsSkipTearDownAndShowsTheSelectedScenariosSnapshot() {
         var without = Fixtures.state(Fixtures.finishedRun())
         _ = without.handle(.character("i"))

@@ -49,6 +49,11 @@ struct WatchLoopTests {
         await waitUntil("the store feature is back") {
             screen.frame?.text.contains("Each scenario starts with an emp") == true
         }
+
+        // The watcher fell back to polling: the footer says so.
+        let note = "Watching by polling every 0.3 s: inotify could not watch 'Fixtures' (limit reached)."
+        loop.inputs.yield(.watched(.note(note)))
+        await waitUntil("the note is shown") { screen.frame?.text.contains(note) == true }
         screen.press(.character("q"))
         _ = await task.value
     }

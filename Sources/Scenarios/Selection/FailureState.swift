@@ -88,10 +88,7 @@ package struct FailureState: Sendable {
     /// keep the other's failures instead of replacing them with what the file held when they started.
     /// An unreadable file counts as `fallback` (what the run read at its start, if anything).
     package func update(ran: Set<ScenarioID>, failed: Set<ScenarioID>, fallback: Set<ScenarioID>) throws {
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(),
-            withIntermediateDirectories: true
-        )
+        try StateFolder.make(for: url)
         let lockPath = url.path + ".lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw UnreadableFile(path: lockPath, reason: String(cString: strerror(errno))) }
@@ -103,10 +100,7 @@ package struct FailureState: Sendable {
 
     /// Replaces the file with `failed` (sorted), atomically.
     package func save(_ failed: Set<ScenarioID>) throws {
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(),
-            withIntermediateDirectories: true
-        )
+        try StateFolder.make(for: url)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let sorted = failed.sorted { ($0.file, $0.name) < ($1.file, $1.name) }

@@ -20,7 +20,7 @@ package enum KeptStore {
     package static func keep(in directory: URL) throws -> [String]? {
         guard let store = EntityStore.defaultStore else { return nil }
         let url = url(in: directory)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try StateFolder.make(for: url)
         if FileManager.default.fileExists(atPath: url.path), !isKept(url) {
             throw FileWriteError(
                 path: url.path,

@@ -4,14 +4,22 @@ package import SharedValues
 /// A received request as matchers and templates read it: its journal entry, with the query split into
 /// decoded pairs and the body parsed as JSON on first use (most routes look at neither).
 ///
+/// One request's, used by one task at a time (the server's responder waits while its matching runs on
+/// the matching thread), hence `@unchecked Sendable` with its caches unlocked.
+///
 /// ```swift
 /// let request = IncomingRequest(JournalEntry(method: "GET", path: "/search", query: "q=lunch+time"))
 /// request.queryValues("q")   // ["lunch time"]
 /// ```
-package final class IncomingRequest {
+package final class IncomingRequest: @unchecked Sendable {
     package let entry: JournalEntry
     private var pairs: [(name: String, value: String)]?
     private var parsedBody: Result<JSONValue, JSONParseError>?
+    /// The steps the request's regular expressions may still take, all routes together
+    /// (``LinearRegex/requestBudget``).
+    package var regexBudget = LinearRegex.requestBudget
+    /// Whether each table route's conditions hold, by index, once looked at (``StubSession``).
+    var tableConditions: [Int: Bool] = [:]
 
     package init(_ entry: JournalEntry) {
         self.entry = entry

@@ -57,6 +57,26 @@ public struct RequestConditions: Sendable, Equatable {
             && (bodyContains == nil || bodyContains == other.bodyContains)
     }
 
+    /// How large the regular expressions of the conditions are together (instructions), `0` with none.
+    var regexSize: Int {
+        (query + headers).reduce(0) { $0 + ($1.match.regex?.program.count ?? 0) }
+    }
+
+    /// At most how many steps the regular expressions could take on `request`: each one's size times the
+    /// length of the values it is matched against.
+    func regexSteps(for request: IncomingRequest) -> Int {
+        var steps = 0
+        for (name, match) in query {
+            guard let size = match.regex?.program.count else { continue }
+            steps += size * request.queryValues(name).reduce(1) { $0 + $1.utf8.count }
+        }
+        for (name, match) in headers {
+            guard let size = match.regex?.program.count else { continue }
+            steps += size * request.headerValues(name).reduce(1) { $0 + $1.utf8.count }
+        }
+        return steps
+    }
+
     /// Whether `request` holds every condition.
     package func holds(for request: IncomingRequest) -> Bool {
         misses(in: request, all: false).isEmpty
@@ -72,13 +92,13 @@ public struct RequestConditions: Sendable, Equatable {
     private func misses(in request: IncomingRequest, all: Bool) -> [String] {
         var misses: [String] = []
         for (name, match) in query {
-            if let why = match.mismatch(in: request.queryValues(name)) {
+            if let why = match.mismatch(in: request.queryValues(name), budget: &request.regexBudget) {
                 misses.append("query '\(name)' \(why)")
                 if !all { return misses }
             }
         }
         for (name, match) in headers {
-            if let why = match.mismatch(in: request.headerValues(name)) {
+            if let why = match.mismatch(in: request.headerValues(name), budget: &request.regexBudget) {
                 misses.append("header '\(name)' \(why)")
                 if !all { return misses }
             }

@@ -1,4 +1,4 @@
-import Foundation
+import Diagnostics
 
 /// How one query parameter or header of a request must look: exact text, a regular expression that
 /// finds a match in it, or absent. The same matcher serves a route's `when:` and `expect request`.
@@ -10,10 +10,11 @@ import Foundation
 /// ```
 public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
     /// What the value must be.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Hashable {
         /// Exactly this text (a query value percent-decoded, `+` read as a space).
         case equals(String)
-        /// A regular expression (ICU syntax) that matches somewhere in the value; anchor it with `^…$`.
+        /// A regular expression (ICU syntax, less what needs backtracking: ``LinearRegex``) that matches
+        /// somewhere in the value; anchor it with `^…$`.
         case matches(String)
         /// The parameter or header is not sent at all.
         case absent
@@ -21,7 +22,7 @@ public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
 
     public let kind: Kind
     /// The compiled expression of `.matches`.
-    private let regex: Expression?
+    let regex: LinearRegex?
 
     /// The text must be exactly `text`.
     public static func equals(_ text: String) -> RequestValueMatch {
@@ -31,19 +32,18 @@ public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
     /// The parameter or header must not be sent.
     public static let absent = RequestValueMatch(kind: .absent, regex: nil)
 
-    /// A value that `pattern` finds a match in; throws when `pattern` is not a valid expression.
+    /// A value that `pattern` finds a match in; throws when `pattern` is not a valid expression, or
+    /// asks for what only backtracking can do (backreferences, lookaround), or is too large.
     public static func matches(_ pattern: String) throws(RequestMatchError) -> RequestValueMatch {
         do {
-            return RequestValueMatch(
-                kind: .matches(pattern),
-                regex: Expression(try NSRegularExpression(pattern: pattern))
-            )
+            return RequestValueMatch(kind: .matches(pattern), regex: try LinearRegex(pattern))
         } catch {
-            throw RequestMatchError.invalidRegex(pattern)
+            throw error.unsupported
+                ? .unsupportedRegex(pattern, reason: error.reason) : .invalidRegex(pattern, reason: error.reason)
         }
     }
 
-    private init(kind: Kind, regex: Expression?) {
+    private init(kind: Kind, regex: LinearRegex?) {
         self.kind = kind
         self.regex = regex
     }
@@ -65,13 +65,29 @@ public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
     /// hold, or `nil` when they do: `missing, expected 'lunch'`, `is 'x', expected 'lunch'`, `is '2', expected
     /// absent`. Any one value that holds is enough.
     public func mismatch(in values: [String]) -> String? {
+        var budget = LinearRegex.requestBudget
+        return mismatch(in: values, budget: &budget)
+    }
+
+    /// The same, with the steps the request's expressions may still take (``LinearRegex/requestBudget``):
+    /// an expression that runs out of them does not hold, and says so.
+    package func mismatch(in values: [String], budget: inout Int) -> String? {
         switch kind {
         case .absent:
             return values.isEmpty ? nil : "is '\(Self.shown(values))', expected absent"
         case .equals(let text):
             if values.contains(text) { return nil }
         case .matches:
-            if values.contains(where: { regex?.finds(in: $0) == true }) { return nil }
+            guard let regex else { break }
+            for value in values {
+                switch regex.finds(in: value, budget: &budget) {
+                case true?: return nil
+                case false?: continue
+                case nil:
+                    return "not matched against \(description): the request's regular expressions took more than "
+                        + "\(LinearRegex.requestBudget.groupedDigits) steps"
+                }
+            }
         }
         return values.isEmpty
             ? "missing, expected \(description)" : "is '\(Self.shown(values))', expected \(description)"
@@ -80,18 +96,5 @@ public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
     private static func shown(_ values: [String]) -> String {
         let text = values.joined(separator: "', '")
         return text.count <= 60 ? text : String(text.prefix(57)) + "…"
-    }
-
-    /// An `NSRegularExpression`, immutable once made and safe to share between requests.
-    private struct Expression: @unchecked Sendable {
-        let regex: NSRegularExpression
-
-        init(_ regex: NSRegularExpression) {
-            self.regex = regex
-        }
-
-        func finds(in text: String) -> Bool {
-            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-        }
     }
 }

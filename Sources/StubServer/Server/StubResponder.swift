@@ -77,12 +77,21 @@ struct StubResponder: HTTPResponder {
 
         let incoming = IncomingRequest(entry)
         let segments = RequestPath.decodedSegments(of: path)
-        guard let choice = session.choose(for: incoming, segments: segments) else {
+        // Matching that may take a while runs off the event loop every connection is read on.
+        let slow = session.regexSteps(for: incoming) > StubSession.slowMatchingSteps
+        let session = self.session
+        let chosen =
+            slow
+            ? await MatchingThread.run { session.choose(for: incoming, segments: segments) }
+            : session.choose(for: incoming, segments: segments)
+        guard let choice = chosen else {
             if let (data, file) = fixtures.contents(atRequestPath: path), file != routeFile {
                 log("200", .file(path))
                 return Self.file(data, named: file)
             }
-            let unmatched = session.recordUnmatched(incoming, segments: segments)
+            // Ranking every route against the request takes a while with many routes or a long path: never
+            // on the event loop (an unmatched request is not the common case).
+            let unmatched = await MatchingThread.run { session.recordUnmatched(incoming, segments: segments) }
             log("404", .unmatched(unmatched))
             return Self.notFound(unmatched, method: method, path: path)
         }

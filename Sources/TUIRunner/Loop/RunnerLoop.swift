@@ -141,6 +141,8 @@ final class RunnerLoop: Sendable {
                 break
             case .watched(.failed(let text)):
                 state.loadError = text
+            case .watched(.note(let text)):
+                state.message = text
             case .watched(.reloaded(let all, let run, let changed)):
                 state.loadError = nil
                 state.keepOnly(all)

@@ -7,4 +7,6 @@ package enum WatchUpdate: Sendable, Hashable {
     case reloaded(all: [ScenarioID], run: [ScenarioID], changed: String)
     /// The files cannot be loaded: the diagnostics, with their carets, shown until a reload succeeds.
     case failed(String)
+    /// How the files are watched changed (`Watching by polling every 0.3 s: …`): shown in the footer.
+    case note(String)
 }

@@ -74,7 +74,8 @@ extension TUIState {
                 showsInspector = true
                 inspectorEntity = 0
             } else {
-                message = "The inspector needs KIF_SKIP_TEAR_DOWN=1 (tear-down keeps the state then)."
+                message =
+                    "Nothing to inspect: tear-down empties the store. Run with KIF_SKIP_TEAR_DOWN=1 to inspect it."
             }
         case .character("r"):
             guard canStartRun() else { return nil }

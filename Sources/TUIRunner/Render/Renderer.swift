@@ -135,11 +135,10 @@ package struct Renderer: Sendable {
                 var time = scenario.duration.map { Format.short($0) } ?? ""
                 // A scenario that passed only on a retry keeps its badge for the session.
                 if state.flaky[id] != nil { time = "flaky" + (time.isEmpty ? "" : " " + time) }
-                // A scenario that leaked shows ⚠: red when the leak failed it, yellow under `leaks: warn`.
-                let leaked = scenario.leakStep != nil
+                // A failure is ✗ whatever else it did; a scenario that passed but leaked (`leaks: warn`) shows ⚠.
+                let leaked = scenario.leakStep != nil && scenario.status != .failed
                 let glyph = leaked ? glyphs.leaked : glyphs.status(scenario.status)
-                let style =
-                    leaked && scenario.status != .failed ? theme.style(.warned) : theme.style(for: scenario.status)
+                let style = leaked ? theme.style(.warned) : theme.style(for: scenario.status)
                 buffer.put(String(glyph), x: inner.x + 2, y: y, style: style, limit: inner.width - 2)
                 let nameWidth = inner.width - 4 - (time.isEmpty ? 0 : time.count + 1)
                 buffer.put(
