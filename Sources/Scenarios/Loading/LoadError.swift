@@ -46,6 +46,7 @@ enum LoadError: Equatable {
     case unusedColumn(String, scenario: String)
     case columnWithKeyPath(column: String, reference: String)
     case columnNotScalar(column: String, text: String)
+    case outlineTooLarge(nodes: Bool)
 
     var message: String {
         switch self {
@@ -144,6 +145,13 @@ enum LoadError: Equatable {
         case .columnNotScalar(let column, let text):
             return
                 "Column '\(column)' holds a list or mapping, which can only stand alone (\"${\(column)}\"), not inside '\(text)'."
+        case .outlineTooLarge(let nodes):
+            let limit =
+                nodes
+                ? "\(ScenarioFileLoader.maxOutlineNodes.groupedDigits) nodes"
+                : "16 MiB of text (\(ScenarioFileLoader.maxOutlineBytes.groupedDigits) bytes)"
+            return
+                "Outline rows expand to more than \(limit) in this file (the steps are written out once per row); split the outline into files or use fewer rows or steps."
         }
     }
 }

@@ -54,15 +54,17 @@ extension ScenarioFileLoader {
     {
         let start = diagnostics.count
         defer { dropRepeatedDiagnostics(since: start) }
-        guard let (rows, columns, complete) = exampleRows(outline) else { return [] }
+        guard let (allRows, columns, complete) = exampleRows(outline) else { return [] }
         // Every problem of the outline is reported, then none of its rows is built.
         guard checkPlaceholders(outline, columns, settings), complete, valid else { return [] }
         // Read once for every row.
         let nameParts = (try? Interpolation.parse(outline.name)) ?? [.literal(outline.name)]
         let steps = outline.stepsNode.map { Self.template($0, columns: Set(columns.names)) }
-        let names = rows.map { Self.substitutedName(nameParts, $0.values) }
         let skipParts = outline.skipNode.flatMap { $0.string }.flatMap { try? Interpolation.parse($0) }
             .flatMap { parts in parts.contains { if case .reference = $0 { true } else { false } } ? parts : nil }
+        // Rows times steps is bounded per file: the rows past the budget are not built (reported).
+        let rows = allRows.prefix(affordableRows(allRows, steps: steps, name: nameParts, skip: skipParts))
+        let names = rows.map { Self.substitutedName(nameParts, $0.values) }
         var counts: [String: Int] = [:]
         for name in names { counts[name, default: 0] += 1 }
         var numbered: [String: Int] = [:]
@@ -116,6 +118,93 @@ extension ScenarioFileLoader {
             scenarios.append(scenario)
         }
         return scenarios
+    }
+
+    /// How many of `rows` the file's outline budget affords, spending it: each row costs the nodes of
+    /// its steps written out (a `${column}` standing alone: the row's node, however large) and the
+    /// bytes of text its placeholders are replaced with, in the steps, the name and `skip:`. The row
+    /// where the budget runs out is reported, once per file; no row is built past it.
+    private mutating func affordableRows(
+        _ rows: [Row],
+        steps: Template?,
+        name: [Interpolation.Part],
+        skip: [Interpolation.Part]?
+    ) -> Int {
+        for (index, row) in rows.enumerated() {
+            guard !outlineBudgetSpent else { return index }
+            var cost = (
+                nodes: 0, bytes: Self.textBytes(name, row.values) + (skip.map { Self.textBytes($0, row.values) } ?? 0)
+            )
+            if let steps { Self.add(steps, row.values, to: &cost, limit: outlineBudget.nodes) }
+            guard cost.nodes <= outlineBudget.nodes, cost.bytes <= outlineBudget.bytes else {
+                outlineBudgetSpent = true
+                report(.outlineTooLarge(nodes: cost.nodes > outlineBudget.nodes), at: location(of: row.node))
+                return index
+            }
+            outlineBudget.nodes -= cost.nodes
+            outlineBudget.bytes -= cost.bytes
+        }
+        return rows.count
+    }
+
+    /// Adds what `template` expands to with `values` to `cost`, counting nodes no further than just
+    /// past `limit` (an aliased value of 100,000 nodes in every row is not walked in every row).
+    private static func add(
+        _ template: Template,
+        _ values: [String: YAMLNode],
+        to cost: inout (nodes: Int, bytes: Int),
+        limit: Int
+    ) {
+        guard cost.nodes <= limit else { return }
+        switch template {
+        case .fixed(_, let nodes):
+            cost.nodes += nodes
+        case .whole(let column):
+            if let value = values[column] { cost.nodes += nodeCount(value, upTo: limit - cost.nodes + 1) }
+        case .text(let parts, _, _):
+            cost.nodes += 1
+            cost.bytes += textBytes(parts, values)
+        case .sequence(let items, _):
+            cost.nodes += 1
+            for item in items { add(item, values, to: &cost, limit: limit) }
+        case .mapping(let pairs, _):
+            cost.nodes += 1
+            for pair in pairs {
+                add(pair.key, values, to: &cost, limit: limit)
+                add(pair.value, values, to: &cost, limit: limit)
+            }
+        }
+    }
+
+    /// The bytes of `parts` with the row's values in place (a list or mapping counts its summary).
+    private static func textBytes(_ parts: [Interpolation.Part], _ values: [String: YAMLNode]) -> Int {
+        var bytes = 0
+        for part in parts {
+            switch part {
+            case .literal(let text): bytes += text.utf8.count
+            case .reference(let column, _): bytes += values[column]?.string?.utf8.count ?? 0
+            }
+        }
+        return bytes
+    }
+
+    /// The nodes of `node` (itself included), counted up to `limit`.
+    private static func nodeCount(_ node: YAMLNode, upTo limit: Int) -> Int {
+        var count = 0
+        var pending = [node]
+        while let next = pending.popLast(), count < limit {
+            count += 1
+            switch next.content {
+            case .scalar: break
+            case .sequence(let items): pending.append(contentsOf: items)
+            case .mapping(let pairs):
+                for (key, value) in pairs {
+                    pending.append(key)
+                    pending.append(value)
+                }
+            }
+        }
+        return count
     }
 
     /// The rows and their columns, and whether they are complete (every row a mapping of valid names
@@ -274,7 +363,8 @@ extension ScenarioFileLoader {
     /// An outline's steps read once for all its rows: subtrees without a column's placeholder kept as
     /// they are (shared by every row, never copied), scalars with one parsed once.
     private indirect enum Template {
-        case fixed(YAMLNode)
+        /// A subtree without placeholders, and its count of nodes.
+        case fixed(YAMLNode, nodes: Int)
         /// A scalar that is exactly `${column}`: the row's node itself.
         case whole(column: String)
         /// A scalar with placeholders inside its text.
@@ -286,6 +376,12 @@ extension ScenarioFileLoader {
             if case .fixed = self { return true }
             return false
         }
+
+        /// The nodes of a fixed subtree (0 for any other).
+        var fixedNodes: Int {
+            if case .fixed(_, let nodes) = self { return nodes }
+            return 0
+        }
     }
 
     private static func template(_ node: YAMLNode, columns: Set<String>) -> Template {
@@ -296,20 +392,23 @@ extension ScenarioFileLoader {
                     if case .reference(let name, _) = part { return columns.contains(name) }
                     return false
                 })
-            else { return .fixed(node) }
+            else { return .fixed(node, nodes: 1) }
             if parts.count == 1, case .reference(let name, let keyPath) = parts[0], keyPath.isEmpty {
                 return .whole(column: name)
             }
             return .text(parts, original: node, isPlain: isPlain)
         case .sequence(let items):
             let templates = items.map { template($0, columns: columns) }
-            return templates.allSatisfy(\.isFixed) ? .fixed(node) : .sequence(templates, original: node)
+            return templates.allSatisfy(\.isFixed)
+                ? .fixed(node, nodes: 1 + templates.reduce(0) { $0 + $1.fixedNodes })
+                : .sequence(templates, original: node)
         case .mapping(let pairs):
             let templates = pairs.map {
                 (key: template($0.key, columns: columns), value: template($0.value, columns: columns))
             }
             return templates.allSatisfy { $0.key.isFixed && $0.value.isFixed }
-                ? .fixed(node) : .mapping(templates, original: node)
+                ? .fixed(node, nodes: 1 + templates.reduce(0) { $0 + $1.key.fixedNodes + $1.value.fixedNodes })
+                : .mapping(templates, original: node)
         }
     }
 
@@ -318,7 +417,7 @@ extension ScenarioFileLoader {
     /// become the value's text; anything else is left as written.
     private mutating func instantiate(_ template: Template, _ values: [String: YAMLNode]) -> YAMLNode {
         switch template {
-        case .fixed(let node):
+        case .fixed(let node, _):
             return node
         case .whole(let column):
             return values[column] ?? YAMLNode(content: .scalar("", isPlain: true), line: 1, column: 1)

@@ -16,6 +16,16 @@ struct ScenarioFileLoader {
     private var lineOffset = 0
     /// Composes the chunks of a file in the plain layout, with one alias budget for all of them.
     private var chunkComposer = YAMLComposer()
+    /// What the rows of the file's outlines may still expand to: each row's steps are the outline's
+    /// steps written out again, so rows times steps is bounded per file, as aliases are.
+    var outlineBudget = (nodes: Self.maxOutlineNodes, bytes: Self.maxOutlineBytes)
+    /// Whether the outline budget ran out (reported once, at the row where it did).
+    var outlineBudgetSpent = false
+    /// The most YAML nodes the rows of one file's outlines expand to (1,000 rows of 100 nodes is a tenth
+    /// of it; reached, a debug build has spent about 5 s and 70 MB on it).
+    static let maxOutlineNodes = 1_000_000
+    /// The most bytes of text the placeholders of one file's outlines are replaced with.
+    static let maxOutlineBytes = 16 * 1024 * 1024
 
     init(file: String, source: YAMLText, registry: StepRegistry, buildContext: StepBuildContext) {
         self.file = file
@@ -34,6 +44,8 @@ struct ScenarioFileLoader {
         if let chunks = ScenarioFileChunks(text), let scenarios = load(chunks) { return scenarios }
         diagnostics = []
         lineOffset = 0
+        outlineBudget = (Self.maxOutlineNodes, Self.maxOutlineBytes)
+        outlineBudgetSpent = false
         return loadWholeDocument()
     }
 
