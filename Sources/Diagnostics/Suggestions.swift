@@ -6,13 +6,17 @@ public enum Suggestions {
     /// Suggestions.nearest(to: "stub rout", in: ["stub route", "suspend queue"]) // ["stub route"]
     /// ```
     public static func nearest(to name: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
-        let needle = Array(name.lowercased().unicodeScalars)
+        let loweredName = name.lowercased()
+        let needle = Array(loweredName.unicodeScalars)
         let threshold = max(2, needle.count / 3)
         var scored: [(distance: Int, name: String)] = []
         for candidate in Set(candidates) {
             let lowered = candidate.lowercased()
-            let distance = editDistance(needle, Array(lowered.unicodeScalars))
-            if distance <= threshold || (needle.count >= 3 && lowered.contains(name.lowercased())) {
+            let scalars = Array(lowered.unicodeScalars)
+            // A candidate that holds the name is near whatever the distance (`nope` in `nope again`).
+            if needle.count >= 3, scalars.count >= needle.count, lowered.contains(loweredName) {
+                scored.append((editDistance(needle, scalars), candidate))
+            } else if let distance = editDistance(needle, scalars, limit: threshold) {
                 scored.append((distance, candidate))
             }
         }
@@ -59,18 +63,28 @@ public enum Suggestions {
     }
 
     package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
+        editDistance(a, b, limit: Int.max) ?? Int.max
+    }
+
+    /// The edit distance when it is at most `limit`, else `nil`, found without working it out: lengths
+    /// further apart than the limit are never compared, and the comparison stops at the first row all
+    /// past the limit (an unknown name of 60,000 characters against 40 step names costs nothing).
+    package static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int? {
+        guard abs(a.count - b.count) <= limit else { return nil }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             current[0] = i
+            var smallest = i
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                smallest = min(smallest, current[j])
             }
+            if smallest > limit { return nil }
             swap(&previous, &current)
         }
-        return previous[b.count]
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 }
