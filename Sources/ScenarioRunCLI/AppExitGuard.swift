@@ -18,11 +18,10 @@ import Synchronization
 final class AppExitGuard: Sendable {
     private struct State {
         var plan: [ScenarioID: RunPlan.PlannedScenario] = [:]
-        var order: [ScenarioID] = []
+        /// The run's totals, and what has finished.
+        var tally = RunTally()
         /// The scenario running, its step (the last started), and since when.
         var current: (id: ScenarioID, step: Int?, since: ContinuousClock.Instant)?
-        var finished: Set<ScenarioID> = []
-        var summary = RunSummary()
         var start = ContinuousClock.now
         /// The run's own summary, once it has finished.
         var ended: RunSummary?
@@ -61,23 +60,19 @@ final class AppExitGuard: Sendable {
     /// Follows the run: what runs, what finished.
     func handle(_ event: RunEvent) {
         state.withLock { state in
+            state.tally.record(event)
             switch event {
             case .runStarted(let plan):
+                let tally = state.tally
                 state = State()
-                state.order = plan.scenarios.map(\.id)
+                state.tally = tally
                 state.plan = Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first }
             case .scenarioStarted(let id):
                 state.current = (id, nil, .now)
             case .stepStarted(let id, let step, _):
                 if state.current?.id == id { state.current?.step = step }
-            case .scenarioFinished(let id, let outcome, _):
-                state.finished.insert(id)
+            case .scenarioFinished(let id, _, _):
                 if state.current?.id == id { state.current = nil }
-                switch outcome {
-                case .passed: state.summary.passed += 1
-                case .failed: state.summary.failed += 1
-                case .skipped: state.summary.skipped += 1
-                }
             case .runFinished(let summary):
                 state.ended = summary
             default:
@@ -106,7 +101,6 @@ final class AppExitGuard: Sendable {
                 return ([], ended)
             }
             var events: [RunEvent] = []
-            var summary = state.summary
             if let current = state.current {
                 let planned = state.plan[current.id]
                 let index = current.step ?? 0
@@ -122,23 +116,17 @@ final class AppExitGuard: Sendable {
                         duration: .zero
                     )
                 )
-                events.append(
-                    .scenarioFinished(
-                        current.id,
-                        outcome: .failed(step: index, reason: reason),
-                        duration: ContinuousClock.now - current.since
-                    )
+                let finished = RunEvent.scenarioFinished(
+                    current.id,
+                    outcome: .failed(step: index, reason: reason),
+                    duration: ContinuousClock.now - current.since
                 )
-                state.finished.insert(current.id)
-                summary.failed += 1
+                state.tally.record(finished)
+                events.append(finished)
             }
-            for id in state.order where !state.finished.contains(id) {
-                events.append(.scenarioFinished(id, outcome: .skipped, duration: .zero))
-                summary.skipped += 1
-            }
-            summary.duration = ContinuousClock.now - state.start
-            events.append(.runFinished(summary))
-            return (events, summary)
+            // The rest skipped, and the totals: the tally's, as at the end of any run.
+            events += state.tally.finish(duration: ContinuousClock.now - state.start, cancelled: false)
+            return (events, state.tally.summary)
         }
         for event in events { report(event) }
         finish(summary)

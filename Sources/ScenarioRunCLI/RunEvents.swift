@@ -3,10 +3,9 @@ import Scenarios
 /// The events of a run cancelled before it began: every scenario skipped.
 enum RunEvents {
     static func skipping(_ scenarios: [Scenario], plan: RunPlan, emit: (RunEvent) -> Void) -> RunSummary {
+        var tally = RunTally(scenarios: scenarios.map(\.id))
         emit(.runStarted(plan))
-        for scenario in scenarios { emit(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero)) }
-        let summary = RunSummary(passed: 0, failed: 0, skipped: scenarios.count, duration: .zero, cancelled: true)
-        emit(.runFinished(summary))
-        return summary
+        for event in tally.finish(duration: .zero, cancelled: true) { emit(event) }
+        return tally.summary
     }
 }

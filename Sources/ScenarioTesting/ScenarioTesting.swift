@@ -79,8 +79,14 @@ public enum ScenarioTesting {
         guard !loaded.scenarios.isEmpty else {
             return [ScenarioCase(project: project, scenario: nil, label: "No scenarios")]
         }
+        // A skipped scenario says so in its name: Swift Testing 6.3's console shows a cancelled test case
+        // as passed, and `run(_:)` cancels it.
         return loaded.scenarios.map {
-            ScenarioCase(project: project, scenario: $0.id, label: "\($0.feature): \($0.name)")
+            ScenarioCase(
+                project: project,
+                scenario: $0.id,
+                label: "\($0.feature): \($0.name)" + ($0.skip.map { " (skipped: \($0))" } ?? "")
+            )
         }
     }
 
@@ -106,6 +112,11 @@ public enum ScenarioTesting {
                 )
             )
             return RunSummary()
+        }
+        // A scenario with `skip:` is a cancelled test case, with its reason (and its case's name says
+        // skipped), never a pass.
+        if let reason = selected.skip {
+            try Test.cancel(Comment(rawValue: "Skipped: \(reason)"))
         }
         return try await execute([selected], in: loaded, directory: project.directory)
     }
@@ -145,7 +156,17 @@ public enum ScenarioTesting {
     {
         let suite = project.suite
         let failures = FailureLog()
-        let summary = try await suite.run(selected) { failures.handle($0) }
+        // One run at a time in the process: every run shares the app's object manager and store, and two
+        // suites' runs at once (Swift Testing runs suites in parallel) failed valid scenarios of both.
+        await RunGate.shared.enter()
+        let summary: RunSummary
+        do {
+            summary = try await suite.run(selected) { failures.handle($0) }
+            await RunGate.shared.leave()
+        } catch {
+            await RunGate.shared.leave()
+            throw error
+        }
         if suite.settings.skipTearDown {
             do {
                 if let lines = try KeptStore.keep(in: directory) { print(lines.joined(separator: "\n")) }
@@ -156,6 +177,7 @@ public enum ScenarioTesting {
             }
         }
         for warning in failures.warnings { print("warning: \(warning)") }
+        for skipped in failures.skipped { print("note: skipped '\(skipped.name)': \(skipped.reason)") }
         for failure in failures.all {
             Issue.record(
                 Comment(rawValue: "Scenario '\(failure.scenario)' failed at step '\(failure.step)': \(failure.reason)"),
@@ -192,13 +214,17 @@ final class FailureLog: Sendable {
         var location: Diagnostics.SourceLocation?
     }
 
-    private let state = Mutex<(plan: RunPlan?, failures: [Failure], warnings: [String])>((nil, [], []))
+    private let state = Mutex<
+        (plan: RunPlan?, failures: [Failure], warnings: [String], skipped: [(name: String, reason: String)])
+    >((nil, [], [], []))
 
     func handle(_ event: RunEvent) {
         state.withLock { state in
             switch event {
             case .runStarted(let plan):
                 state.plan = plan
+            case .scenarioFinished(let id, .skipped, _):
+                if let reason = state.plan?.scenario(id)?.skip { state.skipped.append((id.name, reason)) }
             case .stepFinished(let id, let index, _, let outcome, _):
                 let scenario = state.plan?.scenario(id)
                 let step = scenario?.steps[safe: index]
@@ -227,6 +253,8 @@ final class FailureLog: Sendable {
     var all: [Failure] { state.withLock { $0.failures } }
     /// What warned steps reported (`leaks: warn`), one line each.
     var warnings: [String] { state.withLock { $0.warnings } }
+    /// The scenarios skipped by their `skip:`, with its reason.
+    var skipped: [(name: String, reason: String)] { state.withLock { $0.skipped } }
 }
 
 extension Array {
@@ -252,4 +280,30 @@ public struct ScenarioCase: Sendable, CustomTestStringConvertible {
     let label: String
 
     public var testDescription: String { label }
+}
+
+/// Lets one scenario run at a time into the process, first come first served: the runs of every suite
+/// that uses ``ScenarioTesting`` share the app's object manager, its store and its stub server.
+actor RunGate {
+    static let shared = RunGate()
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns when the caller may run; waits while another run is under way.
+    func enter() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Lets the next waiting run in (it stays busy), or frees the gate.
+    func leave() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
 }

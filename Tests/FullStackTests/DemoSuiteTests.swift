@@ -2,6 +2,7 @@ import ExampleApp
 import Foundation
 import ObjectManager
 import ScenarioTesting
+import Scenarios
 import Testing
 
 extension FullStack {
@@ -18,6 +19,29 @@ extension FullStack {
             )
             #expect(summary.failed == 0)
             #expect(summary.passed >= 26)
+        }
+
+        /// Two suites' runs at once (Swift Testing runs suites in parallel) take turns: every run shares the
+        /// app's object manager and store, and without the library's gate valid scenarios of both failed.
+        /// Ten rounds of two runs started together, all green.
+        @Test func runsStartedTogetherTakeTurns() async throws {
+            for _ in 0..<10 {
+                async let first = ScenarioTesting.run(
+                    app: RestaurantReviews.appUnderTest,
+                    directory: Self.repositoryRoot,
+                    paths: ["Scenarios/reviews.yml"],
+                    environment: [:]
+                )
+                async let second = ScenarioTesting.run(
+                    app: RestaurantReviews.appUnderTest,
+                    directory: Self.repositoryRoot,
+                    paths: ["Scenarios/store.yml"],
+                    environment: [:]
+                )
+                let (a, b) = try await (first, second)
+                #expect(a.failed == 0 && a.passed > 0, "\(a.line)")
+                #expect(b.failed == 0 && b.passed > 0, "\(b.line)")
+            }
         }
 
         /// Tags select as on the command line: an expression selects; a malformed one, or a tag no scenario
@@ -62,6 +86,40 @@ extension FullStack {
                 .map(\.testDescription)
             #expect(names.count >= 26)
             #expect(names.contains("Reviews: Posting a review the server answers with 422"))
+        }
+
+        /// A scenario with `skip:` is never counted as passed: its case says skipped in its name (and is
+        /// cancelled when run); a whole-project run counts it skipped.
+        @Test func aSkippedScenarioIsNeverAPass() async throws {
+            let project = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "scenario-testing-\(UUID().uuidString)"
+            )
+            try FileManager.default.createDirectory(
+                at: project.appendingPathComponent("Scenarios"),
+                withIntermediateDirectories: true
+            )
+            try FileManager.default.copyItem(
+                at: Self.repositoryRoot.appendingPathComponent("Fixtures"),
+                to: project.appendingPathComponent("Fixtures")
+            )
+            defer { try? FileManager.default.removeItem(at: project) }
+            try """
+            scenarios:
+              - scenario: Runs
+                steps: [succeed]
+              - scenario: Waits for the server team
+                skip: the endpoint is not deployed
+                steps: [succeed]
+            """.write(to: project.appendingPathComponent("Scenarios/s.yml"), atomically: true, encoding: .utf8)
+            let names = ScenarioTesting.scenarios(app: RestaurantReviews.appUnderTest, directory: project)
+                .map(\.testDescription)
+            #expect(names == ["s: Runs", "s: Waits for the server team (skipped: the endpoint is not deployed)"])
+            let summary = try await ScenarioTesting.run(
+                app: RestaurantReviews.appUnderTest,
+                directory: project,
+                environment: [:]
+            )
+            #expect(summary == RunSummary(passed: 1, skipped: 1, duration: summary.duration))
         }
 
         @Test func aProjectWithoutScenariosDoesNotPass() async throws {

@@ -272,12 +272,12 @@ struct EventLogTests {
     @Test func mergesTheLatestRunOfEachScenario() {
         var log = EventLog()
         Fixtures.finishedRun().forEach { log.record($0) }
-        #expect(log.summary.line == "4 passed, 1 failed")
+        #expect(log.merged().summary.line == "4 passed, 1 failed")
         log.record(.runStarted(Fixtures.plan([Fixtures.rejected])))
         Fixtures.passing(Fixtures.rejected).forEach { log.record($0) }
         log.record(.runFinished(RunSummary(passed: 1, duration: .milliseconds(5))))
-        #expect(log.summary.line == "5 passed, 0 failed")
-        #expect(log.summary.duration == .milliseconds(10_105))
+        #expect(log.merged().summary.line == "5 passed, 0 failed")
+        #expect(log.merged().summary.duration == .milliseconds(10_105))
         #expect(log.runs == 2)
     }
 
@@ -286,10 +286,10 @@ struct EventLogTests {
         log.record(.runStarted(Fixtures.plan()))
         Fixtures.passing(Fixtures.posting).forEach { log.record($0) }
         log.record(.runFinished(RunSummary(passed: 1, cancelled: true)))
-        #expect(log.summary.line == "1 passed, 0 failed, 4 skipped")
-        #expect(log.summary.cancelled)
+        #expect(log.merged().summary.line == "1 passed, 0 failed, 4 skipped")
+        #expect(log.merged().summary.cancelled)
         #expect(
-            log.mergedEvents.filter { if case .scenarioFinished(_, .skipped, _) = $0 { true } else { false } }.count
+            log.merged().events.filter { if case .scenarioFinished(_, .skipped, _) = $0 { true } else { false } }.count
                 == 4
         )
     }
@@ -299,7 +299,7 @@ struct EventLogTests {
         Fixtures.finishedRun().forEach { log.record($0) }
         let output = Mutex("")
         let reporter = PlainReporter { text in output.withLock { $0 += text } }
-        log.mergedEvents.forEach(reporter.handle)
+        log.merged().events.forEach(reporter.handle)
         let text = output.withLock { $0 }
         #expect(text.hasSuffix("4 passed, 1 failed\n"))
         #expect(text.contains("✗ Posting a review that the server rejects"))

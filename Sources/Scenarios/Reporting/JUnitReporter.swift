@@ -12,9 +12,9 @@ import Synchronization
 /// ```
 package final class JUnitReporter: Sendable {
     private let record = Mutex(RunRecord())
-    /// Finished scenarios: their `testcase` element, rendered as they finish so that their steps and
-    /// logs need not be kept for the whole run, with what the suite counts need.
-    private let finished = Mutex([ScenarioID: (xml: String, outcome: ScenarioOutcome, duration: Duration)]())
+    /// Finished scenarios' `testcase` elements, rendered as they finish so that their steps and logs need
+    /// not be kept for the whole run (the counts and times are the run's tally).
+    private let finished = Mutex([ScenarioID: String]())
     /// Written in every testsuite's `<properties>` (where JUnit's schema and its readers — Jenkins,
     /// GitLab — look for them); none, no `<properties>` element.
     private let properties: [JUnitProperty]
@@ -31,11 +31,10 @@ package final class JUnitReporter: Sendable {
             guard case .scenarioFinished(let id, _, _) = event else { return nil }
             return (id, record)
         }
-        guard let (id, snapshot) = done, let planned = snapshot.planned(id),
-            let entry = snapshot.scenarios[id], let outcome = entry.outcome
+        guard let (id, snapshot) = done, let planned = snapshot.planned(id), snapshot.scenarios[id]?.outcome != nil
         else { return }
         let xml = testcase(planned, record: snapshot)
-        finished.withLock { $0[id] = (xml, outcome, entry.duration) }
+        finished.withLock { $0[id] = xml }
         record.withLock { _ = $0.scenarios.removeValue(forKey: id) }
     }
 
@@ -50,19 +49,9 @@ package final class JUnitReporter: Sendable {
             byFile[scenario.id.file, default: []].append(scenario)
         }
         func counts(_ scenarios: [RunPlan.PlannedScenario]) -> (failures: Int, skipped: Int, time: Duration) {
-            var failures = 0
-            var skipped = 0
-            var time = Duration.zero
-            for scenario in scenarios {
-                let outcome = finished[scenario.id]?.outcome ?? record.scenarios[scenario.id]?.outcome
-                switch outcome {
-                case .failed?: failures += 1
-                case .skipped?, nil: skipped += 1
-                case .passed?: break
-                }
-                time += finished[scenario.id]?.duration ?? record.scenarios[scenario.id]?.duration ?? .zero
-            }
-            return (failures, skipped, time)
+            let counts = record.tally.counts(of: scenarios.map(\.id))
+            let time = scenarios.reduce(Duration.zero) { $0 + (record.tally.durations[$1.id] ?? .zero) }
+            return (counts.failed, counts.skipped, time)
         }
 
         let all = counts(record.plan.scenarios)
@@ -81,7 +70,7 @@ package final class JUnitReporter: Sendable {
                 xml += "    <properties>\n" + properties.map(\.xml).joined() + "    </properties>\n"
             }
             for scenario in scenarios {
-                xml += finished[scenario.id]?.xml ?? testcase(scenario, record: record)
+                xml += finished[scenario.id] ?? testcase(scenario, record: record)
             }
             xml += "  </testsuite>\n"
         }

@@ -26,10 +26,13 @@ struct RunRecord: Sendable {
     private var planIndex: [ScenarioID: Int] = [:]
     var scenarios: [ScenarioID: ScenarioRecord] = [:]
     var summary: RunSummary?
+    /// The run's totals and each scenario's outcome and time: what every count in a report is read from.
+    private(set) var tally = RunTally()
     /// The flaky scenarios, in the order they finished.
     var flaky: [Flaky] = []
 
     mutating func apply(_ event: RunEvent) {
+        tally.record(event)
         switch event {
         case .runStarted(let plan):
             self.plan = plan

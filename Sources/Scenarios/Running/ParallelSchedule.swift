@@ -33,8 +33,8 @@ package struct ParallelSchedule: Sendable {
     private var workers: [Worker]
     private var stopped = false
     private var cancelled = false
-    private var summary = RunSummary()
-    private var finished: Set<Int> = []
+    /// What finished, and the totals: the run's one count.
+    private var tally: RunTally
     private let indexByID: [ScenarioID: Int]
 
     /// A schedule of `scenarios` (indexes into this array are what workers are sent).
@@ -45,6 +45,7 @@ package struct ParallelSchedule: Sendable {
         self.queue = Array(scenarios.indices)
         self.workers = Array(repeating: Worker(), count: max(1, workers))
         self.indexByID = Dictionary(scenarios.enumerated().map { ($1, $0) }) { first, _ in first }
+        self.tally = RunTally(scenarios: scenarios)
     }
 
     /// Takes scenarios from the queue for `worker` until it holds ``prefetch``; empty once stopped.
@@ -79,8 +80,8 @@ package struct ParallelSchedule: Sendable {
             // The step after the last finished one is running (workers leave out step starts).
             workers[worker].lastStep = max(step + 1, workers[worker].lastStep ?? 0)
         case .scenarioFinished(let id, let outcome, _):
-            guard let index = indexByID[id], !finished.contains(index) else { return ([], []) }
-            record(index, outcome)
+            guard let index = indexByID[id], !tally.hasFinished(id) else { return ([], []) }
+            record(event, outcome)
             workers[worker].assigned.removeAll { $0 == index }
             if workers[worker].started == id { workers[worker].started = nil }
             return ([event], assignments(for: worker))
@@ -104,11 +105,10 @@ package struct ParallelSchedule: Sendable {
         let started = running?.scenario ?? workers[worker].started
         var events: [RunEvent] = []
         var unstarted: [Int] = []
-        for index in workers[worker].assigned where !finished.contains(index) {
+        for index in workers[worker].assigned where !tally.hasFinished(scenarios[index]) {
             if scenarios[index] == started {
                 let step = running?.step ?? workers[worker].lastStep ?? 0
                 let outcome = ScenarioOutcome.failed(step: step, reason: failure)
-                record(index, outcome)
                 // No step fails without the rest being skipped: before a step that ran after no failure,
                 // every step passed (the worker's own events for them may have died with it).
                 if let running, running.earlierStepsPassed {
@@ -135,7 +135,9 @@ package struct ParallelSchedule: Sendable {
                 )
                 // How long it ran until its process ended (a --scenario-timeout: that long, not 0 s).
                 let duration = running?.elapsed ?? .zero
-                events.append(.scenarioFinished(scenarios[index], outcome: outcome, duration: duration))
+                let finished = RunEvent.scenarioFinished(scenarios[index], outcome: outcome, duration: duration)
+                record(finished, outcome)
+                events.append(finished)
             } else {
                 unstarted.append(index)
             }
@@ -198,26 +200,16 @@ package struct ParallelSchedule: Sendable {
 
     /// Once every worker has exited: skipped events for every scenario that never finished, and the totals.
     package mutating func finish() -> (events: [RunEvent], summary: RunSummary) {
-        var events: [RunEvent] = []
-        for index in scenarios.indices where !finished.contains(index) {
-            finished.insert(index)
-            summary.skipped += 1
-            events.append(.scenarioFinished(scenarios[index], outcome: .skipped, duration: .zero))
-        }
         queue = []
-        var totals = summary
+        let events = tally.skipUnfinished()
+        var totals = tally.summary
         totals.cancelled = cancelled
         return (events, totals)
     }
 
-    private mutating func record(_ index: Int, _ outcome: ScenarioOutcome) {
-        finished.insert(index)
-        switch outcome {
-        case .passed: summary.passed += 1
-        case .failed:
-            summary.failed += 1
-            if failFast { stopped = true }
-        case .skipped: summary.skipped += 1
-        }
+    /// Counts a scenario's end; with fail-fast, a failure stops handing out scenarios.
+    private mutating func record(_ finished: RunEvent, _ outcome: ScenarioOutcome) {
+        tally.record(finished)
+        if case .failed = outcome, failFast { stopped = true }
     }
 }

@@ -233,30 +233,28 @@ package final class ScenarioRunner: Sendable {
         let stopwatch = Stopwatch(clock)
         let timer = DeadlineTimer(clock: clock)
         defer { timer.shutDown() }
+        // The totals are the tally's, counted from the scenarios' own ends.
+        let tally = Mutex(RunTally())
+        let emit: @Sendable (RunEvent) -> Void = { event in
+            tally.withLock { $0.record(event) }
+            emit(event)
+        }
         emit(.runStarted(plan))
-        var summary = RunSummary()
         var stopped = false
         while let scenario = await source.next() {
             // `skip:` in the file: reported skipped (the plan carries the reason), nothing runs.
             if stopped || isCancelled || scenario.skip != nil {
                 emit(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero))
-                summary.skipped += 1
                 continue
             }
-            switch await runTries(scenario, timer: timer, emit: emit) {
-            case .passed:
-                summary.passed += 1
-            case .failed:
-                summary.failed += 1
-                if settings.failFast { stopped = true }
-            case .skipped:
-                summary.skipped += 1
-            }
+            if case .failed = await runTries(scenario, timer: timer, emit: emit), settings.failFast { stopped = true }
         }
-        summary.duration = stopwatch.elapsed
-        summary.cancelled = isCancelled
-        emit(.runFinished(summary))
-        return summary
+        // A worker's runner is planned with every scenario but runs the ones it is sent: only those count.
+        var totals = tally.withLock { $0.summary }
+        totals.duration = stopwatch.elapsed
+        totals.cancelled = isCancelled
+        emit(.runFinished(totals))
+        return totals
     }
 
     /// Runs a scenario ``RunSettings/repetitions`` times in a row, each failing try re-run while

@@ -33,38 +33,25 @@ struct EventLog: Sendable {
         }
     }
 
-    /// The totals over the latest outcome of every scenario (skipped when it never finished).
-    var summary: RunSummary {
-        var summary = RunSummary(duration: duration, cancelled: cancelled)
-        for scenario in planned {
-            switch outcome(of: scenario.id) {
-            case .passed?: summary.passed += 1
-            case .failed?: summary.failed += 1
-            case .skipped?, nil: summary.skipped += 1
-            }
-        }
-        return summary
-    }
-
-    private func outcome(of id: ScenarioID) -> ScenarioOutcome? {
-        for event in (latest[id] ?? []).reversed() {
-            if case .scenarioFinished(_, let outcome, _) = event { return outcome }
-        }
-        return nil
-    }
-
-    /// One run's worth of events: `runStarted`, every scenario's latest events, `runFinished`.
-    var mergedEvents: [RunEvent] {
-        guard runs > 0 else { return [] }
+    /// One run's worth of events — `runStarted`, every scenario's latest events (a scenario that never
+    /// finished reported skipped), `runFinished` — and its totals, counted by the run's tally as every
+    /// run is (none before the first run).
+    func merged() -> (events: [RunEvent], summary: RunSummary) {
+        guard runs > 0 else { return ([], RunSummary()) }
+        var tally = RunTally()
         var events: [RunEvent] = [.runStarted(RunPlan(scenarios: planned))]
+        tally.record(events[0])
         for scenario in planned {
-            let scenarioEvents = latest[scenario.id] ?? []
-            events += scenarioEvents
-            if outcome(of: scenario.id) == nil {
-                events.append(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero))
+            var scenarioEvents = latest[scenario.id] ?? []
+            if !scenarioEvents.contains(where: { if case .scenarioFinished = $0 { true } else { false } }) {
+                scenarioEvents.append(.scenarioFinished(scenario.id, outcome: .skipped, duration: .zero))
+            }
+            for event in scenarioEvents {
+                tally.record(event)
+                events.append(event)
             }
         }
-        events.append(.runFinished(summary))
-        return events
+        events += tally.finish(duration: duration, cancelled: cancelled)
+        return (events, tally.summary)
     }
 }

@@ -175,6 +175,7 @@ final class RunnerLoop: Sendable {
         }
         ticker?.cancel()
         inputs.finish()
-        return TUIOutcome(events: log.mergedEvents, summary: log.summary)
+        let merged = log.merged()
+        return TUIOutcome(events: merged.events, summary: merged.summary)
     }
 }

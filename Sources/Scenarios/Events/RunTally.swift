@@ -1,0 +1,100 @@
+/// The totals of a run, counted once, from its events: every executor (in-process, workers, the exit
+/// guard, a run cancelled before it began) ends a run through it, and every reporter reads its counts
+/// from it — so `12 passed, 1 failed`, JUnit's `failures="1"` and the live runner's bar can never
+/// disagree.
+///
+/// A scenario counts once, by its first `scenarioFinished` (a second one — a worker's late report of a
+/// scenario the parent already failed — changes nothing). A planned scenario that never finished is
+/// skipped: ``finish(duration:cancelled:)`` reports it so.
+///
+/// ```swift
+/// var tally = RunTally()
+/// for event in events { tally.record(event) }
+/// tally.summary.line                                     // "12 passed, 1 failed"
+/// let closing = tally.finish(duration: elapsed, cancelled: false)   // skipped events, then runFinished
+/// ```
+package struct RunTally: Sendable, Hashable {
+    /// The scenarios of the run, in order (empty before `runStarted`).
+    package private(set) var order: [ScenarioID] = []
+    /// How each finished scenario ended.
+    package private(set) var outcomes: [ScenarioID: ScenarioOutcome] = [:]
+    /// How long each finished scenario took (its last try, as its `scenarioFinished` says).
+    package private(set) var durations: [ScenarioID: Duration] = [:]
+    /// The counts so far; the duration and `cancelled` once the run finished.
+    package private(set) var summary = RunSummary()
+    /// Whether `runFinished` was recorded.
+    package private(set) var isFinished = false
+
+    package init() {}
+
+    /// A tally of a run of `scenarios`, before any event.
+    package init(scenarios: [ScenarioID]) {
+        order = scenarios
+    }
+
+    /// Counts `event`: a new run starts from nothing; a scenario's first end counts; the run's end
+    /// keeps its duration and whether it was cancelled (its counts are this tally's own).
+    package mutating func record(_ event: RunEvent) {
+        switch event {
+        case .runStarted(let plan):
+            self = RunTally(scenarios: plan.scenarios.map(\.id))
+        case .scenarioFinished(let id, let outcome, let duration):
+            count(id, outcome, duration)
+        case .runFinished(let finished):
+            summary.duration = finished.duration
+            summary.cancelled = finished.cancelled
+            isFinished = true
+        default:
+            break
+        }
+    }
+
+    /// Whether the scenario has finished (and counted).
+    package func hasFinished(_ id: ScenarioID) -> Bool { outcomes[id] != nil }
+
+    /// The planned scenarios that have not finished, in order.
+    package var unfinished: [ScenarioID] { order.filter { outcomes[$0] == nil } }
+
+    /// Ends the run: a skipped `scenarioFinished` for every planned scenario that did not finish, then
+    /// `runFinished` with the totals — the events to report, already counted.
+    package mutating func finish(duration: Duration, cancelled: Bool) -> [RunEvent] {
+        var events = skipUnfinished()
+        var totals = summary
+        totals.duration = duration
+        totals.cancelled = cancelled
+        events.append(.runFinished(totals))
+        record(.runFinished(totals))
+        return events
+    }
+
+    /// A skipped `scenarioFinished` for every planned scenario that did not finish, counted.
+    package mutating func skipUnfinished() -> [RunEvent] {
+        let events = unfinished.map { RunEvent.scenarioFinished($0, outcome: .skipped, duration: .zero) }
+        for event in events { record(event) }
+        return events
+    }
+
+    /// Passed, failed and skipped among `scenarios` (a JUnit testsuite's): one not finished is skipped.
+    package func counts(of scenarios: some Sequence<ScenarioID>) -> RunSummary {
+        var counts = RunSummary()
+        for id in scenarios {
+            switch outcomes[id] {
+            case .passed?: counts.passed += 1
+            case .failed?: counts.failed += 1
+            case .skipped?, nil: counts.skipped += 1
+            }
+        }
+        return counts
+    }
+
+    private mutating func count(_ id: ScenarioID, _ outcome: ScenarioOutcome, _ duration: Duration) {
+        guard outcomes[id] == nil else { return }
+        outcomes[id] = outcome
+        durations[id] = duration
+        switch outcome {
+        case .passed: summary.passed += 1
+        case .failed: summary.failed += 1
+        case .skipped: summary.skipped += 1
+        }
+    }
+}
