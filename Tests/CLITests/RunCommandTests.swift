@@ -75,6 +75,16 @@ struct RunCommandTests {
         #expect(invalid.status == 2)
     }
 
+    /// `--filter` and `KIF_SCENARIO_FILTER` ignore case, as the live runner's `/` filter does.
+    @Test func filterIgnoresCaseLikeTheLiveRunnersFilter() async throws {
+        let byFlag = try await CLI.run(["--ci", "--list", "--filter", "ANSWERS WITH (422|503)"])
+        #expect(byFlag.status == 0, "\(byFlag.stderr)")
+        #expect(byFlag.stdout.contains("answers with 422"), "\(byFlag.stdout)")
+        #expect(byFlag.stdout.contains("answers with 503"), "\(byFlag.stdout)")
+        let byEnvironment = try await CLI.run(["--ci"], environment: ["KIF_SCENARIO_FILTER": "^loading THE restaurant"])
+        #expect(byEnvironment.stdout.hasSuffix("1 passed, 0 failed\n"), "\(byEnvironment.stdout)")
+    }
+
     @Test func tagSelectsScenariosWithTheTag() async throws {
         let result = try await CLI.run(["--ci", "--tag", "offline"])
         #expect(result.status == 0)
