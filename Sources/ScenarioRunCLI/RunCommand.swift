@@ -299,10 +299,14 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.printError(note)
         }
 
-        let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) {
-            output.write($0)
+        let reporter = PlainReporter(
+            verbose: verbose,
+            colors: Terminal.colors(environment: environment),
+            repetitions: `repeat`
+        ) { output.write($0) }
+        let junitReporter = junit.map { _ in
+            JUnitReporter(properties: selection.reportProperties, repetitions: `repeat`)
         }
-        let junitReporter = junit.map { _ in JUnitReporter(properties: selection.reportProperties) }
         let failures = FailureCollector()
         let consume: @Sendable (RunEvent) -> Void = { event in
             reporter.handle(event)
