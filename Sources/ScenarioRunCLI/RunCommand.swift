@@ -79,7 +79,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Default step timeout (default 10).", valueName: "SECONDS"))
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("Run N scenarios at once, each in a worker process (default 1).", valueName: "N"))
+    // argument-parser says the default: `(default: 1)`.
+    @Option(help: ArgumentHelp("Run N scenarios at once, each in a worker process.", valueName: "N"))
     var jobs: Int = 1
 
     @Option(

@@ -369,6 +369,28 @@ struct RunCommandTests {
         let badTimeout = try await CLI.run(["--timeout", "0"])
         #expect(badTimeout.status == 2)
     }
+
+    /// `steps NAME` with a typo prints the error and its suggestion, not the whole usage after them.
+    @Test func anUnknownStepNameIsOneErrorWithASuggestion() async throws {
+        let result = try await CLI.run(["steps", "stub rout"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: Unknown step 'stub rout'. Did you mean 'stub route'?\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// Every option's help says its default once: argument-parser's `(default: …)` or the help's own words.
+    @Test(arguments: ["run", "check", "serve", "steps", "schema", "merge-junit"])
+    func helpSaysEachDefaultOnce(command: String) async throws {
+        let result = try await CLI.run(["help", command])
+        #expect(result.status == 0)
+        // An option's help runs from its `-`/`--` to the next option.
+        let options = result.stdout.components(separatedBy: "\n  -").dropFirst()
+        for option in options {
+            let defaults = option.components(separatedBy: "(default").count - 1
+            #expect(defaults <= 1, "\(command): -\(option)")
+        }
+        if command == "serve" { #expect(result.stdout.contains("--port <N>")) }
+    }
 }
 
 /// Counts the elements of a JUnit report.
