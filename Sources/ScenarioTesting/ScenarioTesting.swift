@@ -122,7 +122,7 @@ public enum ScenarioTesting {
         let settingsFile = directory.appendingPathComponent("scenario-run.yml")
         do {
             if FileManager.default.fileExists(atPath: settingsFile.path) {
-                settings = try RunSettings.load(contentsOf: settingsFile)
+                settings = try ScenarioSuite.loadSettings(contentsOf: settingsFile, app: app, directory: directory)
             }
             settings = settings.applying(environment: environment)
             settings.scenarios = directory.appendingPathComponent(settings.scenarios).path
