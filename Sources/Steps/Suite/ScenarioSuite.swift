@@ -117,6 +117,17 @@ package struct ScenarioSuite: Sendable {
         }
     }
 
+    /// What `PATH:LINE` arguments choose among `loaded` (`nil` when none named a line: every scenario); a
+    /// file also named whole (itself, or a folder holding it) keeps all its scenarios. A line inside no
+    /// scenario throws ``ScenarioSelectionError/noScenarioAtLine(path:line:starts:)``, a usage error.
+    /// The command line and `ScenarioTesting` both choose so.
+    package func lineSelection(_ lines: ScenarioLines, of loaded: [Scenario]) throws -> LineSelection? {
+        try lines.selection(
+            of: loaded,
+            wholeFiles: lines.wholePaths.isEmpty ? [] : scenarioFiles(paths: lines.wholePaths)
+        )
+    }
+
     /// Loads and checks every scenario file; all errors of all files, and of `server.yml`, at once.
     package func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
         var diagnostics = DiagnosticCollection(serverDiagnostics)
