@@ -2,6 +2,7 @@ import ArgumentParser
 import Diagnostics
 import Foundation
 import Scenarios
+import Steps
 
 /// The options every subcommand that loads the project shares.
 struct ProjectOptions: ParsableArguments {
@@ -63,7 +64,12 @@ struct ProjectOptions: ParsableArguments {
             relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         )
         if FileManager.default.fileExists(atPath: file.path) {
-            settings = try RunSettings.load(contentsOf: file)
+            // With the default steps it names, so that all of the file's errors come in one round.
+            settings = try ScenarioSuite.loadSettings(
+                contentsOf: file,
+                app: RootCommand.appUnderTest,
+                directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            )
         }
         settings = settings.applying(environment: environment)
         if let fixtures { settings.fixtures = fixtures }

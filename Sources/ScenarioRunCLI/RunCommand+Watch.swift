@@ -19,10 +19,7 @@ extension RunCommand {
         let selection = try ScenarioSelection(
             filter: suite.settings.filter,
             tags: tag.compactMap { try? TagExpression(parsing: $0) },  // checked by `validate`
-            lines: lines.selection(
-                of: loaded,
-                wholeFiles: lines.wholePaths.isEmpty ? [] : suite.scenarioFiles(paths: lines.wholePaths)
-            ),
+            lines: suite.lineSelection(lines, of: loaded),
             rerunFailed: rerunFailed ? previousFailures : nil,
             shard: part,
             shuffle: shuffle

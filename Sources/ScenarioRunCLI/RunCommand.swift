@@ -79,7 +79,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Default step timeout (default 10).", valueName: "SECONDS"))
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("Run N scenarios at once, each in a worker process (default 1).", valueName: "N"))
+    // argument-parser says the default: `(default: 1)`.
+    @Option(help: ArgumentHelp("Run N scenarios at once, each in a worker process.", valueName: "N"))
     var jobs: Int = 1
 
     @Option(
@@ -299,10 +300,14 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.printError(note)
         }
 
-        let reporter = PlainReporter(verbose: verbose, colors: Terminal.colors(environment: environment)) {
-            output.write($0)
+        let reporter = PlainReporter(
+            verbose: verbose,
+            colors: Terminal.colors(environment: environment),
+            repetitions: `repeat`
+        ) { output.write($0) }
+        let junitReporter = junit.map { _ in
+            JUnitReporter(properties: selection.reportProperties, repetitions: `repeat`)
         }
-        let junitReporter = junit.map { _ in JUnitReporter(properties: selection.reportProperties) }
         let failures = FailureCollector()
         let consume: @Sendable (RunEvent) -> Void = { event in
             reporter.handle(event)

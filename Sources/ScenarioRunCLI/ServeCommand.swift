@@ -13,8 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run only the stub server on 127.0.0.1, print its URL, serve until interrupted."
     )
 
-    @Option(help: "The port on 127.0.0.1 (default: a free one).")
-    var port: Int = 0
+    /// Optional, so that the help says the default once, in words (argument-parser would add `(default: 0)`).
+    @Option(help: ArgumentHelp("The port on 127.0.0.1 (default: a free one).", valueName: "N"))
+    var port: Int?
 
     @Flag(
         help: "Print one line per request: method, target, status, the route that answered or the nearest misses, time."
@@ -24,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var project: ProjectOptions
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port takes 0...65535.") }
+        guard (0...65535).contains(port ?? 0) else { throw ValidationError("--port takes 0...65535.") }
     }
 
     func run() async throws {
@@ -46,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
                 output.write(TerminalText.escaped(exchange.line, keepingLineBreaks: false) + "\n")
             }
         }
-        let server = suite.makeServer(port: port, onExchange: log)
+        let server = suite.makeServer(port: port ?? 0, onExchange: log)
         let url: URL
         do {
             url = try await server.start()

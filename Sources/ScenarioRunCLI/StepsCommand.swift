@@ -55,9 +55,11 @@ struct StepsCommand: AsyncParsableCommand {
         )
         if let name {
             guard let only = catalogue.only(named: name) else {
-                throw ValidationError(
-                    "Unknown step '\(name)'." + Suggestions.didYouMeanOrKnown(name, in: catalogue.names)
+                // The error and its suggestion, without the whole usage after them (a ValidationError's).
+                Terminal.printError(
+                    "error: Unknown step '\(name)'." + Suggestions.didYouMeanOrKnown(name, in: catalogue.names)
                 )
+                throw ExitCode(2)
             }
             catalogue = only
         }

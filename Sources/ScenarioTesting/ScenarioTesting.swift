@@ -18,11 +18,14 @@ public import Testing
 /// }
 /// ```
 public enum ScenarioTesting {
-    /// Loads the scenarios under `directory` (its `scenario-run.yml`, `Scenarios/`, `Fixtures/`), runs
-    /// them against a stub server, records an issue per failing scenario at the failing step's
+    /// Loads the scenarios under `directory` (its `scenario-run.yml`, `Scenarios/`, `Fixtures/`) — or those
+    /// `paths` name, relative to `directory`, as the command line reads them: a file or folder, or
+    /// `PATH:LINE` for the scenario (or example row) at that line, what a failure's `FILE:LINE` names —,
+    /// runs them against a stub server, records an issue per failing scenario at the failing step's
     /// file and line (a step written nowhere, like `check for leaks`, at its scenario's), prints the
     /// leaks `leaks: warn` reports, and returns the summary. Load errors are recorded at their `FILE:LINE:COL`;
-    /// finding no scenario is an issue too (a run that tests nothing is not a pass).
+    /// finding no scenario is an issue too (a run that tests nothing is not a pass). A `PATH:LINE` inside no
+    /// scenario throws, naming the lines the file's scenarios start at, as the command line's usage error.
     /// With `KIF_SKIP_TEAR_DOWN` set, tear-down is skipped and the last scenario's store is kept at
     /// `directory/.scenario-run/last-store.sqlite` (the path is printed).
     @discardableResult
@@ -39,7 +42,11 @@ public enum ScenarioTesting {
         // Each of `tags` is a tag or a tag expression (`smoke and not slow`); a scenario needs any of them.
         // A malformed expression, or a tag no scenario has, throws saying so (with the nearest tag).
         let expressions = try tags.sorted().map { try TagExpression(parsing: $0) }
-        let selection = try ScenarioSelection(filter: project.suite.settings.filter, tags: expressions)
+        let selection = try ScenarioSelection(
+            filter: project.suite.settings.filter,
+            tags: expressions,
+            lines: project.suite.lineSelection(Self.lines(paths, in: directory), of: project.scenarios)
+        )
         try selection.checkTags(in: project.scenarios)
         let selected = selection.select(project.scenarios)
         if selected.isEmpty {
@@ -56,16 +63,24 @@ public enum ScenarioTesting {
         return try await execute(selected, in: project, directory: directory)
     }
 
-    /// Every scenario under `directory` as a test case, for `@Test(arguments:)`: each runs alone with
-    /// ``run(_:)`` and shows in `swift test` as `Feature: scenario`. Load errors become one case that
-    /// records them; no scenario at all, one case that says so.
+    /// Every scenario under `directory` (or of `paths`, `PATH:LINE` included, as ``run(app:directory:paths:tags:environment:)``
+    /// reads them) as a test case, for `@Test(arguments:)`: each runs alone with ``run(_:)`` and shows in
+    /// `swift test` as `Feature: scenario`. Load errors, or a `PATH:LINE` inside no scenario, become one
+    /// case that records them; no scenario at all, one case that says so.
     public static func scenarios(
         app: AppUnderTest,
         directory: URL,
         paths: [String] = [],
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [ScenarioCase] {
-        let loaded = load(app: app, directory: directory, paths: paths, environment: environment, recording: false)
+        let loaded = load(
+            app: app,
+            directory: directory,
+            paths: paths,
+            environment: environment,
+            recording: false,
+            choosingLines: true
+        )
         let project = ScenarioProject(
             app: app,
             directory: directory,
@@ -101,7 +116,8 @@ public enum ScenarioTesting {
                     app: project.app,
                     directory: project.directory,
                     paths: project.paths,
-                    environment: project.environment
+                    environment: project.environment,
+                    choosingLines: true
                 )
         else { return RunSummary() }
         guard let id = scenario.scenario, let selected = loaded.scenarios.first(where: { $0.id == id }) else {
@@ -121,26 +137,41 @@ public enum ScenarioTesting {
         return try await execute([selected], in: loaded, directory: project.directory)
     }
 
-    /// The settings, suite and scenarios of a project; `nil` after recording why they cannot be loaded.
+    /// `paths` (files, folders, `PATH:LINE`) relative to `directory`, read as the command line reads them.
+    static func lines(_ paths: [String], in directory: URL) -> ScenarioLines {
+        ScenarioLines(arguments: paths.map { directory.appendingPathComponent($0).path })
+    }
+
+    /// The settings, suite and scenarios of a project (with `choosingLines`, only those `PATH:LINE`
+    /// arguments chose); `nil` after recording why they cannot be loaded or chosen.
     static func load(
         app: AppUnderTest,
         directory: URL,
         paths: [String],
         environment: [String: String],
-        recording: Bool = true
+        recording: Bool = true,
+        choosingLines: Bool = false
     ) -> (suite: ScenarioSuite, scenarios: [Scenario])? {
         var settings = RunSettings()
         let settingsFile = directory.appendingPathComponent("scenario-run.yml")
         do {
             if FileManager.default.fileExists(atPath: settingsFile.path) {
-                settings = try RunSettings.load(contentsOf: settingsFile)
+                settings = try ScenarioSuite.loadSettings(contentsOf: settingsFile, app: app, directory: directory)
             }
             settings = settings.applying(environment: environment)
             settings.scenarios = directory.appendingPathComponent(settings.scenarios).path
             settings.exclude = settings.exclude.map { directory.appendingPathComponent($0).path }
             let suite = try ScenarioSuite(app: app, settings: settings, directory: directory)
-            let scenarios = try suite.loadScenarios(paths: paths.map { directory.appendingPathComponent($0).path })
-            return (suite, scenarios)
+            let lines = Self.lines(paths, in: directory)
+            let scenarios = try suite.loadScenarios(paths: lines.paths)
+            guard choosingLines else { return (suite, scenarios) }
+            do {
+                let chosen = try suite.lineSelection(lines, of: scenarios)
+                return (suite, chosen.map { chosen in scenarios.filter(chosen.contains) } ?? scenarios)
+            } catch {
+                if recording { Issue.record(Comment(rawValue: "\(error)")) }
+                return nil
+            }
         } catch {
             if recording { record(error) }
             return nil

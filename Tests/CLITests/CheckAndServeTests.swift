@@ -55,6 +55,36 @@ struct CheckAndServeTests {
         }
     }
 
+    /// Every error of `scenario-run.yml` in one round: an unknown default step with the file's other errors,
+    /// not only once they are fixed; each at its line and column, with the line and a caret.
+    @Test func settingsErrorsComeInOneRound() async throws {
+        let project = try CLI.project([
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+            "scenario-run.yml": "step timeout: -1\ndefault set up: [set up the test enviroment]\nleaks: loud\n",
+        ])
+        for arguments in [["check"], ["--ci"]] {
+            let result = try await CLI.run(arguments, directory: project)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(
+                result.stderr == """
+                    scenario-run.yml:1:15: error: 'step timeout' must be a positive number of seconds, at most 86400 (a day).
+                    step timeout: -1
+                                  ^
+                    scenario-run.yml:2:18: error: Unknown step 'set up the test enviroment' in 'default set up'. \
+                    Did you mean 'set up the test environment' or 'tear down the test environment'?
+                    default set up: [set up the test enviroment]
+                                     ^
+                    scenario-run.yml:3:8: error: 'leaks' must be fail, warn or off, not 'loud'.
+                    leaks: loud
+                           ^
+                    3 errors; nothing was run.
+
+                    """,
+                "\(arguments): \(result.stderr)"
+            )
+        }
+    }
+
     @Test func attributeNamesAndBoundNamesAreCheckedAtLoad() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": """

@@ -97,7 +97,7 @@ struct RepeatAndRetryCLITests {
         let plain = try await CLI.run(["--ci", "--repeat", "3"], directory: project, executable: CLI.faultsBinary)
         #expect(plain.status == 1)
         #expect(plain.stdout.contains("✗ Fails its first run ("), "the first repetition fails it: \(plain.stdout)")
-        #expect(plain.stdout.contains("✓ Steady (") && plain.stdout.contains(", 3 tries)"), "\(plain.stdout)")
+        #expect(plain.stdout.contains("✓ Steady (") && plain.stdout.contains(", 3 repetitions)"), "\(plain.stdout)")
         #expect(plain.stdout.hasSuffix("1 passed, 1 failed\n"))
 
         // With a retry, the failing first repetition is tried again and the three repetitions pass.
@@ -108,6 +108,40 @@ struct RepeatAndRetryCLITests {
         )
         #expect(retried.status == 0)
         #expect(retried.stdout.hasSuffix("\nFLAKY 1/4 Fails its first run\n2 passed, 0 failed\n"), "\(retried.stdout)")
+    }
+
+    /// `--repeat 15` says `15 repetitions`, not tries; a failing repetition is named in the output and in
+    /// the JUnit failure, with one worker and two.
+    @Test(arguments: ["1", "2"])
+    func repeatNamesTheRepetitionThatFailed(jobs: String) async throws {
+        let project = try CLI.project([
+            "Scenarios/repeat.yml": """
+            scenarios:
+              - scenario: Fails its seventh run
+                steps:
+                  - fail on run: 7
+              - scenario: Steady
+                steps: [succeed]
+            """
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let result = try await CLI.run(
+            ["--ci", "--jobs", jobs, "--repeat", "15", "--junit", report.path],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(", failed on repetition 7 of 15)\n"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("✓ Steady (") && result.stdout.contains(", 15 repetitions)\n"),
+            "\(result.stdout)"
+        )
+        #expect(!result.stdout.contains("tries"), "\(result.stdout)")
+        let xml = try String(contentsOf: report, encoding: .utf8)
+        #expect(
+            xml.contains(#"<failure message="Failed on repetition 7 of 15: Run 7 of this step fails on purpose.">"#),
+            "\(xml)"
+        )
     }
 
     @Test func outOfRangeCountsAreUsageErrors() async throws {

@@ -75,6 +75,16 @@ struct RunCommandTests {
         #expect(invalid.status == 2)
     }
 
+    /// `--filter` and `KIF_SCENARIO_FILTER` ignore case, as the live runner's `/` filter does.
+    @Test func filterIgnoresCaseLikeTheLiveRunnersFilter() async throws {
+        let byFlag = try await CLI.run(["--ci", "--list", "--filter", "ANSWERS WITH (422|503)"])
+        #expect(byFlag.status == 0, "\(byFlag.stderr)")
+        #expect(byFlag.stdout.contains("answers with 422"), "\(byFlag.stdout)")
+        #expect(byFlag.stdout.contains("answers with 503"), "\(byFlag.stdout)")
+        let byEnvironment = try await CLI.run(["--ci"], environment: ["KIF_SCENARIO_FILTER": "^loading THE restaurant"])
+        #expect(byEnvironment.stdout.hasSuffix("1 passed, 0 failed\n"), "\(byEnvironment.stdout)")
+    }
+
     @Test func tagSelectsScenariosWithTheTag() async throws {
         let result = try await CLI.run(["--ci", "--tag", "offline"])
         #expect(result.status == 0)
@@ -358,6 +368,28 @@ struct RunCommandTests {
         #expect(help.stdout.contains("USAGE: scenario-run"))
         let badTimeout = try await CLI.run(["--timeout", "0"])
         #expect(badTimeout.status == 2)
+    }
+
+    /// `steps NAME` with a typo prints the error and its suggestion, not the whole usage after them.
+    @Test func anUnknownStepNameIsOneErrorWithASuggestion() async throws {
+        let result = try await CLI.run(["steps", "stub rout"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: Unknown step 'stub rout'. Did you mean 'stub route'?\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// Every option's help says its default once: argument-parser's `(default: …)` or the help's own words.
+    @Test(arguments: ["run", "check", "serve", "steps", "schema", "merge-junit"])
+    func helpSaysEachDefaultOnce(command: String) async throws {
+        let result = try await CLI.run(["help", command])
+        #expect(result.status == 0)
+        // An option's help runs from its `-`/`--` to the next option.
+        let options = result.stdout.components(separatedBy: "\n  -").dropFirst()
+        for option in options {
+            let defaults = option.components(separatedBy: "(default").count - 1
+            #expect(defaults <= 1, "\(command): -\(option)")
+        }
+        if command == "serve" { #expect(result.stdout.contains("--port <N>")) }
     }
 }
 

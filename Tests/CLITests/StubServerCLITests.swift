@@ -291,6 +291,30 @@ struct StubServerCLITests {
         #expect(!result.stdout.contains("POST /restaurants/1/reviews → 404"), "\(result.stdout)")
     }
 
+    /// The stub server's line names an unmatched request with its nearest routes; the object manager's
+    /// record of the same 404 is not logged again (it was, with the 404 body's words).
+    @Test func anUnmatchedRequestIsLoggedOnce() async throws {
+        let scenarios = """
+            scenarios:
+              - scenario: Miss
+                steps:
+                  - get objects: { path: /restaurant/5 }
+                  - get objects: { path: "/restaurant/a b", parameters: { q: "x y" } }
+                  - wait for requests
+                  - fail: show the log
+
+            """
+        let result = try await Self.run(server: try Self.demoServer(), scenarios: scenarios)
+        let logs = result.stdout.split(separator: "\n").filter { $0.contains("log: GET /restaurant") }
+        #expect(
+            logs.map { $0.trimmingCharacters(in: .whitespaces) } == [
+                "log: GET /restaurant/5 → 404 (no route matched; nearest GET /restaurants/:restaurantID at Fixtures/server.yml:14: path differs)",
+                "log: GET /restaurant/a%20b?q=x%20y → 404 (no route matched; nearest GET /restaurants/:restaurantID at Fixtures/server.yml:14: path differs)",
+            ],
+            "\(result.stdout)"
+        )
+    }
+
     @Test func theNearestMissSaysWhichConditionFailed() async throws {
         let server = """
             routes:

@@ -133,6 +133,21 @@ let failTimes = StepDefinition("fail times", summary: "Fails its first N runs, t
     }
 }
 
+/// `fail on run: N` — fails only the Nth time it runs in a scenario (in this process): a repetition of
+/// `--repeat` that fails.
+let failOnRun = StepDefinition("fail on run", summary: "Fails its Nth run only", forms: [.value(failCount)]) {
+    input,
+    _ in
+    let failing = try input.literal(failCount)
+    return Step("fail on run \(failing)") { context in
+        let run = runs.withLock { runs in
+            runs[context.scenario.name, default: 0] += 1
+            return runs[context.scenario.name] ?? 0
+        }
+        return run == failing ? .failure("Run \(run) of this step fails on purpose.") : .success
+    }
+}
+
 /// Work `start app job` marks busy when its job is declared.
 let appJobs = CountingIdlingResource("app job")
 
@@ -172,7 +187,7 @@ await ScenarioRun.main(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
         steps: RestaurantReviews.steps + [
-            crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes, startAppJob,
+            crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes, failOnRun, startAppJob,
             blockThread, printLine,
         ],
         idlingResources: [appJobs]

@@ -156,6 +156,65 @@ extension FullStack {
             #expect(outcome.summary.passed == 1)
         }
 
+        /// Numbers, durations and true/false of built-in steps written as `${…}` are converted when the step
+        /// runs, by the same declarations as an app step's arguments (docs/steps.md), not refused at load.
+        @Test func builtInNumbersWrittenAsReferencesAreConvertedWhenTheStepRuns() async throws {
+            let outcome = try await StepHarness().run(
+                steps: """
+                    - insert entity: { entity: User, attributes: { userID: 201, name: Ada }, as: created }
+                    - insert entity: { entity: User, attributes: { userID: 0, name: "true" }, as: zero }
+                    - create from factory: { factory: user, as: one }
+                    - stub route: { class: Review, method: POST, to: /review }
+                    - post object: { class: Review, attributes: { restaurantID: 1, title: x } }
+                    - expect response: { status: "${created.userID}" }
+                    - expect request: { method: POST, path: /review, count: "${one.userID}" }
+                    - expect request: { method: POST, at least: "${one.userID}", at most: "${one.userID}" }
+                    - expect request: { method: DELETE, at most: "${zero.userID}" }
+                    - expect entities: { entity: User, count: "${one.userID}", where: { name: Ada } }
+                    - suspend queue: "${zero.name}"
+                    - get objects: { path: /restaurants }
+                    - expect pending requests: "${one.userID}"
+                    - suspend queue: false
+                    - wait for requests
+                    - expect pending requests: "${zero.userID}"
+                    - insert entity: { entity: User, attributes: { userID: 3, name: Saved }, save: "${zero.name}" }
+                    - expect entities: { entity: User, count: "${one.userID}", where: { name: Saved } }
+                    - cache response: { path: /a, data: { who: "${one.name}" }, status: "${created.userID}", headers: { X-Who: "${one.name}" } }
+                    - expect cached response: { path: /a }
+                    - wait: "${zero.userID}"
+                    """
+            )
+            #expect(outcome.failures == [])
+            #expect(outcome.summary.passed == 1)
+        }
+
+        /// A `${…}` that is not a number when the step runs fails the step at the argument, in the words of an
+        /// app step's argument.
+        @Test func aBuiltInNumberThatIsNotANumberWhenTheStepRunsFailsAtItsLocation() async throws {
+            let harness = try StepHarness()
+            let integer = "takes an integer from 0 to 1000000, not 'Blake Watters' (from '${one.name}')."
+            for (step, failure) in [
+                (
+                    #"expect entities: { entity: User, count: "${one.name}" }"#,
+                    "inline.yml:5:49: 'count' of step 'expect entities' " + integer
+                ),
+                (
+                    #"expect request: { at most: "${one.name}" }"#,
+                    "inline.yml:5:36: 'at most' of step 'expect request' " + integer
+                ),
+                (
+                    #"wait: "${one.name}""#,
+                    "inline.yml:5:15: Step 'wait' takes a number of seconds from 0 to 86400 (a day), not 'Blake Watters' "
+                        + "(from '${one.name}')."
+                ),
+            ] {
+                let outcome = try await harness.run(
+                    steps: "- create from factory: { factory: user, as: one }\n- \(step)"
+                )
+                #expect(outcome.failures == [failure], "\(step)")
+            }
+        }
+
         @Test func waitForNotificationSeesANotificationPostedAfterItStarts() async throws {
             let outcome = try await StepHarness().run(
                 steps: """

@@ -74,6 +74,43 @@ extension FullStack {
             }
         }
 
+        /// `PATH:LINE` selects as on the command line: a row's line that row, any line of a scenario that
+        /// scenario; a line inside no scenario is an error naming where the file's scenarios start.
+        @Test func pathLineSelectsAsOnTheCommandLine() async throws {
+            let chosen = ["Scenarios/reviews.yml:14:26"]
+            let summary = try await ScenarioTesting.run(
+                app: RestaurantReviews.appUnderTest,
+                directory: Self.repositoryRoot,
+                paths: chosen,
+                environment: [:]
+            )
+            #expect(summary.passed == 2 && summary.failed == 0)
+            let cases = ScenarioTesting.scenarios(
+                app: RestaurantReviews.appUnderTest,
+                directory: Self.repositoryRoot,
+                paths: chosen,
+                environment: [:]
+            )
+            #expect(
+                cases.map(\.testDescription) == [
+                    "Reviews: Posting a review the server answers with 422",
+                    "Reviews: Posting a review while offline sends nothing",
+                ]
+            )
+            await #expect { () async throws in
+                _ = try await ScenarioTesting.run(
+                    app: RestaurantReviews.appUnderTest,
+                    directory: Self.repositoryRoot,
+                    paths: ["Scenarios/reviews.yml:999"],
+                    environment: [:]
+                )
+            } throws: { error in
+                "\(error)".hasSuffix(
+                    "Scenarios/reviews.yml:999; its scenarios start at lines 10, 25, 34, 41, 52, 69, 81, 91."
+                )
+            }
+        }
+
         /// Each demo scenario its own test case in `swift test`, named by feature and scenario.
         @Test(arguments: ScenarioTesting.scenarios(app: RestaurantReviews.appUnderTest, directory: repositoryRoot))
         func demoScenario(_ scenario: ScenarioCase) async throws {

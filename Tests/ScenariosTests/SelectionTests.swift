@@ -49,6 +49,12 @@ struct SelectionTests {
         )
     }
 
+    /// `--filter` ignores case, as the live runner's `/` filter does (DECISIONS 136).
+    @Test func theFilterIgnoresCase() throws {
+        #expect(try ScenarioSelection(filter: "^posting").select(scenarios).map(\.name) == ["Posting a review"])
+        #expect(try ScenarioSelection(filter: "REJECTED|listing").select(scenarios).count == 2)
+    }
+
     @Test func invalidFilterIsAnError() {
         #expect(throws: ScenarioSelectionError.invalidFilter("(")) { try ScenarioSelection(filter: "(") }
     }

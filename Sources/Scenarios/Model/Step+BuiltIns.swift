@@ -20,7 +20,16 @@ extension Step {
 
     /// Waits until `interval` has passed on the context's clock.
     public static func wait(_ interval: Duration) -> Step {
-        Step("wait \(interval.shortSeconds) s", timeout: interval + .seconds(1)) { context in
+        wait(Resolvable(interval))
+    }
+
+    /// Waits until `interval` has passed on the context's clock; an interval written with `${…}` is
+    /// converted when the step runs (failing at its location when it is not a number of seconds), and
+    /// the step's timeout is then the longest interval allowed plus a second.
+    package static func wait(_ interval: Resolvable<Duration>) -> Step {
+        let timeout = (interval.literal ?? .longestAllowed) + .seconds(1)
+        return Step("wait \(interval.described(\.shortSeconds)) s", timeout: timeout) { context in
+            let interval = try interval.resolve(in: context)
             let elapsed = context.stepElapsed
             if elapsed >= interval { return .success }
             return .wait("\((interval - elapsed).shortSeconds) s left of \(interval.shortSeconds) s")

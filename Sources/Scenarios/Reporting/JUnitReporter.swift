@@ -18,9 +18,12 @@ package final class JUnitReporter: Sendable {
     /// Written in every testsuite's `<properties>` (where JUnit's schema and its readers — Jenkins,
     /// GitLab — look for them); none, no `<properties>` element.
     private let properties: [JUnitProperty]
+    /// `--repeat`'s count: a failure names the repetition it happened on (`Failed on repetition 7 of 15: …`).
+    private let repetitions: Int
 
-    package init(properties: [JUnitProperty] = []) {
+    package init(properties: [JUnitProperty] = [], repetitions: Int = 1) {
         self.properties = properties
+        self.repetitions = repetitions
     }
 
     /// Consumes one event.
@@ -96,16 +99,20 @@ package final class JUnitReporter: Sendable {
             if let location = step?.location { body += " at \(location.fileAndLine)" }
             return Self.escape(body)
         }
+        /// A failure's message: its reason, after the repetition it happened on when there are several.
+        func message(_ reason: String, repetition: Int) -> String {
+            escape(repetitions > 1 ? "Failed on repetition \(repetition) of \(repetitions): \(reason)" : reason)
+        }
         // Earlier failed tries (`--retries`), as Maven Surefire writes reruns: `flakyFailure` on a
         // testcase that passed in the end, `rerunFailure` on one that failed.
         let earlier = entry?.failedTries ?? []
         switch entry?.outcome {
         case .failed(let index, let reason)?:
-            xml += #"      <failure message="\#(escape(reason))">\#(failedStep(index))</failure>"# + "\n"
+            let failed = message(reason, repetition: entry?.repetition ?? 1)
+            xml += #"      <failure message="\#(failed)">\#(failedStep(index))</failure>"# + "\n"
             for failure in earlier {
-                xml +=
-                    #"      <rerunFailure message="\#(escape(failure.reason))">\#(failedStep(failure.step))</rerunFailure>"#
-                    + "\n"
+                let rerun = message(failure.reason, repetition: failure.repetition)
+                xml += #"      <rerunFailure message="\#(rerun)">\#(failedStep(failure.step))</rerunFailure>"# + "\n"
             }
         case .skipped?, nil:
             // `skip:` in the file says why; a scenario skipped by fail-fast or a cancel has no reason.
@@ -116,9 +123,8 @@ package final class JUnitReporter: Sendable {
             }
         case .passed?:
             for failure in earlier {
-                xml +=
-                    #"      <flakyFailure message="\#(escape(failure.reason))">\#(failedStep(failure.step))</flakyFailure>"#
-                    + "\n"
+                let flaky = message(failure.reason, repetition: failure.repetition)
+                xml += #"      <flakyFailure message="\#(flaky)">\#(failedStep(failure.step))</flakyFailure>"# + "\n"
             }
         }
         if entry != nil, entry?.outcome != .skipped {

@@ -20,14 +20,22 @@ import Synchronization
 package final class PlainReporter: Sendable {
     private let verbose: Bool
     private let colors: Bool
+    private let repetitions: Int
     private let write: @Sendable (String) -> Void
     private let record = Mutex(RunRecord())
 
-    /// `colors` turns on ANSI colours (the caller decides from isatty and `NO_COLOR`);
-    /// `write` receives text in pieces that end with a newline.
-    package init(verbose: Bool = false, colors: Bool = false, write: @escaping @Sendable (String) -> Void) {
+    /// `colors` turns on ANSI colours (the caller decides from isatty and `NO_COLOR`); `repetitions` is
+    /// `--repeat`'s count, for `15 repetitions` and `failed on repetition 7 of 15`; `write` receives text
+    /// in pieces that end with a newline.
+    package init(
+        verbose: Bool = false,
+        colors: Bool = false,
+        repetitions: Int = 1,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.verbose = verbose
         self.colors = colors
+        self.repetitions = repetitions
         self.write = write
     }
 
@@ -63,9 +71,10 @@ package final class PlainReporter: Sendable {
         duration: Duration,
         record: RunRecord
     ) -> String {
-        // A scenario run more than once (`--repeat`, `--retries`) says how many tries it took.
-        let tries = record.scenarios[id]?.tries ?? 1
-        let time = "(\(duration.fixedSeconds) s" + (tries > 1 ? ", \(tries) tries)" : ")")
+        // A scenario run more than once says how: its repetitions (`--repeat`, the one that failed) and tries
+        // (`--retries`).
+        let note = record.scenarios[id]?.tryNote(repetitions: repetitions)
+        let time = "(\(duration.fixedSeconds) s" + (note.map { ", \($0))" } ?? ")")
         let name = TerminalText.escaped(id.name, keepingLineBreaks: false)
         switch outcome {
         case .skipped:

@@ -7,8 +7,37 @@ struct RunRecord: Sendable {
         var logs: [String] = []
         /// How many tries started (`--repeat`, `--retries`); the steps and logs are the last try's.
         var tries = 0
-        /// The earlier tries that failed: their failing step and reason.
-        var failedTries: [(step: Int, reason: String)] = []
+        /// How many tries passed: each passing try is one repetition of `--repeat` done.
+        var passedTries = 0
+        /// The earlier tries that failed: their failing step and reason, and the repetition they ran.
+        var failedTries: [(step: Int, reason: String, repetition: Int)] = []
+
+        /// The repetition of `--repeat` the last try ran (1 for the first): the passed tries before it, plus one.
+        var repetition: Int {
+            outcome == .passed ? passedTries : passedTries + 1
+        }
+
+        /// What a scenario run more than once says after its time: `15 repetitions`, `failed on repetition 7
+        /// of 15`, `3 tries` (`--retries`), both when a repetition was retried; `nil` for a single run.
+        func tryNote(repetitions: Int) -> String? {
+            var notes: [String] = []
+            var triesExpected = repetition
+            switch outcome {
+            case .passed? where repetitions > 1:
+                notes.append(
+                    repetition == repetitions
+                        ? "\(repetitions) repetitions" : "\(repetition) of \(repetitions) repetitions"
+                )
+            case .failed? where repetitions > 1:
+                notes.append("failed on repetition \(repetition) of \(repetitions)")
+            case .skipped?:
+                return nil
+            default:
+                triesExpected = 1
+            }
+            if tries > triesExpected { notes.append("\(tries) tries") }
+            return notes.isEmpty ? nil : notes.joined(separator: ", ")
+        }
     }
 
     /// A scenario that passed after some of its tries failed.
@@ -44,12 +73,17 @@ struct RunRecord: Sendable {
             // A new try starts clean, remembering how the earlier ones went.
             var record = ScenarioRecord()
             record.tries = (scenarios[id]?.tries ?? 0) + 1
+            record.passedTries = scenarios[id]?.passedTries ?? 0
             record.failedTries = scenarios[id]?.failedTries ?? []
             scenarios[id] = record
         case .attemptFinished(let id, _, let outcome, _):
+            var record = scenarios[id, default: ScenarioRecord()]
             if case .failed(let step, let reason) = outcome {
-                scenarios[id, default: ScenarioRecord()].failedTries.append((step, reason))
+                record.failedTries.append((step, reason, record.passedTries + 1))
+            } else if outcome == .passed {
+                record.passedTries += 1
             }
+            scenarios[id] = record
         case .stepStarted, .stepWaiting:
             break
         case .stepFinished(let id, let step, _, let outcome, _):
@@ -59,6 +93,7 @@ struct RunRecord: Sendable {
         case .scenarioFinished(let id, let outcome, let duration):
             scenarios[id, default: ScenarioRecord()].outcome = outcome
             scenarios[id, default: ScenarioRecord()].duration = duration
+            if outcome == .passed { scenarios[id, default: ScenarioRecord()].passedTries += 1 }
             if outcome == .passed, let record = scenarios[id], !record.failedTries.isEmpty {
                 flaky.append(Flaky(id: id, failedTries: record.failedTries.count, tries: record.tries))
             }

@@ -6,7 +6,8 @@
 /// let selected = selection.select(scenarios)
 /// ```
 package struct ScenarioSelection: Sendable {
-    /// A regular expression the scenario's name must contain a match of.
+    /// A regular expression the scenario's name must contain a match of, ignoring case (as the live
+    /// runner's `/` filter does).
     package var filter: String?
     /// When not empty, a scenario must match at least one of these expressions (repeated `--tag`s are
     /// any-of, as a single `--tag` used to be).
@@ -55,7 +56,7 @@ package struct ScenarioSelection: Sendable {
 
     /// The scenarios that pass every criterion but the shard, in their original order.
     package func matching(_ scenarios: [Scenario]) -> [Scenario] {
-        let regex = filter.flatMap { try? Regex($0) }
+        let regex = filter.flatMap { try? Regex($0).ignoresCase() }
         return scenarios.filter { scenario in
             if let regex, scenario.name.firstMatch(of: regex) == nil { return false }
             if let lines, !lines.contains(scenario) { return false }

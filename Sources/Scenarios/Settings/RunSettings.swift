@@ -89,15 +89,41 @@ package struct RunSettings: Sendable, Equatable {
 
     /// Reads `scenario-run.yml`; every problem is a diagnostic, naming the file by `url.relativePath`.
     package static func load(contentsOf url: URL) throws(DiagnosticList) -> RunSettings {
-        try load(try YAMLText.read(contentsOf: url.path, file: url.relativePath), file: url.relativePath)
+        try checked(read(contentsOf: url))
     }
 
     /// Reads settings from YAML text; `file` names it in diagnostics.
     package static func load(yaml: String, file: String) throws(DiagnosticList) -> RunSettings {
-        try load(try YAMLText(checking: yaml, file: file), file: file)
+        try checked(read(yaml: yaml, file: file))
     }
 
-    private static func load(_ source: YAMLText, file: String) throws(DiagnosticList) -> RunSettings {
+    /// Reads `scenario-run.yml` as far as it can: the settings it could read (the defaults for those it
+    /// could not) and every problem, so that a caller can add what only it can check — the default steps'
+    /// names — and report all of them at once. Throws only when the file cannot be read as YAML at all.
+    package static func read(contentsOf url: URL) throws(DiagnosticList) -> (
+        settings: RunSettings, problems: [Diagnostic]
+    ) {
+        try read(try YAMLText.read(contentsOf: url.path, file: url.relativePath), file: url.relativePath)
+    }
+
+    /// ``read(contentsOf:)`` of YAML text; `file` names it in diagnostics.
+    package static func read(yaml: String, file: String) throws(DiagnosticList) -> (
+        settings: RunSettings, problems: [Diagnostic]
+    ) {
+        try read(try YAMLText(checking: yaml, file: file), file: file)
+    }
+
+    /// The settings read, or their problems thrown.
+    private static func checked(
+        _ read: (settings: RunSettings, problems: [Diagnostic])
+    ) throws(DiagnosticList) -> RunSettings {
+        guard read.problems.isEmpty else { throw DiagnosticList(read.problems) }
+        return read.settings
+    }
+
+    private static func read(_ source: YAMLText, file: String) throws(DiagnosticList) -> (
+        settings: RunSettings, problems: [Diagnostic]
+    ) {
         var settings = RunSettings()
         var diagnostics: [Diagnostic] = []
         func location(_ node: YAMLNode) -> SourceLocation {
@@ -113,10 +139,10 @@ package struct RunSettings: Sendable, Equatable {
         } catch {
             throw DiagnosticList([error.diagnostic(file: file, source: source.source)])
         }
-        guard let root else { return settings }
+        guard let root else { return (settings, []) }
         guard case .mapping(let mapping) = root.content else {
             report("Settings are a mapping, like 'step timeout: 10'.", root)
-            throw DiagnosticList(diagnostics)
+            return (settings, diagnostics)
         }
         func seconds(_ key: String, _ node: YAMLNode) -> Duration? {
             guard let value = node.string.flatMap(Double.init), value > 0,
@@ -220,8 +246,7 @@ package struct RunSettings: Sendable, Equatable {
                 )
             }
         }
-        guard diagnostics.isEmpty else { throw DiagnosticList(diagnostics) }
-        return settings
+        return (settings, diagnostics)
     }
 
     /// The settings with `KIF_SKIP_TEAR_DOWN`, `KIF_EXIT_ON_FAILURE` and `KIF_SCENARIO_FILTER` applied

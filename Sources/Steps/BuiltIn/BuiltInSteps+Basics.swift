@@ -13,7 +13,7 @@ extension BuiltInSteps {
         forms: [.value(seconds)],
         example: "wait: 0.5"
     ) { input, _ in
-        .wait(try input.literal(seconds))
+        .wait(input[seconds])
     }
 
     static let fail = StepDefinition(

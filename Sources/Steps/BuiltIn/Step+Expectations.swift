@@ -35,7 +35,7 @@ extension BuiltInSteps {
         example: "expect response: { status: 422, error: Invalid object. }"
     ) { input, _ in
         .expectResponse(
-            status: try input.literal(responseStatus),
+            status: input[responseStatus],
             json: input.written(responseJSON),
             jsonIncludes: input.written(responseJSONIncludes),
             bodyContains: input.written(responseBodyContains),
@@ -65,7 +65,7 @@ extension BuiltInSteps {
         try build.vocabulary.checkAttributes(of: entity, in: input.node(of: expectedWhere))
         return .expectEntities(
             entity,
-            count: try input.literal(expectedCount),
+            count: input[expectedCount],
             where: input.written(expectedWhere) ?? [:]
         )
     }
@@ -78,7 +78,7 @@ extension BuiltInSteps {
         forms: [.value(pendingCount)],
         example: "expect pending requests: 1"
     ) { input, _ in
-        .expectPendingRequests(try input.literal(pendingCount))
+        .expectPendingRequests(input[pendingCount])
     }
 
     static let cachedPath = StepArgument<String>.required("path", .string, "The URL's path, relative to the base URL")
@@ -185,8 +185,26 @@ extension Step {
         bodyContains: String? = nil,
         error: String? = nil
     ) -> Step {
+        expectResponse(
+            status: Resolvable(status),
+            json: json,
+            jsonIncludes: jsonIncludes,
+            bodyContains: bodyContains,
+            error: error
+        )
+    }
+
+    /// ``expectResponse(status:json:jsonIncludes:bodyContains:error:)`` with a status that may be written
+    /// with `${…}`: converted when the step runs, as an app step's argument is.
+    package static func expectResponse(
+        status: Resolvable<Int?>,
+        json: JSONValue?,
+        jsonIncludes: JSONValue?,
+        bodyContains: String?,
+        error: String?
+    ) -> Step {
         var parts: [String] = []
-        if let status { parts.append("status \(status)") }
+        if let status = status.part("status") { parts.append(status) }
         if let json { parts.append("json \(json)") }
         if let jsonIncludes { parts.append("json includes \(jsonIncludes)") }
         if let bodyContains { parts.append("body contains '\(bodyContains)'") }
@@ -202,7 +220,7 @@ extension Step {
                 )
             }
             let record = ResponseFacts(lastRecord)
-            if let status, record.status != status {
+            if let status = try status.resolve(in: context), record.status != status {
                 return .wait(
                     "The last response (\(record.text)) has status \(record.status.map(String.init) ?? "none"), expected \(status)"
                 )
@@ -245,12 +263,23 @@ extension Step {
     public static func expectEntities(_ entity: String, count: Int?, where conditions: [String: AttributeValue] = [:])
         -> Step
     {
+        expectEntities(entity, count: Resolvable(count), where: conditions)
+    }
+
+    /// ``expectEntities(_:count:where:)`` with a count that may be written with `${…}`: converted when the
+    /// step runs, as an app step's argument is.
+    package static func expectEntities(
+        _ entity: String,
+        count: Resolvable<Int?>,
+        where conditions: [String: AttributeValue]
+    ) -> Step {
         let filter =
             conditions.isEmpty
             ? ""
             : " where "
                 + conditions.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
-        return Step("expect entities \(entity)" + (count.map { " count \($0)" } ?? "") + filter) { context in
+        return Step("expect entities \(entity)" + (count.part("count").map { " " + $0 } ?? "") + filter) { context in
+            let count = try count.resolve(in: context)
             let world = try context.world
             guard let store = world.manager.store else { throw StepError.noStore }
             let conditions = try conditions.interpolated(in: context)
@@ -277,7 +306,14 @@ extension Step {
 
     /// Passes when `count` requests are queued or in flight.
     public static func expectPendingRequests(_ count: Int) -> Step {
-        Step("expect pending requests \(count)") { context in
+        expectPendingRequests(Resolvable(count))
+    }
+
+    /// ``expectPendingRequests(_:)`` with a count that may be written with `${…}`: converted when the step
+    /// runs, as an app step's argument is.
+    package static func expectPendingRequests(_ count: Resolvable<Int>) -> Step {
+        Step("expect pending requests \(count.described(String.init))") { context in
+            let count = try count.resolve(in: context)
             let queue = try context.objectManager.queue
             let pending = queue.count
             return pending == count ? .success : .wait("\(pending) request(s) queued or in flight, expected \(count)")
@@ -379,5 +415,14 @@ struct ResponseFacts {
         body = record.response?.body ?? Data()
         errorDescription = record.errorDescription
         text = record.description
+    }
+}
+
+extension Resolvable {
+    /// `KEY VALUE` for a step's description, the value as written (`count ${n}`); `nil` for an optional
+    /// argument left out.
+    func part<Wrapped>(_ key: String) -> String? where Value == Wrapped? {
+        if case .some(.none) = literal { return nil }
+        return key + " " + described { $0.map { "\($0)" } ?? "" }
     }
 }

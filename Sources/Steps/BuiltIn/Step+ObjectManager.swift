@@ -61,7 +61,7 @@ extension BuiltInSteps {
         forms: [.value(suspended)],
         example: "suspend queue: true"
     ) { input, _ in
-        .suspendQueue(try input.literal(suspended))
+        .suspendQueue(input[suspended])
     }
 
     static let reachabilityStatus = StepArgument<ReachabilityStatus>.required(
@@ -110,7 +110,7 @@ extension BuiltInSteps {
     ) { input, _ in
         let body: CachedBody
         if input.form == 0 {
-            let data = try input.literal(cacheData)
+            let data = try input.asWritten(cacheData)
             if case .string(let text) = data { body = .text(text) } else { body = .json(data) }
         } else {
             body = .fixture(try input.literal(cacheFixture))
@@ -118,8 +118,8 @@ extension BuiltInSteps {
         return .cacheResponse(
             path: try input.asWritten(cachePath),
             method: try input.literal(cacheMethod),
-            status: try input.literal(cacheStatus),
-            headers: try input.literal(cacheHeaders) ?? [:],
+            status: input[cacheStatus],
+            headers: input.written(cacheHeaders) ?? [:],
             body: body
         )
     }
@@ -181,8 +181,14 @@ extension Step {
 
     /// Suspends (`true`) or resumes (`false`) the shared request queue. (RKKIFSteps ignored `false`.)
     public static func suspendQueue(_ suspended: Bool) -> Step {
-        Step("suspend queue: \(suspended)") { context in
-            try context.objectManager.queue.isSuspended = suspended
+        suspendQueue(Resolvable(suspended))
+    }
+
+    /// ``suspendQueue(_:)`` with a value that may be written with `${…}`: converted when the step runs, as
+    /// an app step's argument is.
+    package static func suspendQueue(_ suspended: Resolvable<Bool>) -> Step {
+        Step("suspend queue: \(suspended.described(String.init))") { context in
+            try context.objectManager.queue.isSuspended = suspended.resolve(in: context)
             return .success
         }
     }
@@ -203,7 +209,20 @@ extension Step {
         headers: [String: String] = [:],
         body: CachedBody
     ) -> Step {
+        cacheResponse(path: path, method: method, status: Resolvable(status), headers: headers, body: body)
+    }
+
+    /// ``cacheResponse(path:method:status:headers:body:)`` with a status that may be written with `${…}`:
+    /// converted when the step runs, as an app step's argument is.
+    package static func cacheResponse(
+        path: String,
+        method: HTTPMethod,
+        status: Resolvable<Int>,
+        headers: [String: String],
+        body: CachedBody
+    ) -> Step {
         Step("cache response \(method) \(path)") { context in
+            let status = try status.resolve(in: context)
             let manager = try context.objectManager
             var fields = try headers.sorted { $0.key < $1.key }.map {
                 HTTPHeader(name: $0.key, value: try context.interpolate($0.value))

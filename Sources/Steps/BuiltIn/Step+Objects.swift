@@ -64,7 +64,7 @@ extension BuiltInSteps {
         var step = Step.insertEntity(
             entity,
             attributes: attributes ?? [:],
-            save: try input.literal(insertSaves),
+            save: input[insertSaves],
             bindingAs: input.bindingName
         )
         step.boundEntity = entity
@@ -136,7 +136,20 @@ extension Step {
         save: Bool = true,
         bindingAs name: String? = nil
     ) -> Step {
-        Step("insert entity \(entity)" + (save ? "" : " (unsaved)") + (name.map { " as \($0)" } ?? "")) { context in
+        insertEntity(entity, attributes: attributes, save: Resolvable(save), bindingAs: name)
+    }
+
+    /// ``insertEntity(_:attributes:save:bindingAs:)`` with `save` that may be written with `${…}`:
+    /// converted when the step runs, as an app step's argument is.
+    package static func insertEntity(
+        _ entity: String,
+        attributes: [String: AttributeValue],
+        save: Resolvable<Bool>,
+        bindingAs name: String?
+    ) -> Step {
+        let saving = save.literal.map { $0 ? "" : " (unsaved)" } ?? save.described { " (save: \($0))" }
+        return Step("insert entity \(entity)" + saving + (name.map { " as \($0)" } ?? "")) { context in
+            let save = try save.resolve(in: context)
             guard let store = try context.objectManager.store else { throw StepError.noStore }
             let object = try store.mainContext.insert(
                 entity: entity,

@@ -43,23 +43,39 @@ extension BuiltInSteps {
     }
 
     /// Builds `expect request` from its arguments: the request matchers through the stub server's own
-    /// parser (the `when:` of a route), the counts checked here.
+    /// parser (the `when:` of a route), the counts checked here (when the step runs for a count written
+    /// with `${…}`).
     static func expectRequestStep(_ input: StepInput) throws(StepArgumentError) -> Step {
         // The keys, the method and the counts were checked by the definition's declaration.
         let arguments = input.arguments
-        let count = try input.literal(requestCount)
-        let atLeast = try input.literal(requestAtLeast)
-        let atMost = try input.literal(requestAtMost)
-        if count != nil, input.has(requestAtLeast) || input.has(requestAtMost) {
+        if input.has(requestCount), input.has(requestAtLeast) || input.has(requestAtMost) {
             let other =
                 input.has(requestAtLeast) ? input.location(of: requestAtLeast) : input.location(of: requestAtMost)
             throw StepArgumentError("Use 'count' or 'at least'/'at most', not both.", at: other)
         }
-        if let atLeast, let atMost, atLeast > atMost {
-            throw StepArgumentError(
-                "'at most' (\(atMost)) is below 'at least' (\(atLeast)).",
-                at: input.location(of: requestAtMost)
-            )
+        let count = input[requestCount]
+        let atLeast = input[requestAtLeast]
+        let atMost = input[requestAtMost]
+        let atMostLocation = input.location(of: requestAtMost)
+        /// The range of matching requests that passes, once the counts are known.
+        @Sendable func range(count: Int?, atLeast: Int?, atMost: Int?) throws(StepArgumentError) -> ClosedRange<Int> {
+            if let atLeast, let atMost, atLeast > atMost {
+                throw StepArgumentError("'at most' (\(atMost)) is below 'at least' (\(atLeast)).", at: atMostLocation)
+            }
+            return count.map { $0...$0 } ?? (atLeast ?? (atMost == nil ? 1 : 0))...(atMost ?? Int.max)
+        }
+        let times: Resolvable<ClosedRange<Int>>
+        if let count = count.literal, let atLeast = atLeast.literal, let atMost = atMost.literal {
+            times = Resolvable(try range(count: count, atLeast: atLeast, atMost: atMost))
+        } else {
+            let written = [count.part("count"), atLeast.part("at least"), atMost.part("at most")]
+            times = Resolvable(written: written.compactMap { $0 }.joined(separator: " ")) { context in
+                try range(
+                    count: count.resolve(in: context),
+                    atLeast: atLeast.resolve(in: context),
+                    atMost: atMost.resolve(in: context)
+                )
+            }
         }
         var matchers = arguments
         if case .mapping(let entries) = arguments.content {
@@ -70,12 +86,11 @@ extension BuiltInSteps {
         case .success(let parsed): conditions = parsed
         case .failure(let errors): throw StepArgumentError(errors.diagnostics.first)
         }
-        let range = count.map { $0...$0 } ?? (atLeast ?? (atMost == nil ? 1 : 0))...(atMost ?? Int.max)
         return .expectRequest(
             method: try input.literal(requestMethod)?.rawValue,
             path: input.written(requestPath),
             conditions: conditions,
-            times: range
+            times: times
         )
     }
 }
@@ -101,6 +116,17 @@ extension Step {
         conditions: RequestConditions,
         times: ClosedRange<Int> = 1...Int.max
     ) -> Step {
+        expectRequest(method: method, path: path, conditions: conditions, times: Resolvable(times))
+    }
+
+    /// ``expectRequest(method:path:conditions:times:)`` with counts that may be written with `${…}`:
+    /// converted when the step runs, as an app step's arguments are.
+    package static func expectRequest(
+        method: String?,
+        path: String?,
+        conditions: RequestConditions,
+        times: Resolvable<ClosedRange<Int>>
+    ) -> Step {
         var parts: [String] = []
         if let method { parts.append(method.uppercased()) }
         if let path { parts.append(path) }
@@ -109,8 +135,9 @@ extension Step {
         if let json = conditions.json { parts.append("json \(json)") }
         if let json = conditions.jsonIncludes { parts.append("json includes \(json)") }
         if let text = conditions.bodyContains { parts.append("body contains '\(text)'") }
-        if times != 1...Int.max { parts.append(RequestExpectation.describe(times)) }
+        if times.literal != 1...Int.max { parts.append(times.described(RequestExpectation.describe)) }
         return Step("expect request " + parts.joined(separator: " ")) { context in
+            let times = try times.resolve(in: context)
             let expectation = RequestExpectation(
                 method: method,
                 path: try path.map { try context.interpolate($0) },

@@ -11,9 +11,8 @@ package enum KeptStore {
     }
 
     /// Writes the default entity store (if set-up left one) to ``url(in:)`` and returns what to tell the
-    /// user: where it is, and an `sqlite3` command for each of the app's tables that holds rows (the
-    /// first table when none does). Written beside and renamed into place, so a file there is replaced
-    /// whole or not at all.
+    /// user (``hint(for:at:)``). Written beside and renamed into place, so a file there is replaced whole or
+    /// not at all.
     ///
     /// A file already there is replaced only when scenario-run kept it (its SQLite application ID says
     /// so): anything else at that path is the user's, and is left alone with an error.
@@ -31,11 +30,31 @@ package enum KeptStore {
             try store.backup(to: temporary)
             try mark(temporary)
         }
-        let names = store.model.entityNames
-        var withRows = names.filter { ((try? store.countSaved($0)) ?? 0) > 0 }
-        if withRows.isEmpty { withRows = Array(names.prefix(1)) }
-        return ["KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at \(url.path)"]
-            + withRows.prefix(3).map { "  sqlite3 \(shellQuoted(url.path)) \(shellQuoted("select * from \"\($0)\""))" }
+        return hint(for: store, at: url)
+    }
+
+    /// How many tables of each kind — entities', join tables — the hint names with an `sqlite3` command.
+    static let tablesShown = 3
+
+    /// What to tell the user about `store` kept at `url`: where it is, and an `sqlite3` command for each
+    /// table that holds rows — the entities' (the first entity's when no table does), then the join tables
+    /// of many-to-many relationships (`Book_authors`), up to ``tablesShown`` of each kind; one
+    /// `sqlite3 … .tables` line says how many more hold rows.
+    package static func hint(for store: EntityStore, at url: URL) -> [String] {
+        let joinTables = Set(store.model.joinTables.map(\.name))
+        let withRows = ((try? store.savedRowCounts()) ?? []).map(\.entity)
+        var entities = withRows.filter { !joinTables.contains($0) }
+        let joins = withRows.filter { joinTables.contains($0) }
+        if withRows.isEmpty { entities = Array(store.model.entityNames.prefix(1)) }
+        let path = shellQuoted(url.path)
+        let shown = entities.prefix(tablesShown) + joins.prefix(tablesShown)
+        var lines = ["KIF_SKIP_TEAR_DOWN: the last scenario's store is kept at \(url.path)"]
+        lines += shown.map { "  sqlite3 \(path) \(shellQuoted("select * from \"\($0)\""))" }
+        let more = entities.count + joins.count - shown.count
+        if more > 0 {
+            lines.append("  sqlite3 \(path) .tables    # \(more) more table\(more == 1 ? "" : "s") with rows")
+        }
+        return lines
     }
 
     /// `text` as one shell word: in single quotes, each `'` written `'\''`; a plain path stays as it is.

@@ -78,6 +78,32 @@ package struct ScenarioSuite: Sendable {
         )
     }
 
+    /// Reads `scenario-run.yml` at `url` for `app`, every error of the file in one round: its own and, when
+    /// it has some, those of the default steps it names (an unknown name, a step that needs arguments),
+    /// each at its line and column. A file with no problem of its own has its default steps checked with
+    /// the scenario files, by ``loadScenarios(paths:)``.
+    package static func loadSettings(
+        contentsOf url: URL,
+        app: AppUnderTest,
+        directory: URL
+    ) throws(DiagnosticList) -> RunSettings {
+        let (settings, problems) = try RunSettings.read(contentsOf: url)
+        guard !problems.isEmpty else { return settings }
+        // The settings that could be read name the fixtures and the default steps to check.
+        let suite = try? ScenarioSuite(app: app, settings: settings, directory: directory)
+        throw DiagnosticList(problems + (suite?.defaultStepProblems ?? []))
+    }
+
+    /// What is wrong with the default set-up and tear-down steps the settings name (nothing, usually).
+    var defaultStepProblems: [Diagnostic] {
+        do {
+            _ = try ScenarioRunner.defaultSteps(settings: settings, registry: registry, buildContext: buildContext)
+            return []
+        } catch {
+            return error.diagnostics
+        }
+    }
+
     /// The scenario files for `paths` (default: the settings' scenario folder); folders named in
     /// `settings.exclude` are skipped unless a path names them (or a file in them) directly.
     package func scenarioFiles(paths: [String]) throws(DiagnosticList) -> [String] {
@@ -91,14 +117,21 @@ package struct ScenarioSuite: Sendable {
         }
     }
 
+    /// What `PATH:LINE` arguments choose among `loaded` (`nil` when none named a line: every scenario); a
+    /// file also named whole (itself, or a folder holding it) keeps all its scenarios. A line inside no
+    /// scenario throws ``ScenarioSelectionError/noScenarioAtLine(path:line:starts:)``, a usage error.
+    /// The command line and `ScenarioTesting` both choose so.
+    package func lineSelection(_ lines: ScenarioLines, of loaded: [Scenario]) throws -> LineSelection? {
+        try lines.selection(
+            of: loaded,
+            wholeFiles: lines.wholePaths.isEmpty ? [] : scenarioFiles(paths: lines.wholePaths)
+        )
+    }
+
     /// Loads and checks every scenario file; all errors of all files, and of `server.yml`, at once.
     package func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
         var diagnostics = DiagnosticCollection(serverDiagnostics)
-        do {
-            _ = try ScenarioRunner.defaultSteps(settings: settings, registry: registry, buildContext: buildContext)
-        } catch {
-            diagnostics += error.diagnostics
-        }
+        diagnostics += defaultStepProblems
         do {
             let files = try scenarioFiles(paths: paths)
             let scenarios = try ScenarioLoader(registry: registry, buildContext: buildContext).load(paths: files)

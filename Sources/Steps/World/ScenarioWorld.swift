@@ -15,7 +15,14 @@ public final class ScenarioWorld: Sendable {
         var observations: [any Sendable] = []
         /// The step serial (``ScenarioContext/stepSerial``) during which each notification name was last posted.
         var posted: [String: Int] = [:]
+        /// Unmatched requests the log named (`GET /restaurant/5`), oldest first, whose response the object
+        /// manager has not recorded yet: its record of the same 404 is then not logged again.
+        var unmatchedLogged: [String] = []
     }
+
+    /// How many logged unmatched requests are remembered for their records (requests the object manager
+    /// did not send — the app's own — never get one).
+    static let unmatchedRemembered = 100
 
     public let manager: ObjectManager
     public let environment: TestEnvironment
@@ -25,9 +32,9 @@ public final class ScenarioWorld: Sendable {
         self.manager = manager
         self.environment = environment
         // Wake waiting steps whenever a request finishes, the queue changes or the journal grows;
-        // log each request to the scenario's log.
-        let requests = manager.observeRequests { [weak context] record in
-            context?.log(record.description)
+        // log each request to the scenario's log (once: an unmatched request's line already said it all).
+        let requests = manager.observeRequests { [weak self, weak context] record in
+            if record.status != 404 || self?.forgetLoggedUnmatched(record) != true { context?.log(record.description) }
             context?.signalChange()
         }
         let queue = manager.queue.observe { [weak context] in context?.signalChange() }
@@ -38,7 +45,17 @@ public final class ScenarioWorld: Sendable {
         // A request no stub route answered, with its nearest routes, in the log (unless `unmatched requests: off`).
         let unmatched =
             environment.logsUnmatchedRequests
-            ? [environment.server.session.onUnmatched { [weak context] request in context?.log(request.logLine) }]
+            ? [
+                environment.server.session.onUnmatched { [weak self, weak context] request in
+                    self?.state.withLock { state in
+                        if state.unmatchedLogged.count == Self.unmatchedRemembered {
+                            state.unmatchedLogged.removeFirst()
+                        }
+                        state.unmatchedLogged.append(Self.logKey(method: request.method, target: request.target))
+                    }
+                    context?.log(request.logLine)
+                }
+            ]
             : []
         state.withLock { $0.observations = [requests, queue, journal] + unmatched + idling }
         // The runner's reading before every attempt of an expectation.
@@ -55,6 +72,28 @@ public final class ScenarioWorld: Sendable {
             }
             if isNew { context.signalChange() }
         }
+    }
+
+    /// Whether the log already named the unmatched request `record` answers (then forgotten, as answered).
+    private func forgetLoggedUnmatched(_ record: RequestRecord) -> Bool {
+        let key = Self.logKey(method: record.method.rawValue, target: Self.target(of: record.url))
+        return state.withLock { state in
+            guard let index = state.unmatchedLogged.firstIndex(of: key) else { return false }
+            state.unmatchedLogged.remove(at: index)
+            return true
+        }
+    }
+
+    /// `GET /restaurant/5`: how an unmatched request and the object manager's record of it are paired.
+    static func logKey(method: String, target: String) -> String {
+        method.uppercased() + " " + target
+    }
+
+    /// The request target the object manager sends for `url` (its transports write it so): the path and
+    /// query as written in the URL, percent-encoded.
+    static func target(of url: URL) -> String {
+        let path = url.path(percentEncoded: true)
+        return (path.isEmpty ? "/" : path) + (url.query(percentEncoded: true).map { "?" + $0 } ?? "")
     }
 
     /// Whether a notification of that name was posted during step `serial` or later.

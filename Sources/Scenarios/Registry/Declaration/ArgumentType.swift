@@ -66,7 +66,7 @@ public struct ArgumentType<Value: Sendable>: Sendable {
             if !literalOnly, text.containsReference {
                 let location = node.location
                 let subject = node.subject
-                return Resolvable { context in
+                return Resolvable(written: text) { context in
                     let resolved = try context.interpolate(text)
                     guard let value = parse(resolved) else {
                         throw StepArgumentError(

@@ -15,15 +15,18 @@ public struct Resolvable<Value: Sendable>: Sendable {
         case deferred(Deferred)
     }
 
-    /// A value the run resolves: its spelling (when it has the declared type as written) and how.
+    /// A value the run resolves: its spelling (when it has the declared type as written), the text
+    /// written in the file (`${size}`, for descriptions), and how.
     @usableFromInline
     final class Deferred: Sendable {
         @usableFromInline let asWritten: Value?
+        @usableFromInline let text: String?
         @usableFromInline let resolve: @Sendable (ScenarioContext) throws -> Value
 
         @usableFromInline
-        init(asWritten: Value?, resolve: @escaping @Sendable (ScenarioContext) throws -> Value) {
+        init(asWritten: Value?, text: String? = nil, resolve: @escaping @Sendable (ScenarioContext) throws -> Value) {
             self.asWritten = asWritten
+            self.text = text
             self.resolve = resolve
         }
     }
@@ -45,6 +48,12 @@ public struct Resolvable<Value: Sendable>: Sendable {
     @inlinable
     public init(resolving: @escaping @Sendable (ScenarioContext) throws -> Value) {
         source = .deferred(Deferred(asWritten: nil, resolve: resolving))
+    }
+
+    /// A value only the run can tell, written in the file as `text` (`${size}`).
+    @inlinable
+    package init(written text: String, resolving: @escaping @Sendable (ScenarioContext) throws -> Value) {
+        source = .deferred(Deferred(asWritten: nil, text: text, resolve: resolving))
     }
 
     @inlinable
@@ -78,8 +87,19 @@ public struct Resolvable<Value: Sendable>: Sendable {
         case .deferred(let deferred):
             let resolve = deferred.resolve
             return Resolvable<Value?>(
-                source: .deferred(.init(asWritten: deferred.asWritten) { context in try resolve(context) })
+                source: .deferred(
+                    .init(asWritten: deferred.asWritten, text: deferred.text) { context in try resolve(context) }
+                )
             )
+        }
+    }
+
+    /// The value for people, as `show` writes it; a value only the run can tell as written in the file
+    /// (`${size}`), or `…`. What a step's description says before it runs.
+    package func described(_ show: (Value) -> String) -> String {
+        switch source {
+        case .known(let value): return show(value)
+        case .deferred(let deferred): return deferred.asWritten.map(show) ?? deferred.text ?? "…"
         }
     }
 
