@@ -36,6 +36,25 @@ for kind, path in files:
     checked += 1
     for error in schemas[kind].iter_errors(load(path)):
         problems.append(f"{path.relative_to(project)}: {error.json_path}: {error.message}")
+# The event stream of a run of the project's default scenarios, every line read against its schema.
+import tempfile
+events_schema = jsonschema.Draft202012Validator(schema("events"))
+with tempfile.TemporaryDirectory() as folder:
+    stream = pathlib.Path(folder) / "events.jsonl"
+    run = subprocess.run([binary, "--ci", "--events", str(stream)], cwd=project, capture_output=True, text=True)
+    if run.returncode != 0:
+        problems.append(f"--ci --events exited {run.returncode}: {run.stderr[-500:]}")
+    lines = stream.read_text().splitlines() if stream.exists() else []
+    kinds = set()
+    for number, line in enumerate(lines, 1):
+        event = json.loads(line)
+        kinds.add(event.get("event"))
+        for error in events_schema.iter_errors(event):
+            problems.append(f"--events line {number}: {error.json_path}: {error.message}")
+    for kind in ("run-started", "scenario-started", "step-started", "step-finished", "scenario-finished", "run-finished"):
+        if kind not in kinds:
+            problems.append(f"--events: no '{kind}' line")
+    checked += 1
 for problem in problems:
     print("error:", problem)
 print(f"schemas: {checked} files of {project.name} valid" if not problems else f"schemas: {len(problems)} problems")

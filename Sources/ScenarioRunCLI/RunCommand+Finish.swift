@@ -9,6 +9,7 @@ extension RunCommand {
     func finish(
         _ summary: RunSummary,
         junit junitReporter: JUnitReporter?,
+        events: EventStreamWriter?,
         failures: FailureCollector,
         failureState: FailureState,
         previousFailures: Set<ScenarioID>,
@@ -24,6 +25,13 @@ extension RunCommand {
                 Terminal.printError("error: The JUnit report was not written. \(error)")
                 reportFailed = true
             }
+        }
+        do {
+            try events?.finish()
+        } catch {
+            // A tool following the run read part of it: not a success either.
+            Terminal.printError("error: The event stream (--events) was not written whole. \(error)")
+            reportFailed = true
         }
         // Scenarios that did not run this time (filtered out, skipped) keep what the last run said.
         // Merged with the file as it is at the end, under a lock: another run in this folder may have

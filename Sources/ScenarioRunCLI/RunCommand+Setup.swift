@@ -88,7 +88,8 @@ extension RunCommand {
                     arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
                         + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : [])
                         + ["--repeat", String(`repeat`), "--retries", String(retries)],
-                    liveEvents: live,
+                    // The event stream tells tools each step as it starts, as the live runner does.
+                    liveEvents: live || events != nil,
                     forwardOutput: !live,
                     scenarioTimeout: settings.scenarioTimeout,
                     cancellationGrace: settings.cancellationGrace

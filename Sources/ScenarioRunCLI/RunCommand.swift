@@ -76,6 +76,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report.", valueName: "FILE"))
     var junit: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the run's events as JSON lines while it runs, for tools (docs/events.md).",
+            valueName: "FILE"
+        )
+    )
+    var events: String?
+
     @Option(help: ArgumentHelp("Default step timeout (default 10).", valueName: "SECONDS"))
     var timeout: Double?
 
@@ -145,6 +153,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let junit, let problem = FileWriteError.problem(writing: project.resolved(junit)) {
             throw ValidationError("--junit: \(problem)")
+        }
+        if let events, let problem = FileWriteError.problem(writing: project.resolved(events)) {
+            throw ValidationError("--events: \(problem)")
         }
         if !(1...1_000_000).contains(jobs) {
             throw ValidationError("--jobs takes how many scenarios run at once, from 1 to 1,000,000.")
@@ -309,6 +320,13 @@ struct RunCommand: AsyncParsableCommand {
             JUnitReporter(properties: selection.reportProperties, repetitions: `repeat`)
         }
         let failures = FailureCollector()
+        let eventStream: EventStreamWriter?
+        do {
+            eventStream = try events.map { try EventStreamWriter(path: $0) }
+        } catch {
+            Terminal.printError("error: --events: \(error)")
+            throw ExitCode(2)
+        }
         let consume: @Sendable (RunEvent) -> Void = { event in
             reporter.handle(event)
             junitReporter?.handle(event)
@@ -318,6 +336,7 @@ struct RunCommand: AsyncParsableCommand {
         // benchmark harness.
         let timing = environment["BENCH_TIMING_FILE"].map(TimingMarks.init)
         let consumeHeadless: @Sendable (RunEvent) -> Void = { event in
+            eventStream?.handle(event)
             consume(event)
             timing?.handle(event)
         }
@@ -347,6 +366,7 @@ struct RunCommand: AsyncParsableCommand {
             try self.finish(
                 summary,
                 junit: junitReporter,
+                events: eventStream,
                 failures: failures,
                 failureState: failureState,
                 previousFailures: previousFailures,
@@ -367,7 +387,16 @@ struct RunCommand: AsyncParsableCommand {
         let failFast = settings.failFast
         let execute: @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary = {
             selected,
-            emit in
+            given in
+            // Headless, the stream is written with the other reports; the live runner's reports are written
+            // when it ends, but the stream is for following the run: written as the events come.
+            var emit = given
+            if live, let eventStream {
+                emit = { event in
+                    eventStream.handle(event)
+                    given(event)
+                }
+            }
             let current = session.state
             if let pool {
                 return await pool.run(
@@ -413,6 +442,7 @@ struct RunCommand: AsyncParsableCommand {
                     try? self.finish(
                         summary,
                         junit: junitReporter,
+                        events: eventStream,
                         failures: failures,
                         failureState: failureState,
                         previousFailures: previousFailures,

@@ -4,12 +4,13 @@ import Scenarios
 import Steps
 import StubServer
 
-/// `scenario-run schema scenarios|server|settings` — a JSON Schema of that file kind, with the app's step,
-/// entity, factory and route names, for editors' YAML support.
+/// `scenario-run schema scenarios|server|settings|events` — a JSON Schema of that file kind, with the app's
+/// step, entity, factory and route names, for editors' YAML support; `events`: one line of `--events`.
 struct SchemaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print a JSON Schema (draft 2020-12) of scenario files, server.yml or scenario-run.yml.",
+        abstract:
+            "Print a JSON Schema (draft 2020-12) of scenario files, server.yml, scenario-run.yml or a line of --events.",
         discussion: """
             Save it and point your editor at it: with the YAML extension (yaml-language-server), a first line \
             '# yaml-language-server: $schema=../scenarios.schema.json' in a scenario file, or "yaml.schemas" in \
@@ -18,10 +19,10 @@ struct SchemaCommand: AsyncParsableCommand {
     )
 
     enum Kind: String, ExpressibleByArgument, CaseIterable {
-        case scenarios, server, settings
+        case scenarios, server, settings, events
     }
 
-    @Argument(help: ArgumentHelp("scenarios, server or settings.", valueName: "KIND"))
+    @Argument(help: ArgumentHelp("scenarios, server, settings or events.", valueName: "KIND"))
     var kind: Kind
 
     @OptionGroup var project: ProjectOptions
@@ -32,6 +33,7 @@ struct SchemaCommand: AsyncParsableCommand {
         switch kind {
         case .server: schema = ServerRouteTable.schema
         case .settings: schema = RunSettings.schema
+        case .events: schema = RunEventStream.schema
         case .scenarios:
             do {
                 let settings = try project.settings(environment: ProcessInfo.processInfo.environment)

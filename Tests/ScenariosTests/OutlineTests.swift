@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 /// Scenario outlines (`examples:`), and the other keys of issue 23: a file's `tear down`, `skip:` and a
@@ -280,7 +281,7 @@ struct OutlineTests {
 
     /// Rows times steps is bounded per file (1,000,000 nodes, 16 MiB of substituted text): the row
     /// where the budget runs out is the one error, and a second outline of the file shares the budget.
-    @Test func outlineRowsAreBoundedPerFile() {
+    @Test func outlineRowsAreBoundedPerFile() async {
         let steps = String(repeating: "      - log: \"${s}\"\n", count: 1_000)
         func outline(_ name: String, rows: Int) -> String {
             "  - scenario: \(name) ${s}\n    examples:\n"
@@ -288,7 +289,7 @@ struct OutlineTests {
         }
         // 3,001 nodes a row: 200 rows of the first outline, then the 134th of the second is one too many.
         let text = "scenarios:\n" + outline("A", rows: 200) + outline("B", rows: 200)
-        let found = errors(text)
+        let found = await offThePool { errors(text) }
         #expect(found.count == 1, "\(found.prefix(3))")
         let row = 1 + 3 + 200 + 1_000 + 2 + 134
         #expect(
@@ -304,12 +305,13 @@ struct OutlineTests {
                 steps:
                   - log: "\(String(repeating: "${v}", count: 17_000))"
             """
-        let bytesErrors = errors(bytes)
+        let bytesErrors = await offThePool { errors(bytes) }
         #expect(
             bytesErrors.first?.hasPrefix("3:16: Outline rows expand to more than 16 MiB of text") == true,
             "\(bytesErrors.map { $0.prefix(120) })"
         )
         // A file under the budget loads: 100 rows of the same steps.
-        #expect(errors("scenarios:\n" + outline("C", rows: 100)).isEmpty)
+        let under = "scenarios:\n" + outline("C", rows: 100)
+        #expect(await offThePool { errors(under) }.isEmpty)
     }
 }

@@ -43,6 +43,33 @@ package struct FileWriteError: Error, CustomStringConvertible {
         try replace(URL(fileURLWithPath: target), shownAs: path) { try data.write(to: $0) }
     }
 
+    /// A descriptor to write a stream to, as the user means `url` (the rules of ``write(_:to:)``, less the
+    /// rename: a stream is read while it is written): a regular file or a new path is created or emptied;
+    /// a link writes to its target; a device or FIFO is written through (a FIFO nobody reads is an
+    /// error, not a hang); `/dev/stdout` and its kind are a copy of that descriptor. The caller closes it.
+    package static func openStream(_ url: URL) throws(FileWriteError) -> Int32 {
+        let path = url.path
+        if let descriptor = standardDescriptor(path) {
+            let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+            guard copy >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
+            return copy
+        }
+        let target = resolvingLinks(path)
+        var status = stat()
+        if stat(target, &status) == 0, !isRegular(status), !isFolder(status) {
+            let descriptor = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_APPEND)
+            guard descriptor >= 0 else {
+                let reason = errno == ENXIO ? "no process is reading that FIFO" : String(cString: strerror(errno))
+                throw FileWriteError(path: path, reason: reason)
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            return descriptor
+        }
+        let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
+        return descriptor
+    }
+
     /// Writes a new file beside `url` with `write`, then renames it over `url`: rename(2) replaces the
     /// destination atomically (FileManager.replaceItemAt is unreliable on Linux), so readers see the old
     /// file or the new one, never part of one. For regular files only (``write(_:to:)`` decides).
@@ -81,7 +108,7 @@ package struct FileWriteError: Error, CustomStringConvertible {
     }
 
     /// Every byte of `data` to `descriptor`, retrying short writes and EINTR; any other failure throws.
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(FileWriteError) {
+    package static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(FileWriteError) {
         var failure: Int32 = 0
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             guard let base = buffer.baseAddress else { return }
