@@ -1,7 +1,6 @@
 import Diagnostics
 import Foundation
 import Scenarios
-import TestSupport
 import Testing
 
 /// Scenario outlines (`examples:`), and the other keys of issue 23: a file's `tear down`, `skip:` and a
@@ -279,39 +278,40 @@ struct OutlineTests {
         #expect(whole.map(\.name) == ["S 1", "S 2"])
     }
 
-    /// Rows times steps is bounded per file (1,000,000 nodes, 16 MiB of substituted text): the row
-    /// where the budget runs out is the one error, and a second outline of the file shares the budget.
-    @Test func outlineRowsAreBoundedPerFile() async {
-        let steps = String(repeating: "      - log: \"${s}\"\n", count: 1_000)
+    /// Rows times steps is bounded per file (1,000,000 nodes, 16 MiB of substituted text; lowered here,
+    /// as a task-local, so the test builds thousands of nodes, not a million): the row where the budget
+    /// runs out is the one error, and a second outline of the file shares the budget.
+    @Test func outlineRowsAreBoundedPerFile() {
+        let steps = String(repeating: "      - log: \"${s}\"\n", count: 100)
         func outline(_ name: String, rows: Int) -> String {
             "  - scenario: \(name) ${s}\n    examples:\n"
                 + (0..<rows).map { "      - { s: \($0) }\n" }.joined() + "    steps:\n" + steps
         }
-        // 3,001 nodes a row: 200 rows of the first outline, then the 134th of the second is one too many.
-        let text = "scenarios:\n" + outline("A", rows: 200) + outline("B", rows: 200)
-        let found = await offThePool { errors(text) }
+        #expect(OutlineLimits.nodes == 1_000_000 && OutlineLimits.bytes == 16 * 1024 * 1024)
+        // 301 nodes a row: 60 rows of the first outline, then the 40th of the second is one too many.
+        let text = "scenarios:\n" + outline("A", rows: 60) + outline("B", rows: 60)
+        let found = OutlineLimits.$nodes.withValue(30_000) { errors(text) }
         #expect(found.count == 1, "\(found.prefix(3))")
-        let row = 1 + 3 + 200 + 1_000 + 2 + 134
         #expect(
             found.first
-                == "\(row):9: Outline rows expand to more than 1,000,000 nodes in this file (the steps are written out once per row); split the outline into files or use fewer rows or steps."
+                == "206:9: Outline rows expand to more than 30,000 nodes in this file (the steps are written out once per row); split the outline into files or use fewer rows or steps."
         )
-        // Text: a 1,000-byte value in a placeholder 17,000 times is past 16 MiB at the first row.
+        // Text: a 1,000-byte value in a placeholder 11 times is past 10,000 bytes at the first row.
         let long = String(repeating: "x", count: 1_000)
         let bytes = """
             scenarios:
               - scenario: Long
                 examples: [{ v: \(long) }]
                 steps:
-                  - log: "\(String(repeating: "${v}", count: 17_000))"
+                  - log: "\(String(repeating: "${v}", count: 11))"
             """
-        let bytesErrors = await offThePool { errors(bytes) }
+        let bytesErrors = OutlineLimits.$bytes.withValue(10_000) { errors(bytes) }
         #expect(
-            bytesErrors.first?.hasPrefix("3:16: Outline rows expand to more than 16 MiB of text") == true,
+            bytesErrors.first?.hasPrefix("3:16: Outline rows expand to more than 10,000 bytes of text") == true,
             "\(bytesErrors.map { $0.prefix(120) })"
         )
-        // A file under the budget loads: 100 rows of the same steps.
-        let under = "scenarios:\n" + outline("C", rows: 100)
-        #expect(await offThePool { errors(under) }.isEmpty)
+        // Under the budget, the same outlines load: every row a scenario.
+        let under = OutlineLimits.$nodes.withValue(40_000) { errors(text) }
+        #expect(under.isEmpty)
     }
 }

@@ -148,8 +148,8 @@ enum LoadError: Equatable {
         case .outlineTooLarge(let nodes):
             let limit =
                 nodes
-                ? "\(ScenarioFileLoader.maxOutlineNodes.groupedDigits) nodes"
-                : "16 MiB of text (\(ScenarioFileLoader.maxOutlineBytes.groupedDigits) bytes)"
+                ? "\(OutlineLimits.nodes.groupedDigits) nodes"
+                : "\(OutlineLimits.bytes.groupedDigits) bytes of text"
             return
                 "Outline rows expand to more than \(limit) in this file (the steps are written out once per row); split the outline into files or use fewer rows or steps."
         }

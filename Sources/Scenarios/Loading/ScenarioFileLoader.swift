@@ -18,14 +18,9 @@ struct ScenarioFileLoader {
     private var chunkComposer = YAMLComposer()
     /// What the rows of the file's outlines may still expand to: each row's steps are the outline's
     /// steps written out again, so rows times steps is bounded per file, as aliases are.
-    var outlineBudget = (nodes: Self.maxOutlineNodes, bytes: Self.maxOutlineBytes)
+    var outlineBudget = (nodes: OutlineLimits.nodes, bytes: OutlineLimits.bytes)
     /// Whether the outline budget ran out (reported once, at the row where it did).
     var outlineBudgetSpent = false
-    /// The most YAML nodes the rows of one file's outlines expand to (1,000 rows of 100 nodes is a tenth
-    /// of it; reached, a debug build has spent about 5 s and 70 MB on it).
-    static let maxOutlineNodes = 1_000_000
-    /// The most bytes of text the placeholders of one file's outlines are replaced with.
-    static let maxOutlineBytes = 16 * 1024 * 1024
 
     init(file: String, source: YAMLText, registry: StepRegistry, buildContext: StepBuildContext) {
         self.file = file
@@ -44,7 +39,7 @@ struct ScenarioFileLoader {
         if let chunks = ScenarioFileChunks(text), let scenarios = load(chunks) { return scenarios }
         diagnostics = []
         lineOffset = 0
-        outlineBudget = (Self.maxOutlineNodes, Self.maxOutlineBytes)
+        outlineBudget = (OutlineLimits.nodes, OutlineLimits.bytes)
         outlineBudgetSpent = false
         return loadWholeDocument()
     }
@@ -142,4 +137,14 @@ struct ScenarioFileLoader {
     mutating func dropRepeatedDiagnostics(since start: Int) {
         diagnostics.dropRepeats(appendedSince: start)
     }
+}
+
+/// What the rows of one file's outlines may expand to. Task-local so that a test can lower them
+/// (`OutlineLimits.$nodes.withValue(30_000) { … }`) instead of building a million nodes.
+package enum OutlineLimits {
+    /// The most YAML nodes (1,000 rows of 100 nodes is a tenth of it; reached, a debug build has spent
+    /// about 5 s and 70 MB on it).
+    @TaskLocal package static var nodes = 1_000_000
+    /// The most bytes of text the placeholders are replaced with.
+    @TaskLocal package static var bytes = 16 * 1024 * 1024
 }

@@ -102,13 +102,14 @@ import Testing
 
     @Test func concurrentRequestsEachGetTheirOwnResponse() async throws {
         // Each answer names the request it answers, and none is sent before all four requests have
-        // arrived: a transport that queued them on one connection would time out here.
+        // arrived: a transport that queued them on one connection would time out here. (The bounds are
+        // generous: under a full parallel `swift test` on two cores, four connections took over 3 s.)
         let arrived = Recorder<String>()
         let server = try await ScriptedHTTPServer { connection in
             while let request = try await connection.readRequest() {
                 let target = request.components(separatedBy: " ")[1]
                 arrived.append(target)
-                _ = await eventually(timeout: .seconds(5)) { arrived.all.count == 4 }
+                _ = await eventually(timeout: .seconds(30)) { arrived.all.count == 4 }
                 try await connection.write(ScriptedHTTPServer.response(body: target))
             }
         }
@@ -120,7 +121,7 @@ import Testing
                         HTTPRequest(
                             method: .get,
                             url: server.url.appendingPathComponent("items/\(index)"),
-                            timeout: .seconds(3)
+                            timeout: .seconds(20)
                         )
                     )
                     return ("/items/\(index)", response.bodyText)
