@@ -18,16 +18,7 @@ struct RootCommand: AsyncParsableCommand {
         return CommandConfiguration(
             commandName: name,
             abstract: "Run functional scenarios against a local stub server.",
-            usage: """
-                \(name) [PATH[:LINE] ...] [--ci] [--filter REGEX] [--tag EXPR ...] [--allow-empty] [--fail-fast]
-                    [--rerun-failed] [--junit FILE] [--timeout SECONDS] [--jobs N] [--shuffle [SEED]]
-                    [--shard K/N [--shard-timings FILE]] [-C DIR] [--fixtures DIR] [--list] [--verbose] [--watch] [--exit]
-                \(name) check [PATH ...]
-                \(name) serve [--port N]
-                \(name) steps [NAME] [--format text|markdown|json] [--built-in]
-                \(name) schema scenarios|server|settings
-                \(name) merge-junit OUT FILE...
-                """,
+            usage: usage(name: name),
             discussion: """
                 Scenario files (*.yml) under Scenarios/ drive the app's shared object manager between default \
                 set-up and tear-down steps, against a stub server answering from Fixtures/. On a terminal the \
@@ -43,12 +34,26 @@ struct RootCommand: AsyncParsableCommand {
                 CI_NODE_INDEX/CI_NODE_TOTAL (1-based), CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and \
                 BUILDKITE_PARALLEL_JOB/BUILDKITE_PARALLEL_JOB_COUNT (0-based) pick the shard.
                 """,
-            subcommands: [
-                RunCommand.self, CheckCommand.self, ServeCommand.self, StepsCommand.self, SchemaCommand.self,
-                MergeJUnitCommand.self, WorkerCommand.self,
-            ],
+            subcommands: visibleCommands + [WorkerCommand.self],
             defaultSubcommand: RunCommand.self
         )
+    }
+
+    /// The commands a user runs, `run` first (the default); the hidden `worker` is not one.
+    static let visibleCommands: [any ParsableCommand.Type] = [
+        RunCommand.self, CheckCommand.self, ServeCommand.self, StepsCommand.self, SchemaCommand.self,
+        MergeJUnitCommand.self,
+    ]
+
+    /// The root usage: each command's own, as argument-parser derives it from the options the command
+    /// declares (nothing written twice, so none can be missing); `run`'s without its name.
+    static func usage(name: String) -> String {
+        visibleCommands.map { command in
+            let own = command.configuration.commandName ?? ""
+            let derived = command.usageString().trimmingCharacters(in: .whitespacesAndNewlines)
+            let rest = derived.hasPrefix(own) ? String(derived.dropFirst(own.count)) : " " + derived
+            return command == RunCommand.self ? name + rest : "\(name) \(own)\(rest)"
+        }.joined(separator: "\n")
     }
 
     /// The app of this run; only ``ScenarioRun`` starts the commands, always with one.

@@ -370,6 +370,29 @@ struct RunCommandTests {
         #expect(badTimeout.status == 2)
     }
 
+    /// The root usage is each command's own usage line as `help COMMAND` prints it (derived from the
+    /// options each declares, so none can be missing from it), and `help run` lists every run option.
+    @Test func theRootUsageIsEveryCommandsOwn() async throws {
+        let root = try await CLI.run(["help"])
+        #expect(root.status == 0)
+        let usage = root.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n\n").first ?? ""
+        let lines = usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.count == 6, "\(usage)")
+        for command in ["check", "serve", "steps", "schema", "merge-junit"] {
+            let help = try await CLI.run(["help", command])
+            let own = help.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n").first ?? ""
+            #expect(lines.contains(own), "\(command): '\(own)' is not in the root usage: \(lines)")
+        }
+        #expect(lines.first == "scenario-run [<options>] [<PATH> ...]")
+        let run = try await CLI.run(["help", "run"])
+        for option in [
+            "--ci", "--filter", "--tag", "--junit", "--events", "--timeout", "--jobs", "--scenario-timeout",
+            "--in-process", "--repeat", "--retries", "--shuffle", "--shard", "--rerun-failed", "--watch",
+        ] {
+            #expect(run.stdout.contains(option), "help run lacks \(option)")
+        }
+    }
+
     /// `steps NAME` with a typo prints the error and its suggestion, not the whole usage after them.
     @Test func anUnknownStepNameIsOneErrorWithASuggestion() async throws {
         let result = try await CLI.run(["steps", "stub rout"])
