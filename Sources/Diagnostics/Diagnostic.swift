@@ -181,3 +181,22 @@ public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension Diagnostic.Source: Codable {
+    private enum CodingKeys: String, CodingKey { case location, sourceLine }
+
+    /// Its place and its line's text (a worker process gets the run's settings this way).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            location: try container.decode(SourceLocation.self, forKey: .location),
+            sourceLine: try container.decodeIfPresent(String.self, forKey: .sourceLine)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(location, forKey: .location)
+        try container.encodeIfPresent(sourceLine, forKey: .sourceLine)
+    }
+}

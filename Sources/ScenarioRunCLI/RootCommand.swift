@@ -13,12 +13,15 @@ struct RootCommand: AsyncParsableCommand {
         return name.isEmpty ? "scenario-run" : name
     }()
 
-    static var configuration: CommandConfiguration {
+    /// Made once: deriving the usage costs argument-parser a walk of every command's options.
+    static let configuration: CommandConfiguration = {
         let name = executableName
         return CommandConfiguration(
             commandName: name,
             abstract: "Run functional scenarios against a local stub server.",
-            usage: usage(name: name),
+            // Deriving it walks every command's options (tens of milliseconds in a debug build, at every
+            // start of every worker): only when help is asked for, the one time it is printed.
+            usage: wantsHelp ? usage(name: name) : nil,
             discussion: """
                 Scenario files (*.yml) under Scenarios/ drive the app's shared object manager between default \
                 set-up and tear-down steps, against a stub server answering from Fixtures/. On a terminal the \
@@ -37,6 +40,11 @@ struct RootCommand: AsyncParsableCommand {
             subcommands: visibleCommands + [WorkerCommand.self],
             defaultSubcommand: RunCommand.self
         )
+    }()
+
+    /// Whether the command line asks for help (`help`, `-h`, `--help`).
+    static var wantsHelp: Bool {
+        CommandLine.arguments.dropFirst().contains { ["help", "-h", "--help"].contains($0) }
     }
 
     /// The commands a user runs, `run` first (the default); the hidden `worker` is not one.

@@ -85,11 +85,8 @@ extension RunCommand {
                 WorkerPool.Options(
                     // The live runner shows one running scenario at a time.
                     jobs: live ? 1 : min(jobs, WorkerPool.workerLimit, fitting),
-                    arguments: paths + (project.fixtures.map { ["--fixtures", $0] } ?? [])
-                        + (timeout.map { ["--timeout", String($0)] } ?? []) + (settings.failFast ? ["--fail-fast"] : [])
-                        + ["--repeat", String(`repeat`), "--retries", String(retries)],
                     // The event stream tells tools each step as it starts, as the live runner does.
-                    liveEvents: live || events != nil,
+                    run: WorkerRun(paths: paths, settings: settings, liveEvents: live || events != nil),
                     forwardOutput: !live,
                     scenarioTimeout: settings.scenarioTimeout,
                     cancellationGrace: settings.cancellationGrace

@@ -8,9 +8,10 @@ import Synchronization
 
 /// `scenario-run worker` (hidden) — one worker process of a run (``WorkerPool``).
 ///
-/// Started before the parent loads, it loads the same scenarios, starts its own stub server, then reads
-/// from standard input the parent's count of the loaded scenarios (`#N`, checked) and scenario indexes
-/// into that list, one per line, and runs each (one run, scenarios as they arrive) between the default set-up
+/// Started before the parent loads, it reads the run the parent resolved (``WorkerRun``: the paths and
+/// the settings, options and `scenario-run.yml` already merged) from its channel, loads the same
+/// scenarios, starts its own stub server, then reads the parent's count of the loaded scenarios (`#N F`,
+/// checked) and scenario indexes into that list, one per line, and runs each (one run, scenarios as they arrive) between the default set-up
 /// and tear-down, writing its run events to standard output as JSON lines and where it is to its slot
 /// of the parent's ``ProgressBoard``. Ends at the end of its input. Ctrl-C and a closed terminal are the
 /// parent's to handle: the worker ignores SIGINT and SIGHUP; SIGTERM cancels gracefully (the current
@@ -23,23 +24,9 @@ struct WorkerCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Argument var paths: [String] = []
-
-    @OptionGroup var project: ProjectOptions
-
-    @Option var timeout: Double?
-
     @Option var board: String?
 
     @Option var slot: Int = 0
-
-    @Flag var liveEvents = false
-
-    @Flag var failFast = false
-
-    @Option var `repeat` = 1
-
-    @Option var retries = 0
 
     func run() async throws {
         signal(SIGINT, SIG_IGN)
@@ -50,21 +37,25 @@ struct WorkerCommand: AsyncParsableCommand {
         let capture = OutputCapture()
         let environment = ProcessInfo.processInfo.environment
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        // The run, resolved once by the parent: no option is parsed and no setting merged again here.
+        let run: WorkerRun
+        let afterRun: Data
+        do {
+            (run, afterRun) = try WorkerRun.read(from: channel)
+        } catch {
+            Terminal.printError("error: \(error)")
+            throw ExitCode(2)
+        }
         let suite: ScenarioSuite
         let scenarios: [Scenario]
         let server: StubServer
         let serverStart: Result<Void, any Error>?
         do {
-            var settings = try project.settings(environment: environment)
-            if let timeout, let duration = Duration(checkedSeconds: timeout) { settings.stepTimeout = duration }
-            if failFast { settings.failFast = true }
-            settings.repetitions = `repeat`
-            settings.retries = retries
-            suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
+            suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: run.settings, directory: directory)
             server = suite.makeServer()
             (scenarios, serverStart) = try await Startup.load(
                 suite,
-                paths: ScenarioLines(arguments: paths).paths,
+                paths: ScenarioLines(arguments: run.paths).paths,
                 startingMeanwhile: server
             )
         } catch {
@@ -81,13 +72,13 @@ struct WorkerCommand: AsyncParsableCommand {
         let progress = try board.map { try ProgressBoard(path: $0, slot: slot) }
         let output = EventLineWriter(
             channel: channel,
-            live: liveEvents,
+            live: run.liveEvents,
             board: progress,
             loaded: scenarios,
             stepTimeouts: { runner.stepTimeouts(of: $0) },
             capture: capture
         )
-        let input = ScenarioInput(scenarios, channel: channel)
+        let input = ScenarioInput(scenarios, channel: channel, after: afterRun)
         await runner.run(arriving: input.scenarios) { event in output.write(event) }
         if let problem = input.problem {
             Terminal.printError("error: \(problem)")
@@ -337,18 +328,16 @@ final class ScenarioInput: Sendable {
         return "#\(loaded.count) \(String(hash, radix: 16))\n"
     }
 
-    init(_ loaded: [Scenario], channel: Int32) {
+    /// `after`: what was read from the channel past the run's own line.
+    init(_ loaded: [Scenario], channel: Int32, after: Data = Data()) {
         let (stream, continuation) = AsyncStream.makeStream(of: Scenario.self)
         scenarios = stream
         let header = Self.header(of: loaded.map(\.id)).dropLast()
         let thread = Thread { [self] in
-            var buffer = Data()
+            var buffer = after
             var chunk = [UInt8](repeating: 0, count: 4096)
+            // The lines already read come first; then what the channel brings.
             reading: while true {
-                let count = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                buffer.append(contentsOf: chunk[0..<count])
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer = Data(buffer[(newline + 1)...])
@@ -367,6 +356,10 @@ final class ScenarioInput: Sendable {
                         continuation.yield(loaded[index])
                     }
                 }
+                let count = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                buffer.append(contentsOf: chunk[0..<count])
             }
             continuation.finish()
             Self.exitWhenTheParentEnds(channel)

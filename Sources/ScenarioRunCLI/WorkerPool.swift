@@ -26,10 +26,9 @@ final class WorkerPool: Sendable {
     struct Options: Sendable {
         /// How many worker processes run scenarios at once.
         var jobs: Int
-        /// What follows `worker` on a worker's command line: paths and project options.
-        var arguments: [String]
-        /// Workers send every event at once (step starts and waits included): for the live runner.
-        var liveEvents = false
+        /// What every worker runs: the paths and the resolved settings, sent as its channel's first line
+        /// (whether it sends every event at once, step starts and waits included, too).
+        var run: WorkerRun
         /// The workers' own output (an app's prints, crash messages) is passed on to this process's
         /// standard output and error; the live runner, which owns the terminal, keeps it out.
         var forwardOutput = true
@@ -168,6 +167,8 @@ final class WorkerPool: Sendable {
     static let watchInterval: Duration = .milliseconds(100)
 
     private let options: Options
+    /// ``Options/run`` as the line every worker is sent first.
+    private let runLine: Data?
     private let board: ProgressBoard?
     private let state = Mutex(State())
     /// Messages from the readers, handled in arrival order by whichever reader finds no one else handling.
@@ -177,12 +178,12 @@ final class WorkerPool: Sendable {
     init(_ options: Options) {
         self.options = Options(
             jobs: max(1, options.jobs),
-            arguments: options.arguments,
-            liveEvents: options.liveEvents,
+            run: options.run,
             forwardOutput: options.forwardOutput,
             scenarioTimeout: options.scenarioTimeout,
             cancellationGrace: options.cancellationGrace
         )
+        runLine = try? options.run.line()
         signal(SIGPIPE, SIG_IGN)  // a worker that died must not take the parent with it
         Self.closeDescriptorsOverTheLimit()
         do {
@@ -293,9 +294,8 @@ final class WorkerPool: Sendable {
     // MARK: Workers
 
     private func launch(_ slot: Int, in state: inout State) {
-        var arguments = ["worker"] + options.arguments
+        var arguments = ["worker"]
         if let board { arguments += ["--board", board.path, "--slot", String(slot)] }
-        if options.liveEvents { arguments.append("--live-events") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         process.arguments = arguments
@@ -329,6 +329,8 @@ final class WorkerPool: Sendable {
         }
         ChildProcesses.add(process.processIdentifier)
         try? channel.workers.close()
+        // The run comes first on the channel: the worker reads it before it loads anything.
+        if let line = runLine { try? channel.writing.write(contentsOf: line) }
         try? errors.writing.close()
         state.workers[slot] = Worker(process: process, input: channel.writing)
         state.alive += 1

@@ -19,8 +19,10 @@ struct EventStreamTests {
         for var line in lines where line["event"] as? String != "step-waiting" {
             line["duration"] = nil
             line["waited"] = nil
-            // A reason may say how long a wait took (`gave up after 0.504 s`).
-            if let reason = line["reason"] as? String { line["reason"] = reason.replacing(/\d+\.\d+ s\b/, with: "N s") }
+            // A reason may say how long a wait took (`gave up after 0.504 s`); the timeout it names stays.
+            if let reason = line["reason"] as? String {
+                line["reason"] = reason.replacing(/after \d+\.\d+ s\b/, with: "after N s")
+            }
             let key = "\(line["file"] ?? "-") \(line["scenario"] ?? "-")"
             let text = String(
                 decoding: try JSONSerialization.data(withJSONObject: line, options: .sortedKeys),
@@ -69,6 +71,30 @@ struct EventStreamTests {
             }
             #expect(differing.isEmpty, "in-process and \(name) differ for \(differing.sorted())")
         }
+    }
+
+    /// The run's options reach a worker as they reach this process: a step timeout (named in a failure's
+    /// reason), fail-fast and repetitions give the same events in both.
+    @Test func optionsGiveTheSameEventsWithAWorker() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let options = [
+            "--timeout", "7", "--fail-fast", "--repeat", "2", "Scenarios/queue.yml",
+            "Scenarios/examples-failing/failing.yml", "Scenarios/reviews.yml",
+        ]
+        var streams: [[String: [String]]] = []
+        for (index, mode) in [["--in-process"], ["--jobs", "1"]].enumerated() {
+            let file = folder.appendingPathComponent("\(index).jsonl")
+            let result = try await CLI.run(["--ci", "--events", file.path] + mode + options)
+            #expect(result.status == 1, "\(result.stdout)")
+            #expect(result.stdout.contains("skipped"), "fail-fast skips what follows the failure: \(result.stdout)")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text.contains("before the 7.0 s timeout"), "the timeout reached the run: \(mode)")
+            streams.append(try Self.byScenario(try Self.lines(file)))
+        }
+        let differing = Set(streams[0].keys).union(streams[1].keys).filter { streams[0][$0] != streams[1][$0] }
+        #expect(differing.isEmpty, "in-process and a worker differ for \(differing.sorted())")
     }
 
     /// A stream that cannot be written is an error, never a silent green: a folder that is not there

@@ -16,9 +16,9 @@ import YAMLSource
 /// unmatched requests: warn
 /// settle time: 0.5
 /// ```
-package struct RunSettings: Sendable, Equatable {
+package struct RunSettings: Sendable, Equatable, Codable {
     /// What `check for leaks` does with what a scenario left behind after its tear-down (`leaks:`).
-    package enum LeakMode: String, Sendable, Equatable, CaseIterable {
+    package enum LeakMode: String, Sendable, Equatable, CaseIterable, Codable {
         /// The check fails the scenario, its reason listing every leak (the default).
         case fail
         /// The check passes and reports the leaks as a warning.
@@ -28,7 +28,7 @@ package struct RunSettings: Sendable, Equatable {
     }
 
     /// What a request the stub server had no route for does to its scenario (`unmatched requests:`).
-    package enum UnmatchedMode: String, Sendable, Equatable, CaseIterable {
+    package enum UnmatchedMode: String, Sendable, Equatable, CaseIterable, Codable {
         /// `check for leaks` fails the scenario, listing the requests and their nearest routes.
         case fail
         /// The scenario's log names each one and its nearest routes (the default).
