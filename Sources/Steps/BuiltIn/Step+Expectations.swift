@@ -282,6 +282,9 @@ extension Step {
             let count = try count.resolve(in: context)
             let world = try context.world
             guard let store = world.manager.store else { throw StepError.noStore }
+            // An exact count (0 included) could still be broken by work under way: it is judged when the
+            // app is idle, and while it is not there is nothing to count yet (no fetch on every retry).
+            if count != nil, case .wait(let busy) = world.judgedWhenIdle() { return .wait(busy) }
             let conditions = try conditions.interpolated(in: context)
             let description = try store.mainContext.entity(named: entity)
             let matching = try store.mainContext.fetch(entity).filter { object in
@@ -297,8 +300,7 @@ extension Step {
                 guard matching.count == count else {
                     return .wait("\(matching.count) \(entity) object(s)\(filter), expected \(count)")
                 }
-                // An exact count (0 included) could still be broken by work under way: judged when idle.
-                return world.judgedWhenIdle()
+                return .success
             }
             return matching.isEmpty ? .wait("No \(entity) object\(filter)") : .success
         }.returningPromptly().givingUpWhenSettled()
