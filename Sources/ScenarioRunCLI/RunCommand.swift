@@ -362,7 +362,7 @@ struct RunCommand: AsyncParsableCommand {
                 inProcess: pool == nil
             )
         }
-        let finish = { (summary: RunSummary) throws in
+        let finish: @Sendable (RunSummary) throws -> Void = { [previousFailures] summary in
             try self.finish(
                 summary,
                 junit: junitReporter,
@@ -438,18 +438,7 @@ struct RunCommand: AsyncParsableCommand {
             // In this process, app code that calls exit() must not end the run as a success.
             let exitGuard =
                 pool == nil
-                ? AppExitGuard(report: consume) { [previousFailures] summary in
-                    try? self.finish(
-                        summary,
-                        junit: junitReporter,
-                        events: eventStream,
-                        failures: failures,
-                        failureState: failureState,
-                        previousFailures: previousFailures,
-                        settings: settings,
-                        directory: directory
-                    )
-                } : nil
+                ? AppExitGuard(report: consume) { summary in try? finish(summary) } : nil
             exitGuard?.arm()
             let emit: @Sendable (RunEvent) -> Void
             if let exitGuard {

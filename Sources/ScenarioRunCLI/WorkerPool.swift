@@ -330,7 +330,12 @@ final class WorkerPool: Sendable {
         ChildProcesses.add(process.processIdentifier)
         try? channel.workers.close()
         // The run comes first on the channel: the worker reads it before it loads anything.
-        if let line = runLine { try? channel.writing.write(contentsOf: line) }
+        // Without one (it could not be encoded) the worker reads the end of its input and stops, saying so.
+        if let line = runLine {
+            try? channel.writing.write(contentsOf: line)
+        } else {
+            shutdown(channel.writing.fileDescriptor, Int32(SHUT_WR))
+        }
         try? errors.writing.close()
         state.workers[slot] = Worker(process: process, input: channel.writing)
         state.alive += 1

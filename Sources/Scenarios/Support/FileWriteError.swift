@@ -27,16 +27,8 @@ package struct FileWriteError: Error, CustomStringConvertible {
             return
         }
         let target = resolvingLinks(path)
-        var status = stat()
-        if stat(target, &status) == 0, !isRegular(status), !isFolder(status) {
-            // O_NONBLOCK: a FIFO nobody reads is an error (ENXIO), not a hang; cleared before writing.
-            let descriptor = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_APPEND)
-            guard descriptor >= 0 else {
-                let reason = errno == ENXIO ? "no process is reading that FIFO" : String(cString: strerror(errno))
-                throw FileWriteError(path: path, reason: reason)
-            }
+        if let descriptor = try openWrittenThrough(target, shownAs: path) {
             defer { close(descriptor) }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             try writeAll(data, to: descriptor, path: path)
             return
         }
@@ -55,18 +47,24 @@ package struct FileWriteError: Error, CustomStringConvertible {
             return copy
         }
         let target = resolvingLinks(path)
-        var status = stat()
-        if stat(target, &status) == 0, !isRegular(status), !isFolder(status) {
-            let descriptor = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_APPEND)
-            guard descriptor >= 0 else {
-                let reason = errno == ENXIO ? "no process is reading that FIFO" : String(cString: strerror(errno))
-                throw FileWriteError(path: path, reason: reason)
-            }
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-            return descriptor
-        }
+        if let descriptor = try openWrittenThrough(target, shownAs: path) { return descriptor }
         let descriptor = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileWriteError(path: path, reason: String(cString: strerror(errno))) }
+        return descriptor
+    }
+
+    /// A descriptor for `target` when it is something written through rather than replaced (a device, a
+    /// FIFO, a socket); `nil` for a regular file, a folder or a path that is not there. O_NONBLOCK: a
+    /// FIFO nobody reads is an error (ENXIO), not a hang; it is cleared before anything is written.
+    private static func openWrittenThrough(_ target: String, shownAs path: String) throws(FileWriteError) -> Int32? {
+        var status = stat()
+        guard stat(target, &status) == 0, !isRegular(status), !isFolder(status) else { return nil }
+        let descriptor = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_APPEND)
+        guard descriptor >= 0 else {
+            let reason = errno == ENXIO ? "no process is reading that FIFO" : String(cString: strerror(errno))
+            throw FileWriteError(path: path, reason: reason)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         return descriptor
     }
 
