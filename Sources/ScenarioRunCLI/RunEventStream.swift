@@ -5,7 +5,7 @@ import Scenarios
 
 /// The run's events for tools (`scenario-run --events FILE`): one JSON object per line, each with its
 /// `event` kind, in the order the run reports them — the same stream every reporter reads. Its form is
-/// versioned (``version``, on the `run-started` line) and documented in `docs/events.md`; its JSON
+/// versioned (``version``, on every line) and documented in `docs/events.md`; its JSON
 /// Schema is `scenario-run schema events`.
 ///
 /// ```swift
@@ -26,7 +26,7 @@ enum RunEventStream {
         switch event {
         case .runStarted(let plan):
             fields = [
-                "event": "run-started", "version": .int(version),
+                "event": "run-started",
                 "scenarios": .array(plan.scenarios.map(planned)),
             ]
         case .scenarioStarted(let id):
@@ -75,6 +75,7 @@ enum RunEventStream {
                 "cancelled": .bool(summary.cancelled),
             ]
         }
+        fields["version"] = .int(version)
         var data = JSONValue.object(fields).encoded(sortedKeys: true)
         data.append(UInt8(ascii: "\n"))
         return data
@@ -85,9 +86,10 @@ enum RunEventStream {
         func object(_ kind: String, _ properties: [String: JSONValue], required: [String]) -> JSONValue {
             var all = properties
             all["event"] = .object(["const": .string(kind)])
+            all["version"] = .object(["const": .int(version)])
             return .object([
                 "type": "object", "properties": .object(all),
-                "required": .array((["event"] + required).map(JSONValue.string)),
+                "required": .array((["event", "version"] + required).map(JSONValue.string)),
             ])
         }
         let string: JSONValue = .object(["type": "string"])
@@ -123,11 +125,8 @@ enum RunEventStream {
             "oneOf": .array([
                 object(
                     "run-started",
-                    [
-                        "version": .object(["const": .int(version)]),
-                        "scenarios": .object(["type": "array", "items": planned]),
-                    ],
-                    required: ["version", "scenarios"]
+                    ["scenarios": .object(["type": "array", "items": planned])],
+                    required: ["scenarios"]
                 ),
                 object("scenario-started", scenario, required: scenarioKeys),
                 object(

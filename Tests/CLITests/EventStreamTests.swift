@@ -48,7 +48,7 @@ struct EventStreamTests {
             let lines = try Self.lines(file)
             let first = try #require(lines.first)
             #expect(first["event"] as? String == "run-started")
-            #expect(first["version"] as? Int == 1)
+            #expect(lines.allSatisfy { $0["version"] as? Int == 1 }, "every line carries the form's version")
             let planned = try #require(first["scenarios"] as? [[String: Any]])
             let last = try #require(lines.last)
             #expect(last["event"] as? String == "run-finished")
