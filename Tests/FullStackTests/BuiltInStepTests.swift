@@ -4,6 +4,7 @@ import Foundation
 import ObjectManager
 import Scenarios
 import Steps
+import TestSupport
 import Testing
 
 extension FullStack {
@@ -239,10 +240,12 @@ extension FullStack {
             #expect(
                 reason.hasPrefix(
                     "The last response (GET /offline → 503 (The server answered 503.)) has status 503, expected 200 "
-                        + "(gave up after 0."
+                        + "(gave up after "
                 ),
                 "\(reason)"
             )
+            let gaveUp = try #require(gaveUpEarly(reason), "\(reason)")
+            #expect(gaveUp.timeout == 5.0 && gaveUp.waited >= 0.5 && gaveUp.waited < gaveUp.timeout, "\(reason)")
             #expect(reason.hasSuffix("nothing was running and nothing changed for 0.5 s)"), "\(reason)")
         }
 

@@ -19,6 +19,15 @@ struct StubServerLimitsTests {
         lingerTimeout: .milliseconds(200)
     )
 
+    /// ``quick`` with a head timeout no loaded machine reaches: for tests of sizes, where a 60 KB head that
+    /// takes over 200 ms to arrive would be answered 408 instead of what the size alone decides.
+    static let sizes = StubServerLimits(
+        bodyBytes: 1024,
+        headTimeout: .seconds(60),
+        idleTimeout: .seconds(30),
+        lingerTimeout: .milliseconds(200)
+    )
+
     /// Waits until the server has no connection open; fails the test after the deadline.
     static func expectNoConnectionLeft(_ running: Running, sourceLocation: SourceLocation = #_sourceLocation) async {
         let closed = await eventually(timeout: .seconds(10)) { running.server.openConnections == 0 }
@@ -100,7 +109,8 @@ struct StubServerLimitsTests {
     @Test func aHeadWithTwentyThousandHeadersIs431AndClosed() async throws {
         let headers = (0..<20_000).map { "X-Header-\($0): value\r\n" }.joined()
         let (running, connection, reply) = try await Self.exchange(
-            "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n"
+            "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n",
+            limits: Self.sizes
         )
         #expect(reply.text.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"), "\(reply.text)")
         #expect(reply.text.lowercased().contains("connection: close\r\n"))
@@ -116,7 +126,7 @@ struct StubServerLimitsTests {
         ("a target of 70 KB", ""),
     ])
     func aHeadOverTheLimitsIs431(_ what: String, headers: String) async throws {
-        let running = try await Running(files: ["inside.json": "{}"], limits: Self.quick)
+        let running = try await Running(files: ["inside.json": "{}"], limits: Self.sizes)
         let target = headers.isEmpty ? "/" + String(repeating: "a", count: 70_000) : "/inside.json"
         let reply = try await RawHTTPClient.send(
             "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n",
@@ -129,7 +139,7 @@ struct StubServerLimitsTests {
     }
 
     @Test func aHeadJustWithinTheLimitsIsAnswered() async throws {
-        let running = try await Running(files: ["inside.json": "{}"], limits: Self.quick)
+        let running = try await Running(files: ["inside.json": "{}"], limits: Self.sizes)
         let headers = (0..<990).map { "X-\($0): v\r\n" }.joined() + "X-Big: " + String(repeating: "a", count: 50_000)
         let reply = try await RawHTTPClient.send(
             "GET /inside.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + headers + "\r\n\r\n",
