@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The user documentation is whole and current: docs/steps.md is what `scenario-run steps --built-in
---format markdown` prints; every relative link in README.md and docs/ leads to a file that exists (and,
+"""The user documentation is whole and current: docs/steps.md, docs/command-line.md and docs/settings.md
+are what `scenario-run steps --built-in --format markdown` and `scenario-run reference command-line|settings`
+print; every relative link in README.md and docs/ leads to a file that exists (and,
 for a `#anchor` into a markdown file, to a heading there); no user document cites SPEC.md."""
 import pathlib
 import re
@@ -11,12 +12,14 @@ root = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else ".").resolve()
 binary = sys.argv[1]
 problems = []
 
-generated = subprocess.run([binary, "steps", "--built-in", "--format", "markdown"], cwd=root,
-                           capture_output=True, text=True, check=True).stdout
-committed = (root / "docs/steps.md").read_text()
-if generated != committed:
-    problems.append("docs/steps.md differs from `scenario-run steps --built-in --format markdown`; "
-                    "regenerate it: swift run scenario-run steps --built-in --format markdown > docs/steps.md")
+# Each generated page and the command that makes it from the declarations.
+for page, arguments in [("docs/steps.md", ["steps", "--built-in", "--format", "markdown"]),
+                        ("docs/command-line.md", ["reference", "command-line"]),
+                        ("docs/settings.md", ["reference", "settings"])]:
+    generated = subprocess.run([binary] + arguments, cwd=root, capture_output=True, text=True, check=True).stdout
+    if generated != (root / page).read_text():
+        command = "scenario-run " + " ".join(arguments)
+        problems.append(f"{page} differs from `{command}`; regenerate it: swift run {command} > {page}")
 
 
 def anchors(markdown: str) -> set:

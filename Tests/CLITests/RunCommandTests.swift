@@ -377,8 +377,8 @@ struct RunCommandTests {
         #expect(root.status == 0)
         let usage = root.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n\n").first ?? ""
         let lines = usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(lines.count == 6, "\(usage)")
-        for command in ["check", "serve", "steps", "schema", "merge-junit"] {
+        #expect(lines.count == 7, "\(usage)")
+        for command in ["check", "serve", "steps", "schema", "reference", "merge-junit"] {
             let help = try await CLI.run(["help", command])
             let own = help.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n").first ?? ""
             #expect(lines.contains(own), "\(command): '\(own)' is not in the root usage: \(lines)")
@@ -393,6 +393,39 @@ struct RunCommandTests {
         }
     }
 
+    /// docs/command-line.md is made from the declarations: every option and argument each visible command
+    /// declares (as argument-parser itself lists them) has its row, with its help — nothing to keep by hand.
+    @Test func theCommandLineReferenceHasARowForEveryDeclaredArgument() async throws {
+        let reference = try await CLI.run(["reference", "command-line"])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let dump = try await CLI.run(["--experimental-dump-help"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        let commands = try #require((root["command"] as? [String: Any])?["subcommands"] as? [[String: Any]])
+        var checked = 0
+        for command in commands {
+            let name = try #require(command["commandName"] as? String)
+            guard !["worker", "help"].contains(name) else { continue }
+            let section = reference.stdout.components(separatedBy: "\n## `\(name)`").dropFirst().first?
+                .components(separatedBy: "\n## ").first
+            let text = try #require(section, "no section for \(name)")
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                let long = (argument["preferredName"] as? [String: Any])?["name"] as? String
+                guard long != "help" else { continue }
+                let abstract = try #require(argument["abstract"] as? String)
+                let shown = long.map { "`--\($0)" } ?? "`\(argument["valueName"] as? String ?? "?")"
+                // The row whose first cell names it (`-C DIR`, `--project DIR` names --project).
+                let row = text.split(separator: "\n").first { line in
+                    let first = line.split(separator: " | ").first ?? ""
+                    return first.hasPrefix("| \(shown)") || first.contains(", \(shown)")
+                }
+                #expect(row?.contains(abstract) == true, "\(name): no row for \(shown) with its help")
+                checked += 1
+            }
+        }
+        #expect(checked > 30)
+        #expect(reference.stdout.contains("| `--retries N` | Re-run a failing scenario up to N more times"))
+    }
+
     /// `steps NAME` with a typo prints the error and its suggestion, not the whole usage after them.
     @Test func anUnknownStepNameIsOneErrorWithASuggestion() async throws {
         let result = try await CLI.run(["steps", "stub rout"])
@@ -402,7 +435,7 @@ struct RunCommandTests {
     }
 
     /// Every option's help says its default once: argument-parser's `(default: …)` or the help's own words.
-    @Test(arguments: ["run", "check", "serve", "steps", "schema", "merge-junit"])
+    @Test(arguments: ["run", "check", "serve", "steps", "schema", "reference", "merge-junit"])
     func helpSaysEachDefaultOnce(command: String) async throws {
         let result = try await CLI.run(["help", command])
         #expect(result.status == 0)

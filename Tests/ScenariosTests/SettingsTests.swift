@@ -80,7 +80,7 @@ struct SettingsTests {
             try RunSettings.load(yaml: "leaks: [fail]\n", file: "scenario-run.yml")
         } throws: { error in
             (error as? DiagnosticList)?.description == """
-                scenario-run.yml:1:8: error: 'leaks' must be fail, warn or off.
+                scenario-run.yml:1:8: error: 'leaks' must be fail, warn or off, not a list.
                 leaks: [fail]
                        ^
                 """

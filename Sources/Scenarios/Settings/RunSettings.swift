@@ -82,11 +82,6 @@ package struct RunSettings: Sendable, Equatable, Codable {
 
     package init() {}
 
-    static let keys = [
-        "step timeout", "retry interval", "default set up", "default tear down", "fixtures", "scenarios", "exclude",
-        "fail fast", "leaks", "settle time", "unmatched requests",
-    ]
-
     /// Reads `scenario-run.yml`; every problem is a diagnostic, naming the file by `url.relativePath`.
     package static func load(contentsOf url: URL) throws(DiagnosticList) -> RunSettings {
         try checked(read(contentsOf: url))
@@ -125,13 +120,7 @@ package struct RunSettings: Sendable, Equatable, Codable {
         settings: RunSettings, problems: [Diagnostic]
     ) {
         var settings = RunSettings()
-        var diagnostics: [Diagnostic] = []
-        func location(_ node: YAMLNode) -> SourceLocation {
-            SourceLocation(file: file, line: node.line, column: node.column)
-        }
-        func report(_ message: String, _ node: YAMLNode) {
-            diagnostics.append(Diagnostic(message, at: location(node), in: source.source))
-        }
+        var reader = SettingReader(file: file, source: source.source)
         let root: YAMLNode?
         do {
             var composer = YAMLComposer()
@@ -141,112 +130,22 @@ package struct RunSettings: Sendable, Equatable, Codable {
         }
         guard let root else { return (settings, []) }
         guard case .mapping(let mapping) = root.content else {
-            report("Settings are a mapping, like 'step timeout: 10'.", root)
-            return (settings, diagnostics)
-        }
-        func seconds(_ key: String, _ node: YAMLNode) -> Duration? {
-            guard let value = node.string.flatMap(Double.init), value > 0,
-                let duration = Duration(checkedSeconds: value)
-            else {
-                report("'\(key)' must be a positive number of seconds, at most 86400 (a day).", node)
-                return nil
-            }
-            return duration
-        }
-        func names(_ key: String, _ node: YAMLNode) -> (names: [String], sources: [Diagnostic.Source])? {
-            func place(_ node: YAMLNode) -> Diagnostic.Source {
-                Diagnostic.Source(location: location(node), in: source.source)
-            }
-            switch node.content {
-            case .scalar(let text, _) where text.isEmpty: return ([], [])
-            case .scalar(let text, _): return ([text], [place(node)])
-            case .sequence(let items):
-                let names = items.compactMap(\.string)
-                if names.count == items.count { return (names, items.map(place)) }
-            default: break
-            }
-            report("'\(key)' must be a list of step names.", node)
-            return nil
-        }
-        func text(_ key: String, _ node: YAMLNode) -> String? {
-            guard let text = node.string, !text.isEmpty else {
-                report("'\(key)' must be a folder path.", node)
-                return nil
-            }
-            return text
+            reader.report("Settings are a mapping, like 'step timeout: 10'.", root)
+            return (settings, reader.problems)
         }
         for (keyNode, value) in mapping {
-            let key = keyNode.string ?? ""
-            switch key {
-            case "step timeout": seconds(key, value).map { settings.stepTimeout = $0 }
-            case "retry interval": seconds(key, value).map { settings.retryInterval = $0 }
-            case "settle time":
-                if let text = value.string, ["off", "false", "no"].contains(text.lowercased()) {
-                    settings.settleTime = nil
-                } else if let text = value.string, let number = Double(text), number == 0 {
-                    settings.settleTime = .zero
-                } else if let text = value.string, Double(text) == nil {
-                    report(
-                        "'settle time' must be a number of seconds or off, not '\(text)'."
-                            + Suggestions.didYouMean(text, in: ["off"]),
-                        value
-                    )
-                } else {
-                    seconds(key, value).map { settings.settleTime = $0 }
-                }
-            case "default set up":
-                names(key, value).map { (settings.defaultSetUp, settings.defaultSetUpSources) = $0 }
-            case "default tear down":
-                names(key, value).map { (settings.defaultTearDown, settings.defaultTearDownSources) = $0 }
-            case "fixtures": text(key, value).map { settings.fixtures = $0 }
-            case "scenarios": text(key, value).map { settings.scenarios = $0 }
-            case "exclude":
-                if let items = value.items, items.allSatisfy({ $0.string != nil }) {
-                    settings.exclude = items.compactMap(\.string)
-                } else if let single = value.string {
-                    settings.exclude = [single]
-                } else {
-                    report("'exclude' must be a list of folders.", value)
-                }
-            case "fail fast":
-                switch value.string?.lowercased() {
-                case "true"?, "yes"?: settings.failFast = true
-                case "false"?, "no"?: settings.failFast = false
-                default: report("'fail fast' must be true or false.", value)
-                }
-            case "leaks":
-                let modes = LeakMode.allCases.map(\.rawValue)
-                if let text = value.string, let mode = LeakMode(rawValue: text.lowercased()) {
-                    settings.leaks = mode
-                } else if let text = value.string {
-                    // `warning`, `failure`: a mode that starts the word is what was meant.
-                    let started = modes.filter { text.lowercased().hasPrefix($0) }
-                    let near = started.isEmpty ? Suggestions.nearest(to: text, in: modes) : started
-                    report(
-                        "'leaks' must be fail, warn or off, not '\(text)'." + Suggestions.didYouMean(suggestions: near),
-                        value
-                    )
-                } else {
-                    report("'leaks' must be fail, warn or off.", value)
-                }
-            case "unmatched requests":
-                if let text = value.string, let mode = UnmatchedMode(rawValue: text.lowercased()) {
-                    settings.unmatchedRequests = mode
-                } else {
-                    report(
-                        "'unmatched requests' must be fail, warn or off, not \(value.summary)."
-                            + Suggestions.didYouMean(value.string ?? "", in: UnmatchedMode.allCases.map(\.rawValue)),
-                        value
-                    )
-                }
-            default:
-                report(
-                    "Unknown setting '\(key)'." + Suggestions.didYouMeanOrKnown(key, in: keys, label: "Settings are"),
+            let name = keyNode.string ?? ""
+            guard let key = keys.first(where: { $0.name == name }) else {
+                reader.report(
+                    "Unknown setting '\(name)'."
+                        + Suggestions.didYouMeanOrKnown(name, in: keys.map(\.name), label: "Settings are"),
                     keyNode
                 )
+                continue
             }
+            key.read(value, &settings, &reader)
         }
-        return (settings, diagnostics)
+        return (settings, reader.problems)
     }
 
     /// The settings with `KIF_SKIP_TEAR_DOWN`, `KIF_EXIT_ON_FAILURE` and `KIF_SCENARIO_FILTER` applied

@@ -7,7 +7,11 @@ import Steps
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Load and validate scenario files, server.yml and fixture references; run nothing."
+        abstract: "Load and validate scenario files, server.yml and fixture references; run nothing.",
+        discussion: """
+            Prints `OK: N scenarios in N files, N server routes.`, or every diagnostic (`FILE:LINE:COL: \
+            error: …` with the line and a caret) and exits 2.
+            """
     )
 
     @Argument(

@@ -10,6 +10,11 @@ struct ProjectOptions: ParsableArguments {
         name: [.customShort("C"), .customLong("project")],
         help: ArgumentHelp(
             "Run in DIR: every relative path (scenarios, fixtures, settings, .scenario-run/, --junit) is read from it.",
+            discussion: """
+                As `git -C` does: the scenario paths, `Scenarios/`, `Fixtures/`, `scenario-run.yml`, \
+                `.scenario-run/`, the kept store, `--fixtures`, `--junit`, `--events` and `--shard-timings` are read \
+                from DIR. A folder that is not there is named with the folder it was looked for in.
+                """,
             valueName: "DIR"
         )
     )

@@ -10,7 +10,11 @@ import StubServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run only the stub server on 127.0.0.1, print its URL, serve until interrupted."
+        abstract: "Run only the stub server on 127.0.0.1, print its URL, serve until interrupted.",
+        discussion: """
+            It serves the fixtures and `server.yml`, to develop a client against them. With no scenario to set \
+            up, `POST /__scenario-run/reset` resets its sequences, states and stubs ([the stub server](server.md)).
+            """
     )
 
     /// Optional, so that the help says the default once, in words (argument-parser would add `(default: 0)`).

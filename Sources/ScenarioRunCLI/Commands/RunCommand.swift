@@ -14,9 +14,20 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run scenario files or folders (the default)."
     )
 
+    // Each option's help is its whole reference: the abstract is what `--help` leads with, the discussion
+    // the rest; docs/command-line.md is made from them (`scenario-run reference command-line`).
+
     @Argument(
         help: ArgumentHelp(
             "Scenario files or folders (default: Scenarios/); PATH:LINE runs the scenario or example row at that line.",
+            discussion: """
+                Folders are searched recursively for `*.yml`/`*.yaml` (the default folder is `scenarios:` in \
+                `scenario-run.yml`). Any line of a scenario selects it in `PATH:LINE`; an example row's line selects \
+                that row, any other line of an outline all its rows. `PATH:LINE:LINE` names several lines; several \
+                arguments may name lines. A failure prints its location in this form (`at Scenarios/reviews.yml:21`, \
+                and for a row `, example row Scenarios/reviews.yml:16`), to paste back as is. A line before a file's \
+                first scenario or past its end is a usage error naming the lines scenarios start at.
+                """,
             valueName: "PATH"
         )
     )
@@ -25,44 +36,83 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Headless: plain progress lines (also the default when stdout is not a terminal).")
     var ci = false
 
-    @Option(help: ArgumentHelp("Only scenarios whose name matches (also KIF_SCENARIO_FILTER).", valueName: "REGEX"))
+    @Option(
+        help: ArgumentHelp(
+            "Only scenarios whose name matches (also KIF_SCENARIO_FILTER).",
+            discussion: """
+                A regular expression that must match part of the name, ignoring case as the live runner's `/` \
+                filter does: `--filter posting` selects `Posting a review`.
+                """,
+            valueName: "REGEX"
+        )
+    )
     var filter: String?
 
     @Option(
         help: ArgumentHelp(
             "Only scenarios matching a tag expression, like '@smoke and not (@slow or @flaky)'; repeated: any of them.",
+            discussion: "See [tag expressions](#tag-expressions).",
             valueName: "EXPR"
         )
     )
     var tag: [String] = []
 
-    @Flag(help: "When the options select no scenario, exit 0 instead of 4.")
+    @Flag(
+        help: ArgumentHelp(
+            "When the options select no scenario, exit 0 instead of 4.",
+            discussion: "The reason is still said on stderr."
+        )
+    )
     var allowEmpty = false
 
     @Flag(
-        help: """
+        help: ArgumentHelp(
+            """
             Run again when files change: a scenario file's scenarios when it is saved, everything when \
             scenario-run.yml, server.yml or a fixture is (not the app's Swift code, which needs a build). \
             With --ci, until Ctrl-C.
-            """
+            """,
+            discussion: "See [`--watch`](#--watch)."
+        )
     )
     var watch = false
 
-    @Flag(help: "Stop after the first failing scenario (also KIF_EXIT_ON_FAILURE).")
+    @Flag(
+        help: ArgumentHelp(
+            "Stop after the first failing scenario (also KIF_EXIT_ON_FAILURE).",
+            discussion: "The scenarios not run are reported skipped."
+        )
+    )
     var failFast = false
 
-    @Flag(help: "Only the scenarios that failed in the previous run.")
+    @Flag(
+        help: ArgumentHelp(
+            "Only the scenarios that failed in the previous run.",
+            discussion: """
+                Read from `.scenario-run/last-failed.json`, by file and name: a scenario of the same name in \
+                another file is not run again; rows by their names.
+                """
+        )
+    )
     var rerunFailed = false
 
     @Option(
         name: .customLong("shuffle"),
-        help: ArgumentHelp("Random order, the same for the same SEED (optional).", valueName: "SEED")
+        help: ArgumentHelp(
+            "Random order, the same for the same SEED (optional).",
+            discussion: "The order is across files; the seed is printed first, to run the same order again.",
+            valueName: "SEED"
+        )
     )
     var shuffleValue: String?
 
     @Option(
         help: ArgumentHelp(
             "Run only part K of N (1-based); without it, the CI's parallel-job variables pick the part.",
+            discussion: """
+                Parts are cut by a stable hash of file and name, before any other option selects. An empty part \
+                (more shards than scenarios) exits 0 and says so.
+                """,
             valueName: "K/N"
         )
     )
@@ -73,18 +123,37 @@ struct RunCommand: AsyncParsableCommand {
     )
     var shardTimings: String?
 
-    @Option(help: ArgumentHelp("Also write a JUnit XML report.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write a JUnit XML report.",
+            discussion: "One `testsuite` per file, one `testcase` per scenario or example row.",
+            valueName: "FILE"
+        )
+    )
     var junit: String?
 
     @Option(
         help: ArgumentHelp(
             "Also write the run's events as JSON lines while it runs, for tools (docs/events.md).",
+            discussion: "The same lines from every executor: [events.md](events.md).",
             valueName: "FILE"
         )
     )
     var events: String?
 
-    @Option(help: ArgumentHelp("Default step timeout (default 10).", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp(
+            "Default step timeout (default 10).",
+            discussion: """
+                A step's own `timeout:` wins. A step that blocks its thread (a synchronous call that hangs) cannot \
+                be stopped by it: with workers its process is ended at the timeout plus the 1 s grace period (and a \
+                second for the worker to report it itself), failing `Step 'X' blocked its thread for longer than its \
+                10 s timeout …`; with `--in-process` it fails when it returns, `Step 'X' took 30.0 s, past its 10 s \
+                timeout; it blocked its thread …`.
+                """,
+            valueName: "SECONDS"
+        )
+    )
     var timeout: Double?
 
     // argument-parser says the default: `(default: 1)`.
@@ -94,20 +163,30 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "End a scenario still running after this long, with its process (default 120).",
+            discussion: "Worker processes only: no effect with `--in-process` or `KIF_SKIP_TEAR_DOWN`.",
             valueName: "SECONDS"
         )
     )
     var scenarioTimeout: Double?
 
     @Flag(
-        help:
-            "Run scenarios in this process, not in a worker: faster, but a crash or a hang in a scenario ends the run."
+        help: ArgumentHelp(
+            "Run scenarios in this process, not in a worker: faster, but a crash or a hang in a scenario ends the run.",
+            discussion: """
+                App code that calls `exit()` fails its scenario (`App code called exit(0) during step 'X'.`), the \
+                rest are reported skipped, the summary and JUnit are written, exit 1. Not with `--jobs` above 1.
+                """
+        )
     )
     var inProcess = false
 
     @Option(
         help: ArgumentHelp(
             "Run each selected scenario N times in a row; any failing repetition fails it.",
+            discussion: """
+                At most 10,000. The scenario's line says `15 repetitions`, or `failed on repetition 7 of 15` (and \
+                the JUnit failure's message `Failed on repetition 7 of 15: …`).
+                """,
             valueName: "N"
         )
     )
@@ -116,6 +195,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Re-run a failing scenario up to N more times; one that then passes is flaky.",
+            discussion: "At most 100. The scenario's line says how many tries it took (`3 tries`).",
             valueName: "N"
         )
     )
@@ -123,7 +203,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOptions
 
-    @Flag(help: "List the scenarios and their steps; run nothing.")
+    @Flag(
+        help: ArgumentHelp(
+            "List the scenarios and their steps; run nothing.",
+            discussion: "Rows of outlines included; takes the same paths, `PATH:LINE` and options. Not with `--watch`."
+        )
+    )
     var list = false
 
     @Flag(help: "Print every step, not only those of failing scenarios.")

@@ -9,7 +9,13 @@ import Steps
 struct StepsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "steps",
-        abstract: "List every step scenario files can use: arguments, types, defaults, an example, where defined."
+        abstract: "List every step scenario files can use: arguments, types, defaults, an example, where defined.",
+        discussion: """
+            The built-in steps and the app's own, each with its forms, argument keys, types and defaults, an \
+            example, and where it is defined (an app step's Swift file and line). A NAME no step has is a usage \
+            error (exit 2) with the nearest names: `error: Unknown step 'stub rout'. Did you mean 'stub route'?`. \
+            `--built-in` is how [steps.md](steps.md) is made.
+            """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

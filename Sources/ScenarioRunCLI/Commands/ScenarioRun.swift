@@ -16,7 +16,8 @@ public import Steps
 /// await ScenarioRun.main(app: MyApp.appUnderTest)
 /// ```
 ///
-/// `--jobs N` starts N − 1 copies of the running executable as workers, so they drive the same app.
+/// `--jobs N` runs scenarios in N worker processes, copies of the running executable, so they drive the
+/// same app; `--in-process` runs them in this process instead.
 public enum ScenarioRun {
     /// Parses the process's arguments, runs the subcommand against `app`, and exits with SPEC.md's
     /// codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error.
