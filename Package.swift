@@ -28,6 +28,9 @@ let package = Package(
         // Exact: YAMLSource imports Yams' `CYaml` module (libyaml) directly (DECISIONS.md 29).
         .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Without its default trait (loading external references through Swift Concurrency): a quicker build,
+        // and `$ref`s into other files are read by the Contract module itself.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", exact: "6.4.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
@@ -48,6 +51,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Contract",
+            dependencies: [
+                "SharedValues", "Diagnostics", "YAMLSource", "StubServer",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -102,7 +115,7 @@ let package = Package(
         .target(
             name: "ScenarioRunCLI",
             dependencies: [
-                "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "Diagnostics",
+                "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "Diagnostics", "Contract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -162,6 +175,11 @@ let package = Package(
                 "scenario-run-faults",
             ],
             exclude: ["HostileCorpus"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ContractTests",
+            dependencies: ["Contract", "StubServer", "SharedValues", "Diagnostics"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -27,10 +27,14 @@ struct WorkerRunTests {
         settings.filter = "(?i)login"
         settings.leaks = .warn
         settings.unmatchedRequests = .fail
+        settings.openapi = "api/openapi.yaml"
         let place = SourceLocation(file: "scenario-run.yml", line: 3, column: 5)
         settings.defaultSetUpSources = [Diagnostic.Source(location: place, sourceLine: "  - launch")]
         settings.defaultTearDownSources = [Diagnostic.Source(location: place, sourceLine: nil)]
-        #expect(settings != RunSettings())
+        // Every field away from its default: a field added later fails here until it is set above.
+        for (set, initial) in zip(Mirror(reflecting: settings).children, Mirror(reflecting: RunSettings()).children) {
+            #expect("\(set.value)" != "\(initial.value)", "\(set.label ?? "?") is left at its default")
+        }
         let run = WorkerRun(paths: ["Features/a.yml:12", "Features/b"], settings: settings, liveEvents: true)
         let line = try run.line()
         #expect(line.last == UInt8(ascii: "\n") && line.dropLast().firstIndex(of: UInt8(ascii: "\n")) == nil)

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Contract
+import Diagnostics
 import Foundation
 import Scenarios
 import Steps
@@ -22,20 +24,51 @@ struct CheckCommand: AsyncParsableCommand {
     )
     var paths: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Hold every server.yml route and fixture to this OpenAPI 3.0 or 3.1 document (also 'openapi:' in scenario-run.yml).",
+            discussion: """
+                Each route must be an operation of the document, answer a status it declares, and answer a body \
+                its response schema allows; a problem is located at the route and at the place in the body \
+                (`review.json: $.rating: expected integer, found string "5"`). See [the contract](contract.md).
+                """,
+            valueName: "FILE"
+        )
+    )
+    var openapi: String?
+
     @OptionGroup var project: ProjectOptions
 
     func run() async throws {
         try project.enter()
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let paths = ScenarioLines(arguments: paths).paths
-        do {
-            let settings = try project.settings(environment: ProcessInfo.processInfo.environment)
+        do throws(DiagnosticList) {
+            var settings = try project.settings(environment: ProcessInfo.processInfo.environment)
+            if let openapi { settings.openapi = openapi }
             let suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             let files = try suite.scenarioFiles(paths: paths)
             let scenarios = try suite.loadScenarios(paths: paths)
             for warning in suite.shadowedRoutes { Terminal.printError(warning.description) }
+            var contract = ""
+            if let openapi = settings.openapi {
+                let document = try APIDocument.load(path: openapi, directory: directory)
+                let fixtures = directory.appendingPathComponent(settings.fixtures)
+                let serverFile = fixtures.appendingPathComponent("server.yml")
+                let problems = RouteContract.problems(
+                    of: suite.serverRoutes.routes,
+                    against: document,
+                    fixtures: fixtures,
+                    fixturesName: settings.fixtures,
+                    source: try? String(contentsOf: serverFile, encoding: .utf8)
+                )
+                if !problems.isEmpty { throw DiagnosticList(problems) }
+                let count = document.operations.count
+                contract = " Every route agrees with \(openapi) (\(count) operation\(count == 1 ? "" : "s"))."
+            }
             print(
                 "OK: \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") in \(files.count) file\(files.count == 1 ? "" : "s"), \(suite.serverRoutes.routes.count) server routes."
+                    + contract
             )
         } catch {
             throw Terminal.failLoading(error)

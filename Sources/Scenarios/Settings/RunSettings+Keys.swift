@@ -49,6 +49,12 @@ extension RunSettings {
                 + "the scenario's log, `fail` fails the scenario's `check for leaks`, `off` says nothing "
                 + "([the stub server](server.md#unmatched-requests))"
         ),
+        .file(
+            "openapi",
+            \.openapi,
+            help: "the API's OpenAPI 3.0 or 3.1 document (YAML or JSON); `check` holds every `server.yml` route "
+                + "and fixture to it ([the contract](contract.md)); `--openapi` overrides it"
+        ),
         .mode(
             "leaks",
             \.leaks,

@@ -6,7 +6,9 @@ extension RunSettings {
     package static var reference: String {
         let defaults = RunSettings()
         let rows = keys.map { key in
-            "| `\(key.name)` | `\(key.value(defaults).yamlFlow)` | \(key.help.replacingOccurrences(of: "|", with: "\\|")) |"
+            let value = key.value(defaults)
+            let shown = value == .null ? "none" : "`\(value.yamlFlow)`"
+            return "| `\(key.name)` | \(shown) | \(key.help.replacingOccurrences(of: "|", with: "\\|")) |"
         }
         return """
             # Run settings — `scenario-run.yml`

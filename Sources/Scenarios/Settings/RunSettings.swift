@@ -74,6 +74,8 @@ package struct RunSettings: Sendable, Equatable, Codable {
     package var leaks: LeakMode = .fail
     /// What a request no stub route answered does (`unmatched requests:`).
     package var unmatchedRequests: UnmatchedMode = .warn
+    /// The API's OpenAPI document (`openapi:`, `--openapi`), which `check` holds `server.yml` to.
+    package var openapi: String?
 
     /// Where `default set up` and `default tear down` names were written, by index, when they came
     /// from `scenario-run.yml`: load errors about them point there.

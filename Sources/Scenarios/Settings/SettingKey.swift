@@ -50,6 +50,25 @@ package struct SettingKey: Sendable {
         )
     }
 
+    /// A file path, or none.
+    static func file(_ name: String, _ keyPath: any WritableKeyPath<RunSettings, String?> & Sendable, help: String)
+        -> SettingKey
+    {
+        SettingKey(
+            name: name,
+            help: help,
+            value: { $0[keyPath: keyPath].map(JSONValue.string) ?? .null },
+            type: ["type": ["string", "null"], "minLength": 1],
+            read: { node, settings, reader in
+                if node.isNull { return settings[keyPath: keyPath] = nil }
+                guard let text = node.string, !text.isEmpty else {
+                    return reader.report("'\(name)' must be a file path.", node)
+                }
+                settings[keyPath: keyPath] = text
+            }
+        )
+    }
+
     /// A list of step names (or one name), with where each was written.
     static func stepNames(
         _ name: String,

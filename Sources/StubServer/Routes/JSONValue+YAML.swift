@@ -1,11 +1,11 @@
-import SharedValues
-import YAMLSource
+package import SharedValues
+package import YAMLSource
 
 extension JSONValue {
     /// A YAML value as JSON: mappings become objects, lists arrays, plain scalars numbers, booleans and
     /// null as YAML's core schema reads them (a number too large to be finite is null), everything else
     /// strings.
-    init(yaml node: YAMLNode) {
+    package init(yaml node: YAMLNode) {
         switch node.content {
         case .mapping(let mapping):
             var members: [String: JSONValue] = [:]
