@@ -88,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "Steps",
-            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Diagnostics", "YAMLSource"],
+            dependencies: ["ObjectManager", "StubServer", "Scenarios", "Diagnostics", "YAMLSource", "Contract"],
             swiftSettings: swiftSettings
         ),
         .systemLibrary(

@@ -168,6 +168,74 @@ package struct APIDocument: Sendable {
         case otherTypes([String])
     }
 
+    /// A parameter an operation declares (its own, and its path item's that it does not override).
+    package struct Parameter {
+        package var name: String
+        /// `path parameter`, `query parameter` or `header` (cookies are not read).
+        package var place: String
+        package var required: Bool
+        package var schema: JSONValue?
+    }
+
+    /// The operation's parameters, `$ref`s resolved.
+    package func parameters(of operation: Operation) -> [Parameter] {
+        let places = ["path": "path parameter", "query": "query parameter", "header": "header"]
+        var found: [String: Parameter] = [:]
+        var order: [String] = []
+        for level in [
+            walk(["paths", operation.path]), walk(["paths", operation.path, operation.method.lowercased()]),
+        ] {
+            guard case .array(let list)? = level?["parameters"] else { continue }
+            for var item in list {
+                if case .string(let reference)? = item["$ref"], let resolved = validator.resolve(reference, in: nil) {
+                    item = resolved.schema
+                }
+                guard case .string(let name)? = item["name"], case .string(let where_)? = item["in"],
+                    let place = places[where_]
+                else { continue }
+                let key = where_ + " " + name
+                if found[key] == nil { order.append(key) }
+                found[key] = Parameter(
+                    name: name,
+                    place: place,
+                    required: item["required"] == .bool(true) || where_ == "path",
+                    schema: item["schema"]
+                )
+            }
+        }
+        return order.compactMap { found[$0] }
+    }
+
+    /// What an operation's request body declares.
+    package struct RequestBody {
+        package var required: Bool
+        package var content: [String: JSONValue]
+        package var types: [String] { content.keys.sorted() }
+
+        /// The schema for a request of `contentType` (its own type, its family, `*/*`, or any JSON type
+        /// for a JSON one); nil when none applies.
+        package func schema(for contentType: String) -> JSONValue? {
+            let wanted = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let family = wanted.split(separator: "/").first.map { "\($0)/*" } ?? ""
+            let key =
+                [wanted, family, "*/*"].first { content[$0] != nil }
+                ?? (wanted.hasSuffix("json") ? content.keys.sorted().first { $0.hasSuffix("json") } : nil)
+            return key.flatMap { content[$0]?["schema"] }
+        }
+    }
+
+    /// The operation's request body, `$ref` resolved; nil when it declares none.
+    package func requestBody(of operation: Operation) -> RequestBody? {
+        guard var body = walk(["paths", operation.path, operation.method.lowercased(), "requestBody"]) else {
+            return nil
+        }
+        if case .string(let reference)? = body["$ref"], let resolved = validator.resolve(reference, in: nil) {
+            body = resolved.schema
+        }
+        guard case .object(let content)? = body["content"] else { return nil }
+        return RequestBody(required: body["required"] == .bool(true), content: content)
+    }
+
     private func walk(_ keys: [String]) -> JSONValue? {
         var node: JSONValue? = validator.document
         for key in keys { node = node?[key] }

@@ -69,3 +69,76 @@ struct ContractCLITests {
         #expect(result.stderr.hasPrefix("missing.yaml"), "\(result.stderr)")
     }
 }
+
+/// A run holds every request the app sends to the document (`contract:`), in workers and in-process.
+struct RequestContractCLITests {
+    static let document = """
+        openapi: 3.0.3
+        info: { title: Items, version: "1" }
+        paths:
+          /items:
+            get:
+              parameters:
+                - { name: page, in: query, required: true, schema: { type: integer, minimum: 1 } }
+              responses:
+                "200":
+                  description: a page
+                  content:
+                    application/json:
+                      schema: { type: array }
+
+        """
+
+    static func project(contract: String? = nil) throws -> URL {
+        try CLI.project([
+            "openapi.yaml": document,
+            "scenario-run.yml": "openapi: openapi.yaml\n" + (contract.map { "contract: \($0)\n" } ?? ""),
+            "Fixtures/server.yml": "routes:\n  - { path: /items, method: GET, json: [] }\n",
+            "Scenarios/a.yml": """
+            scenarios:
+              - scenario: Keeps to the contract
+                steps:
+                  - get objects: { path: "/items?page=2" }
+                  - expect response: { status: 200 }
+              - scenario: Breaks the contract
+                steps:
+                  - get objects: { path: "/items?page=two" }
+                  - expect response: { status: 200 }
+
+            """,
+        ])
+    }
+
+    @Test(arguments: [["--ci"], ["--ci", "--in-process"]])
+    func aRequestThatBreaksTheDocumentFailsItsScenario(_ arguments: [String]) async throws {
+        let result = try await CLI.run(arguments, directory: try Self.project())
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("✓ Keeps to the contract"))
+        #expect(result.stdout.contains("✗ Breaks the contract"))
+        #expect(
+            result.stdout.contains(
+                """
+                    ✗ check for leaks
+                      1 request problem against openapi.yaml: GET /items: query parameter 'page': expected integer, found string "two" (openapi.yaml: GET /items)
+                """
+            ),
+            "\(result.stdout)"
+        )
+    }
+
+    @Test func contractWarnNamesItInTheLogAndPasses() async throws {
+        let result = try await CLI.run(["--ci", "--verbose"], directory: try Self.project(contract: "warn"))
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "log: warning: 1 request problem against openapi.yaml: GET /items: query parameter 'page': expected integer"
+            ),
+            "\(result.stdout)"
+        )
+    }
+
+    @Test func contractOffChecksNoRequest() async throws {
+        let result = try await CLI.run(["--ci"], directory: try Self.project(contract: "off"))
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+}

@@ -28,6 +28,7 @@ struct WorkerRunTests {
         settings.leaks = .warn
         settings.unmatchedRequests = .fail
         settings.openapi = "api/openapi.yaml"
+        settings.contract = .warn
         let place = SourceLocation(file: "scenario-run.yml", line: 3, column: 5)
         settings.defaultSetUpSources = [Diagnostic.Source(location: place, sourceLine: "  - launch")]
         settings.defaultTearDownSources = [Diagnostic.Source(location: place, sourceLine: nil)]

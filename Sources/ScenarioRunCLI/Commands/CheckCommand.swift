@@ -51,8 +51,7 @@ struct CheckCommand: AsyncParsableCommand {
             let scenarios = try suite.loadScenarios(paths: paths)
             for warning in suite.shadowedRoutes { Terminal.printError(warning.description) }
             var contract = ""
-            if let openapi = settings.openapi {
-                let document = try APIDocument.load(path: openapi, directory: directory)
+            if let openapi = settings.openapi, let document = suite.document {
                 let fixtures = directory.appendingPathComponent(settings.fixtures)
                 let serverFile = fixtures.appendingPathComponent("server.yml")
                 let problems = RouteContract.problems(

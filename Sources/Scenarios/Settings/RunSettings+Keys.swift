@@ -53,7 +53,15 @@ extension RunSettings {
             "openapi",
             \.openapi,
             help: "the API's OpenAPI 3.0 or 3.1 document (YAML or JSON); `check` holds every `server.yml` route "
-                + "and fixture to it ([the contract](contract.md)); `--openapi` overrides it"
+                + "and fixture to it, and a run every request the app sends ([the contract](contract.md)); "
+                + "`--openapi` overrides it for `check`"
+        ),
+        .mode(
+            "contract",
+            \.contract,
+            help: "with `openapi:`, what a request the app sends that breaks the document does: `fail` fails the "
+                + "scenario's `check for leaks`, naming the request and what it breaks; `warn` names it in the "
+                + "scenario's log; `off` does not check requests"
         ),
         .mode(
             "leaks",

@@ -37,6 +37,16 @@ package struct RunSettings: Sendable, Equatable, Codable {
         case off
     }
 
+    /// What a request the app sent that breaks the OpenAPI document does (`contract:`).
+    package enum ContractMode: String, Sendable, Equatable, CaseIterable, Codable {
+        /// `check for leaks` fails the scenario, naming each request and what it breaks (the default).
+        case fail
+        /// The scenario's log names them; it still passes.
+        case warn
+        /// Requests are not checked.
+        case off
+    }
+
     /// How long a waiting step may keep retrying.
     package var stepTimeout: Duration = .seconds(10)
     /// How long a step's action still has to end once cancelled at its timeout; one that goes on is left
@@ -74,8 +84,11 @@ package struct RunSettings: Sendable, Equatable, Codable {
     package var leaks: LeakMode = .fail
     /// What a request no stub route answered does (`unmatched requests:`).
     package var unmatchedRequests: UnmatchedMode = .warn
-    /// The API's OpenAPI document (`openapi:`, `--openapi`), which `check` holds `server.yml` to.
+    /// The API's OpenAPI document (`openapi:`, `--openapi`), which `check` holds `server.yml` to and a
+    /// run holds the app's requests to.
     package var openapi: String?
+    /// What a request that breaks the document does to its scenario (`contract:`).
+    package var contract: ContractMode = .fail
 
     /// Where `default set up` and `default tear down` names were written, by index, when they came
     /// from `scenario-run.yml`: load errors about them point there.

@@ -1,3 +1,4 @@
+package import Contract
 package import ObjectManager
 package import Scenarios
 import StubServer
@@ -26,7 +27,16 @@ package struct SharedStateLeaks: Sendable {
     /// Whether a request the stub server had no route for is a leak (`unmatched requests: fail`).
     package let failsOnUnmatchedRequests: Bool
 
-    package init(configuredRoutes: RouteSet, appChecks: [LeakCheck] = [], failsOnUnmatchedRequests: Bool = false) {
+    /// The API's document the scenario's requests are held to, and what a request that breaks it does.
+    package let contract: (document: APIDocument, mode: RunSettings.ContractMode)?
+
+    package init(
+        configuredRoutes: RouteSet,
+        appChecks: [LeakCheck] = [],
+        failsOnUnmatchedRequests: Bool = false,
+        contract: (document: APIDocument, mode: RunSettings.ContractMode)? = nil
+    ) {
+        self.contract = contract
         self.configuredRoutes = configuredRoutes
         self.appChecks = appChecks
         self.failsOnUnmatchedRequests = failsOnUnmatchedRequests
@@ -59,6 +69,14 @@ package struct SharedStateLeaks: Sendable {
             leaks.append("idling resource '\(resource.name)' still busy")
         }
         leaks += Self.stubServerLeaks(environment.server.session, unmatched: failsOnUnmatchedRequests)
+        if let contract {
+            let broken = Self.contractViolations(environment.server.journal, against: contract.document)
+            switch contract.mode {
+            case .fail: leaks += broken
+            case .warn: for violation in broken { context.log("warning: \(violation)") }
+            case .off: break
+            }
+        }
         for check in appChecks {
             do {
                 leaks += try await check.check(environment)
@@ -102,6 +120,23 @@ package struct SharedStateLeaks: Sendable {
         let running = queue.inFlightCount
         if running > 0 { leaks.append(counted(running, "request") + " still running") }
         return leaks
+    }
+
+    /// The requests of the scenario (the journal is cleared at each set-up) that break the API's document:
+    /// the first three named, then how many more.
+    static func contractViolations(_ journal: RequestJournal, against document: APIDocument) -> [String] {
+        var found: [String] = []
+        var count = 0
+        for entry in journal.entries {
+            let broken = RequestContract.violations(of: entry, against: document)
+            count += broken.count
+            if found.count < 3 { found += broken.prefix(3 - found.count) }
+        }
+        guard count > 0 else { return [] }
+        let more = count > found.count ? " (and \(count - found.count) more)" : ""
+        return [
+            "\(counted(count, "request problem")) against \(document.file)\(more): " + found.joined(separator: "; ")
+        ]
     }
 
     /// Scenario stubs still installed (`1 scenario stub still installed: GET /x at Scenarios/a.yml:9`) and,

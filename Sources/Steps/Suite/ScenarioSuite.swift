@@ -1,3 +1,4 @@
+package import Contract
 package import Diagnostics
 package import Foundation
 package import ObjectManager
@@ -26,6 +27,8 @@ package struct ScenarioSuite: Sendable {
     package let buildContext: StepBuildContext
     /// Problems in `server.yml`, reported together with the scenario files' by `loadScenarios`.
     package let serverDiagnostics: [Diagnostic]
+    /// The API's OpenAPI document (`openapi:`), when the settings name one.
+    package let document: APIDocument?
 
     /// Loads `server.yml` from the fixture folder and builds the step registry. A bad `server.yml` is
     /// kept as `serverDiagnostics` (reported with the scenario files' errors); a missing one is an empty
@@ -68,6 +71,9 @@ package struct ScenarioSuite: Sendable {
             } catch {
                 serverDiagnostics = error.diagnostics
             }
+        }
+        self.document = try settings.openapi.map { path throws(DiagnosticList) in
+            try APIDocument.load(path: path, directory: directory)
         }
         self.configuredRoutes = routes
         self.serverRoutes = serverRoutes
@@ -170,7 +176,8 @@ package struct ScenarioSuite: Sendable {
         let leaks = SharedStateLeaks(
             configuredRoutes: configuredRoutes,
             appChecks: app.leakChecks,
-            failsOnUnmatchedRequests: settings.unmatchedRequests == .fail
+            failsOnUnmatchedRequests: settings.unmatchedRequests == .fail,
+            contract: settings.contract == .off ? nil : document.map { ($0, settings.contract) }
         )
         return try ScenarioRunner(
             registry: registry,
