@@ -150,11 +150,7 @@ package struct APIDocument: Sendable {
             response = resolved.schema
         }
         guard case .object(let content)? = response["content"], !content.isEmpty else { return .noBody }
-        let wanted = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        let family = wanted.split(separator: "/").first.map { "\($0)/*" } ?? ""
-        let key =
-            [wanted, family, "*/*"].first { content[$0] != nil }
-            ?? (wanted.hasSuffix("json") ? content.keys.first { $0.hasSuffix("json") } : nil)
+        let key = APIDocument.mediaType(for: contentType, in: content)
         guard let key, let media = content[key] else { return .otherTypes(content.keys.sorted()) }
         guard let schema = media["schema"] else { return .noSchema }
         return .schema(schema)
@@ -215,11 +211,7 @@ package struct APIDocument: Sendable {
         /// The schema for a request of `contentType` (its own type, its family, `*/*`, or any JSON type
         /// for a JSON one); nil when none applies.
         package func schema(for contentType: String) -> JSONValue? {
-            let wanted = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            let family = wanted.split(separator: "/").first.map { "\($0)/*" } ?? ""
-            let key =
-                [wanted, family, "*/*"].first { content[$0] != nil }
-                ?? (wanted.hasSuffix("json") ? content.keys.sorted().first { $0.hasSuffix("json") } : nil)
+            let key = APIDocument.mediaType(for: contentType, in: content)
             return key.flatMap { content[$0]?["schema"] }
         }
     }
@@ -234,6 +226,15 @@ package struct APIDocument: Sendable {
         }
         guard case .object(let content)? = body["content"] else { return nil }
         return RequestBody(required: body["required"] == .bool(true), content: content)
+    }
+
+    /// The key of `content` (a `content:` map) that describes a body of `contentType`: its own type,
+    /// its family (`application/*`), `*/*`, or for a JSON type any JSON type.
+    static func mediaType(for contentType: String, in content: [String: JSONValue]) -> String? {
+        let wanted = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let family = wanted.split(separator: "/").first.map { "\($0)/*" } ?? ""
+        return [wanted, family, "*/*"].first { content[$0] != nil }
+            ?? (wanted.hasSuffix("json") ? content.keys.sorted().first { $0.hasSuffix("json") } : nil)
     }
 
     private func walk(_ keys: [String]) -> JSONValue? {
