@@ -116,6 +116,7 @@ let package = Package(
             name: "ScenarioRunCLI",
             dependencies: [
                 "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "Diagnostics", "Contract",
+                "SharedValues",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -171,6 +171,8 @@ package struct APIDocument: Sendable {
         package var place: String
         package var required: Bool
         package var schema: JSONValue?
+        /// Its `example`, when it gives one.
+        package var example: JSONValue?
     }
 
     /// The operation's parameters, `$ref`s resolved.
@@ -195,7 +197,8 @@ package struct APIDocument: Sendable {
                     name: name,
                     place: place,
                     required: item["required"] == .bool(true) || where_ == "path",
-                    schema: item["schema"]
+                    schema: item["schema"],
+                    example: item["example"]
                 )
             }
         }

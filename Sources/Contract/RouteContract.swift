@@ -1,6 +1,6 @@
 package import Diagnostics
 package import Foundation
-import SharedValues
+package import SharedValues
 package import StubServer
 
 /// `check` with an OpenAPI document: every route of `server.yml` must be one of the document's
@@ -92,7 +92,7 @@ package enum RouteContract {
 
     /// An answer's body as JSON and how to name it (`Fixtures/review.json`, `json`, `body`); nil for no body, a
     /// template (rendered per request: not checked), or a body that is not JSON.
-    private static func body(of answer: StubAnswer, fixtures: URL, shownAs folder: String) -> (JSONValue, String)? {
+    package static func body(of answer: StubAnswer, fixtures: URL, shownAs folder: String) -> (JSONValue, String)? {
         switch answer.content {
         case .json(let data):
             return (try? JSONValue(parsing: data)).map { ($0, "json") }

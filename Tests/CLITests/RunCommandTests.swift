@@ -377,8 +377,8 @@ struct RunCommandTests {
         #expect(root.status == 0)
         let usage = root.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n\n").first ?? ""
         let lines = usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(lines.count == 7, "\(usage)")
-        for command in ["check", "serve", "steps", "schema", "reference", "merge-junit"] {
+        #expect(lines.count == 8, "\(usage)")
+        for command in ["check", "serve", "steps", "schema", "verify", "reference", "merge-junit"] {
             let help = try await CLI.run(["help", command])
             let own = help.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n").first ?? ""
             #expect(lines.contains(own), "\(command): '\(own)' is not in the root usage: \(lines)")
@@ -435,7 +435,7 @@ struct RunCommandTests {
     }
 
     /// Every option's help says its default once: argument-parser's `(default: …)` or the help's own words.
-    @Test(arguments: ["run", "check", "serve", "steps", "schema", "reference", "merge-junit"])
+    @Test(arguments: ["run", "check", "serve", "steps", "schema", "verify", "reference", "merge-junit"])
     func helpSaysEachDefaultOnce(command: String) async throws {
         let result = try await CLI.run(["help", command])
         #expect(result.status == 0)

@@ -1,0 +1,215 @@
+import ArgumentParser
+import Contract
+import Diagnostics
+import Foundation
+import ObjectManager
+import Scenarios
+import SharedValues
+import Steps
+import StubServer
+
+/// `scenario-run verify --target URL` — provider verification: one request per `server.yml` route sent to
+/// the real API, its status and body shape compared with the route's, reported as a run (plain lines,
+/// `--junit`), each route a scenario.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Send one request per server.yml route to the real API and compare its answers with the fixtures.",
+        discussion: """
+            Each route's request (its method, its path with the document's example values or 1, the query \
+            and header values its when: requires) goes to the target; the answer must have the route's \
+            status and, for a JSON fixture, the same shape: the same JSON types, every key of the fixture \
+            (the provider may add others), array items like the fixture's first. Only GET, HEAD and \
+            OPTIONS are sent unless --allow-writes. Exit 1 when a route differs. See [the contract](contract.md).
+            """
+    )
+
+    @Option(help: ArgumentHelp("The real API's base URL, like https://staging.example.com/api.", valueName: "URL"))
+    var target: String
+
+    @Flag(help: "Also send the routes that change data (POST, PUT, PATCH, DELETE).")
+    var allowWrites = false
+
+    @Option(
+        name: .customLong("header"),
+        help: ArgumentHelp(
+            "A header sent with every request, like 'Authorization: Bearer $TOKEN'; repeated for more.",
+            discussion: "`$NAME` and `${NAME}` are read from the environment; header values are never printed.",
+            valueName: "HEADER"
+        )
+    )
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report, a testcase per route.", valueName: "FILE"))
+    var junit: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The OpenAPI document whose path examples fill the routes' placeholders (also 'openapi:').",
+            valueName: "FILE"
+        )
+    )
+    var openapi: String?
+
+    @OptionGroup var project: ProjectOptions
+
+    /// How long the provider may take to answer one request.
+    static let requestTimeout = Duration.seconds(30)
+
+    func validate() throws {
+        guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host?.isEmpty == false
+        else {
+            throw ValidationError("--target takes an http or https URL, like https://staging.example.com/api.")
+        }
+        for header in headers where !header.contains(":") {
+            throw ValidationError("--header takes 'Name: value', like 'Authorization: Bearer $TOKEN'.")
+        }
+        if let junit, let problem = FileWriteError.problem(writing: project.resolved(junit)) {
+            throw ValidationError("--junit: \(problem)")
+        }
+    }
+
+    func run() async throws {
+        try project.enter()
+        let environment = ProcessInfo.processInfo.environment
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let suite: ScenarioSuite
+        do throws(DiagnosticList) {
+            var settings = try project.settings(environment: environment)
+            if let openapi { settings.openapi = openapi }
+            suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
+            if !suite.serverDiagnostics.isEmpty { throw DiagnosticList(suite.serverDiagnostics) }
+        } catch {
+            throw Terminal.failLoading(error)
+        }
+        let sent: [HTTPHeader] = headers.map { header in
+            let (name, value) = header.split(separator: ":", maxSplits: 1).map(String.init).pair
+            return HTTPHeader(
+                name: name.trimmingCharacters(in: .whitespaces),
+                value: Self.expanded(value.trimmingCharacters(in: .whitespaces), environment: environment)
+            )
+        }
+        let output = StandardOutput()
+        let reporter = PlainReporter(colors: Terminal.colors(environment: environment)) { output.write($0) }
+        let junitReporter = junit.map { _ in JUnitReporter() }
+        let emit: (RunEvent) -> Void = { event in
+            reporter.handle(event)
+            junitReporter?.handle(event)
+        }
+        var checks: [(RunPlan.PlannedScenario, ServerRoute, ProviderCheck.Plan)] = []
+        for route in suite.serverRoutes.routes {
+            guard let location = route.location else { continue }
+            let plan = ProviderCheck.plan(for: route, document: suite.document, allowWrites: allowWrites, headers: sent)
+            var skip: String?
+            var description = "send it to the provider"
+            switch plan {
+            case .skip(let reason): skip = reason
+            case .send(let method, let target, _, _): description = "\(method) \(target)"
+            }
+            let planned = RunPlan.PlannedScenario(
+                id: ScenarioID(
+                    file: location.file,
+                    name: "\(route.method ?? "GET") \(route.path.rawValue) (line \(location.line))"
+                ),
+                feature: "verify",
+                tags: [],
+                location: location,
+                steps: [RunPlan.PlannedStep(description: description, phase: .steps, location: location)],
+                skip: skip
+            )
+            checks.append((planned, route, plan))
+        }
+        var tally = RunTally()
+        let started = ContinuousClock.now
+        let runPlan = RunPlan(scenarios: checks.map(\.0))
+        tally.record(.runStarted(runPlan))
+        emit(.runStarted(runPlan))
+        let transport = AsyncHTTPTransport()
+        let base = target.hasSuffix("/") ? String(target.dropLast()) : target
+        for (planned, route, plan) in checks {
+            let id = planned.id
+            emit(.scenarioStarted(id))
+            let begun = ContinuousClock.now
+            var outcome = ScenarioOutcome.skipped
+            if case .send(let method, let path, let headers, let body) = plan {
+                emit(.stepStarted(id, step: 0, phase: .steps))
+                let reasons = await Self.check(
+                    route,
+                    request: (method, base + path, headers, body),
+                    fixtures: suite.fixtures,
+                    fixturesName: suite.settings.fixtures,
+                    transport: transport
+                )
+                let step: StepOutcome =
+                    reasons.isEmpty
+                    ? .passed : .failed(reason: reasons.joined(separator: "\n"), location: planned.location)
+                emit(.stepFinished(id, step: 0, phase: .steps, outcome: step, duration: ContinuousClock.now - begun))
+                outcome = reasons.isEmpty ? .passed : .failed(step: 0, reason: reasons.joined(separator: "\n"))
+            }
+            let finished = RunEvent.scenarioFinished(id, outcome: outcome, duration: ContinuousClock.now - begun)
+            tally.record(finished)
+            emit(finished)
+        }
+        await transport.shutdown()
+        for event in tally.finish(duration: ContinuousClock.now - started, cancelled: false) { emit(event) }
+        if let junit, let junitReporter {
+            do {
+                try junitReporter.write(to: URL(fileURLWithPath: junit))
+            } catch {
+                Terminal.printError("error: The JUnit report was not written. \(error)")
+                throw ExitCode(1)
+            }
+        }
+        if tally.summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// Sends the route's request and compares the answer; the reasons it differs (empty: it agrees).
+    private static func check(
+        _ route: ServerRoute,
+        request: (method: String, url: String, headers: [HTTPHeader], body: Data?),
+        fixtures: URL,
+        fixturesName: String,
+        transport: AsyncHTTPTransport
+    ) async -> [String] {
+        guard let url = URL(string: request.url), let method = HTTPMethod(rawValue: request.method) else {
+            return ["cannot send \(request.method) \(request.url)"]
+        }
+        let answer = route.responses.first ?? route.answer
+        let expected = RouteContract.body(of: answer, fixtures: fixtures, shownAs: fixturesName)
+        do {
+            let response = try await transport.send(
+                HTTPRequest(
+                    method: method,
+                    url: url,
+                    headers: request.headers,
+                    body: request.body,
+                    timeout: requestTimeout
+                )
+            )
+            let differences = ProviderCheck.differences(
+                expectedStatus: answer.status,
+                expected: expected?.0,
+                status: response.status,
+                body: response.body
+            )
+            guard let place = expected?.1 else { return differences }
+            // A place in the body is named with the fixture it is compared with.
+            return differences.map { $0.hasPrefix("$") ? "\(place) \($0)" : $0 }
+        } catch {
+            return ["the provider did not answer: \(error)"]
+        }
+    }
+
+    /// `$NAME` and `${NAME}` replaced by the environment's values (an unset one by nothing).
+    static func expanded(_ text: String, environment: [String: String]) -> String {
+        text.replacing(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/) { match in
+            environment[String(match.1 ?? match.2 ?? "")] ?? ""
+        }
+    }
+}
+
+extension Array where Element == String {
+    /// The first two elements (the second empty when missing).
+    fileprivate var pair: (String, String) { (first ?? "", count > 1 ? self[1] : "") }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `verify` against a real provider on loopback: a second project's `scenario-run serve`, answering as
+/// the real API does — with one endpoint drifted from the consumer's fixture.
+struct VerifyCLITests {
+    /// The provider: the API as it really answers (`rating` became a string on one endpoint; the list needs
+    /// a token).
+    static let provider = """
+        routes:
+          - { path: /restaurants, method: GET, when: { headers: { X-Token: secret } }, json: [{ id: 1, name: Zola, rating: 4, open: true }] }
+          - { path: /restaurants, method: GET, status: 401, json: { error: token } }
+          - { path: "/restaurants/:id", method: GET, json: { id: 1, name: Zola, rating: "4" } }
+          - { path: "/restaurants/:id/reviews", method: POST, status: 201, json: { id: 9 } }
+
+        """
+
+    /// The consumer's stubs and fixtures.
+    static let consumer = """
+        routes:
+          - { path: /restaurants, method: GET, fixture: restaurants.json }
+          - { path: "/restaurants/:restaurantID", method: GET, json: { id: 1, name: Zola, rating: 4 } }
+          - { path: "/restaurants/:restaurantID/reviews", method: POST, status: 201, json: { id: 1 } }
+          - { path: /dropped, fault: connection reset }
+
+        """
+
+    func serveProvider() async throws -> (CLI.Running, String) {
+        let project = try CLI.project([
+            "Fixtures/server.yml": Self.provider,
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+        ])
+        let running = try CLI.Running(["serve"], directory: project, environment: [:])
+        #expect(await eventually(timeout: .seconds(60)) { StubServerCLITests.servingURL(running.stdout) != nil })
+        return (running, try #require(StubServerCLITests.servingURL(running.stdout), "\(running.stderr)"))
+    }
+
+    func consumerProject() throws -> URL {
+        try CLI.project([
+            "Fixtures/server.yml": Self.consumer,
+            "Fixtures/restaurants.json": #"[{"id": 2, "name": "Alma", "rating": 5}]"#,
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+        ])
+    }
+
+    @Test func theDriftedEndpointIsTheOneReported() async throws {
+        let (provider, url) = try await serveProvider()
+        let project = try consumerProject()
+        let result = try await CLI.run(
+            ["verify", "--target", url, "--header", "X-Token: $PROVIDER_TOKEN", "--junit", "verify.xml"],
+            directory: project,
+            environment: ["PROVIDER_TOKEN": "secret"]
+        )
+        provider.process.interrupt()
+        _ = await provider.wait()
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("✓ GET /restaurants (line 2)"), "\(result.stdout)")
+        #expect(result.stdout.contains("✗ GET /restaurants/:restaurantID (line 3)"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#"json $.rating: expected number, found string "4""#),
+            "\(result.stdout)"
+        )
+        // A write is not sent without --allow-writes; a fault is not a provider's answer.
+        #expect(result.stdout.contains("POST /restaurants/:restaurantID/reviews (line 4)"))
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed, 2 skipped\n"), "\(result.stdout)")
+        // The header's value came from the environment and is printed nowhere.
+        #expect(!result.stdout.contains("secret") && !result.stderr.contains("secret"))
+        let junit = try String(contentsOf: project.appendingPathComponent("verify.xml"), encoding: .utf8)
+        #expect(junit.contains(#"tests="4""#) && junit.contains(#"failures="1""#), "\(junit)")
+    }
+
+    @Test func writesAreSentWithAllowWrites() async throws {
+        let (provider, url) = try await serveProvider()
+        let result = try await CLI.run(
+            ["verify", "--target", url, "--allow-writes"],
+            directory: try consumerProject()
+        )
+        provider.process.interrupt()
+        _ = await provider.wait()
+        // Without the token the list is 401; the write is sent and agrees (its shape: an id).
+        #expect(result.stdout.contains("✗ GET /restaurants (line 2)"), "\(result.stdout)")
+        #expect(result.stdout.contains("the provider answered 401, the route 200"), "\(result.stdout)")
+        #expect(result.stdout.contains("✓ POST /restaurants/:restaurantID/reviews (line 4)"), "\(result.stdout)")
+    }
+
+    @Test func aTargetThatIsNoURLIsAUsageError() async throws {
+        let result = try await CLI.run(["verify", "--target", "staging"], directory: try consumerProject())
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--target takes an http or https URL"), "\(result.stderr)")
+    }
+}
