@@ -340,6 +340,18 @@ struct SchemaValidatorTests {
         #expect(found.first?.hasSuffix("the schema nests deeper than 64 levels") == true)
     }
 
+    /// A pattern that backtracks catastrophically in ICU is read by the linear engine: a long value is
+    /// judged, never a hang.
+    @Test func aCatastrophicPatternOnALongValueIsJudged() throws {
+        let value = "\"" + String(repeating: "a", count: 30_000) + "b\""
+        #expect(try violations(value, #"{"pattern":"^(a+)+$"}"#).count == 1)
+        #expect(
+            try violations(#""x""#, #"{"pattern":"(?<=a)x"}"#) == [
+                "$: the schema's pattern (?<=a)x is not a regular expression scenario-run reads"
+            ]
+        )
+    }
+
     /// Many bad items give at most the limit of violations.
     @Test func violationsAreBounded() throws {
         let items = "[" + Array(repeating: #""x""#, count: 10_000).joined(separator: ",") + "]"
