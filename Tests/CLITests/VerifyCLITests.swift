@@ -84,6 +84,40 @@ struct VerifyCLITests {
         #expect(result.stdout.contains("✓ POST /restaurants/:restaurantID/reviews (line 4)"), "\(result.stdout)")
     }
 
+    /// Ctrl-C while a slow provider answers: the request is abandoned, the rest reported skipped, the
+    /// summary and JUnit report written, exit 1 — at once, not after the provider's delay.
+    @Test func ctrlCEndsItWithACompleteReport() async throws {
+        let project = try CLI.project([
+            "Fixtures/server.yml": """
+            routes:
+              - { path: /fast, json: { ok: true } }
+              - { path: /slow, json: { ok: true }, delay: 60 }
+              - { path: /after, json: { ok: true } }
+
+            """,
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+        ])
+        // The project is its own provider: `serve` answers /slow a minute late.
+        let provider = try CLI.Running(["serve"], directory: project, environment: [:])
+        #expect(await eventually(timeout: .seconds(60)) { StubServerCLITests.servingURL(provider.stdout) != nil })
+        let url = try #require(StubServerCLITests.servingURL(provider.stdout))
+        let verify = try CLI.Running(
+            ["verify", "--target", url, "--junit", "verify.xml"],
+            directory: project,
+            environment: [:]
+        )
+        #expect(await eventually(timeout: .seconds(60)) { verify.stdout.contains("✓ GET /fast (line 2)") })
+        verify.process.interrupt()
+        let result = await verify.wait()
+        provider.process.interrupt()
+        _ = await provider.wait()
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("Run cancelled."), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed, 2 skipped\n"), "\(result.stdout)")
+        let junit = try String(contentsOf: project.appendingPathComponent("verify.xml"), encoding: .utf8)
+        #expect(junit.contains(#"tests="3""#) && junit.contains(#"skipped="2""#), "\(junit)")
+    }
+
     @Test func aTargetThatIsNoURLIsAUsageError() async throws {
         let result = try await CLI.run(["verify", "--target", "staging"], directory: try consumerProject())
         #expect(result.status == 2)

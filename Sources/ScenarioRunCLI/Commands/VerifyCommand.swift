@@ -7,6 +7,7 @@ import Scenarios
 import SharedValues
 import Steps
 import StubServer
+import Synchronization
 
 /// `scenario-run verify --target URL` — provider verification: one request per `server.yml` route sent to
 /// the real API, its status and body shape compared with the route's, reported as a run (plain lines,
@@ -127,20 +128,33 @@ struct VerifyCommand: AsyncParsableCommand {
         emit(.runStarted(runPlan))
         let transport = AsyncHTTPTransport()
         let base = target.hasSuffix("/") ? String(target.dropLast()) : target
+        // Ctrl-C: the request on its way is abandoned, the routes not verified are reported skipped, and
+        // the summary and JUnit report are still written (exit 1); a second one exits at once.
+        let interruption = Interruption()
+        let interrupts = InterruptHandler(onFirst: { interruption.interrupt() })
+        defer { interrupts.cancel() }
         for (planned, route, plan) in checks {
+            if interruption.isInterrupted { break }
             let id = planned.id
             emit(.scenarioStarted(id))
             let begun = ContinuousClock.now
             var outcome = ScenarioOutcome.skipped
             if case .send(let method, let path, let headers, let body) = plan {
                 emit(.stepStarted(id, step: 0, phase: .steps))
-                let reasons = await Self.check(
-                    route,
-                    request: (method, base + path, headers, body),
-                    fixtures: suite.fixtures,
-                    fixturesName: suite.settings.fixtures,
-                    transport: transport
-                )
+                let fixtures = suite.fixtures
+                let fixturesName = suite.settings.fixtures
+                let sending = Task {
+                    await Self.check(
+                        route,
+                        request: (method, base + path, headers, body),
+                        fixtures: fixtures,
+                        fixturesName: fixturesName,
+                        transport: transport
+                    )
+                }
+                interruption.track(sending)
+                let reasons = await sending.value
+                if interruption.isInterrupted { break }  // abandoned: reported skipped with the rest
                 let step: StepOutcome =
                     reasons.isEmpty
                     ? .passed : .failed(reason: reasons.joined(separator: "\n"), location: planned.location)
@@ -152,7 +166,8 @@ struct VerifyCommand: AsyncParsableCommand {
             emit(finished)
         }
         await transport.shutdown()
-        for event in tally.finish(duration: ContinuousClock.now - started, cancelled: false) { emit(event) }
+        let cancelled = interruption.isInterrupted
+        for event in tally.finish(duration: ContinuousClock.now - started, cancelled: cancelled) { emit(event) }
         if let junit, let junitReporter {
             do {
                 try junitReporter.write(to: URL(fileURLWithPath: junit))
@@ -161,7 +176,29 @@ struct VerifyCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if tally.summary.failed > 0 { throw ExitCode(1) }
+        if tally.summary.failed > 0 || cancelled { throw ExitCode(1) }
+    }
+
+    /// Whether Ctrl-C came, and the request on its way, to abandon.
+    private final class Interruption: Sendable {
+        private let state = Mutex<(interrupted: Bool, current: Task<[String], Never>?)>((false, nil))
+
+        var isInterrupted: Bool { state.withLock { $0.interrupted } }
+
+        func track(_ task: Task<[String], Never>) {
+            let interrupted = state.withLock { state in
+                state.current = task
+                return state.interrupted
+            }
+            if interrupted { task.cancel() }
+        }
+
+        func interrupt() {
+            state.withLock { state in
+                state.interrupted = true
+                return state.current
+            }?.cancel()
+        }
     }
 
     /// Sends the route's request and compares the answer; the reasons it differs (empty: it agrees).
