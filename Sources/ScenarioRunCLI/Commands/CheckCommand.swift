@@ -30,7 +30,7 @@ struct CheckCommand: AsyncParsableCommand {
             discussion: """
                 Each route must be an operation of the document, answer a status it declares, and answer a body \
                 its response schema allows; a problem is located at the route and at the place in the body \
-                (`review.json: $.rating: expected integer, found string "5"`). See [the contract](contract.md).
+                (`review.json: $.rating: expected integer, found string "5"`). See docs/contract.md.
                 """,
             valueName: "FILE"
         )

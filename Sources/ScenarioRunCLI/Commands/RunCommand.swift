@@ -51,7 +51,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Only scenarios matching a tag expression, like '@smoke and not (@slow or @flaky)'; repeated: any of them.",
-            discussion: "See [tag expressions](#tag-expressions).",
+            discussion: "See 'Tag expressions' in docs/command-line.md.",
             valueName: "EXPR"
         )
     )
@@ -72,7 +72,7 @@ struct RunCommand: AsyncParsableCommand {
             scenario-run.yml, server.yml or a fixture is (not the app's Swift code, which needs a build). \
             With --ci, until Ctrl-C.
             """,
-            discussion: "See [`--watch`](#--watch)."
+            discussion: "See '--watch' in docs/command-line.md."
         )
     )
     var watch = false
@@ -135,7 +135,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Also write the run's events as JSON lines while it runs, for tools (docs/events.md).",
-            discussion: "The same lines from every executor: [events.md](events.md).",
+            discussion: "The same lines from every executor.",
             valueName: "FILE"
         )
     )

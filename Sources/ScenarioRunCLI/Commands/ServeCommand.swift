@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run only the stub server on 127.0.0.1, print its URL, serve until interrupted.",
         discussion: """
             It serves the fixtures and `server.yml`, to develop a client against them. With no scenario to set \
-            up, `POST /__scenario-run/reset` resets its sequences, states and stubs ([the stub server](server.md)).
+            up, `POST /__scenario-run/reset` resets its sequences, states and stubs (docs/server.md).
             """
     )
 

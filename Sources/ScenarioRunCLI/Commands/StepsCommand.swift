@@ -14,7 +14,7 @@ struct StepsCommand: AsyncParsableCommand {
             The built-in steps and the app's own, each with its forms, argument keys, types and defaults, an \
             example, and where it is defined (an app step's Swift file and line). A NAME no step has is a usage \
             error (exit 2) with the nearest names: `error: Unknown step 'stub rout'. Did you mean 'stub route'?`. \
-            `--built-in` is how [steps.md](steps.md) is made.
+            `--built-in` is how docs/steps.md is made.
             """
     )
 

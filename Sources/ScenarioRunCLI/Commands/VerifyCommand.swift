@@ -21,7 +21,7 @@ struct VerifyCommand: AsyncParsableCommand {
             and header values its when: requires) goes to the target; the answer must have the route's \
             status and, for a JSON fixture, the same shape: the same JSON types, every key of the fixture \
             (the provider may add others), array items like the fixture's first. Only GET, HEAD and \
-            OPTIONS are sent unless --allow-writes. Exit 1 when a route differs. See [the contract](contract.md).
+            OPTIONS are sent unless --allow-writes. Exit 1 when a route differs. See docs/contract.md.
             """
     )
 

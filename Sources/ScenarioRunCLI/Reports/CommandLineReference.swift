@@ -45,9 +45,11 @@ enum CommandLineReference {
 
     /// Texts as one markdown paragraph: argument-parser's help wraps nothing, so a line break in a
     /// declaration is a space.
+    /// A `docs/events.md` the terminal's help names becomes a link beside it on the page.
     private static func paragraph(_ texts: [String?]) -> String {
         texts.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
             .joined(separator: " ").replacingOccurrences(of: "\n", with: " ")
+            .replacing(/docs\/([a-z-]+\.md)/) { "[\($0.1)](\($0.1))" }
     }
 
     private static func cell(_ text: String) -> String {
