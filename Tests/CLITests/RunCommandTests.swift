@@ -411,7 +411,9 @@ struct RunCommandTests {
             for argument in command["arguments"] as? [[String: Any]] ?? [] {
                 let long = (argument["preferredName"] as? [String: Any])?["name"] as? String
                 guard long != "help" else { continue }
+                // The page links what the terminal's help names as a path (`docs/events.md`).
                 let abstract = try #require(argument["abstract"] as? String)
+                    .replacing(/docs\/([a-z-]+\.md)/) { "[\($0.1)](\($0.1))" }
                 let shown = long.map { "`--\($0)" } ?? "`\(argument["valueName"] as? String ?? "?")"
                 // The row whose first cell names it (`-C DIR`, `--project DIR` names --project).
                 let row = text.split(separator: "\n").first { line in
