@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The user documentation is whole and current: docs/steps.md, docs/command-line.md and docs/settings.md
+"""The user documentation is whole and current (and both sample scenario-run.yml files show every key): docs/steps.md, docs/command-line.md and docs/settings.md
 are what `scenario-run steps --built-in --format markdown` and `scenario-run reference command-line|settings`
 print; every relative link in README.md and docs/ leads to a file that exists (and,
 for a `#anchor` into a markdown file, to a heading there); no user document cites SPEC.md."""
+import json
 import pathlib
 import re
 import subprocess
@@ -20,6 +21,16 @@ for page, arguments in [("docs/steps.md", ["steps", "--built-in", "--format", "m
     if generated != (root / page).read_text():
         command = "scenario-run " + " ".join(arguments)
         problems.append(f"{page} differs from `{command}`; regenerate it: swift run {command} > {page}")
+
+
+# Both sample settings files list every key of `scenario-run.yml`, commented.
+keys = json.loads(subprocess.run([binary, "schema", "settings"], cwd=root, capture_output=True, text=True,
+                                 check=True).stdout)["properties"].keys()
+for sample in [root / "scenario-run.yml", root / "Examples/LibraryLoans/scenario-run.yml"]:
+    text = sample.read_text()
+    for key in keys:
+        if f"# {key}:" not in text:
+            problems.append(f"{sample.relative_to(root)} does not show the setting '{key}'")
 
 
 def anchors(markdown: str) -> set:
