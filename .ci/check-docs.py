@@ -23,13 +23,14 @@ for page, arguments in [("docs/steps.md", ["steps", "--built-in", "--format", "m
         problems.append(f"{page} differs from `{command}`; regenerate it: swift run {command} > {page}")
 
 
-# Both sample settings files list every key of `scenario-run.yml`, commented.
+# Both sample settings files list every key of `scenario-run.yml`: commented (the default), or set at the
+# start of a line.
 keys = json.loads(subprocess.run([binary, "schema", "settings"], cwd=root, capture_output=True, text=True,
                                  check=True).stdout)["properties"].keys()
 for sample in [root / "scenario-run.yml", root / "Examples/LibraryLoans/scenario-run.yml"]:
-    text = sample.read_text()
+    lines = sample.read_text().splitlines()
     for key in keys:
-        if f"# {key}:" not in text:
+        if not any(line.startswith(f"# {key}:") or line.startswith(f"{key}:") for line in lines):
             problems.append(f"{sample.relative_to(root)} does not show the setting '{key}'")
 
 

@@ -5,6 +5,7 @@ how many structurally wrong files they reject (informative: the rest are `check`
 import json
 import pathlib
 import subprocess
+import re
 import sys
 
 import jsonschema
@@ -21,8 +22,23 @@ def schema(kind: str) -> dict:
     return document
 
 
+class Core12Loader(yaml.SafeLoader):
+    """YAML 1.2's core schema, as scenario-run and editors' YAML servers read files: only true/false are
+    booleans (PyYAML's YAML 1.1 also reads on/off/yes/no as booleans, so `contract: off` would be false)."""
+
+
+Core12Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+for first in "tTfF":
+    Core12Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list(first)
+    )
+
+
 def load(path: pathlib.Path):
-    return yaml.safe_load(path.read_text())
+    return yaml.load(path.read_text(), Loader=Core12Loader)
 
 
 schemas = {kind: jsonschema.Draft202012Validator(schema(kind)) for kind in ("scenarios", "server", "settings")}

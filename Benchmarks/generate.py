@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Write the standard benchmark workload (shared/bench/peer, spec v1) for scenario-run.
 
-    Benchmarks/generate.py N OUTDIR
+    Benchmarks/generate.py N OUTDIR [--openapi]
 
 OUTDIR/Scenarios/generated.yml   N scenarios, `S%04d create review stubbed to {path} expects {code}`
 OUTDIR/Fixtures/server.yml       the stub table of peer/fixtures/routes.json
 OUTDIR/Fixtures/*                the peer's fixture files, byte-exact
 OUTDIR/scenario-run.yml          run settings (fixtures, scenarios, no excludes)
+OUTDIR/openapi.yaml              with --openapi: the API's document, named by `openapi:` (the cost of
+                                 holding every route and request to it, Benchmarks/README)
 
 The peer fixtures are found at $SHARED_DIR/bench/peer/fixtures, else ../shared/bench/peer/fixtures
 relative to the repository root (the parent of this folder). Standard library only.
@@ -61,10 +63,64 @@ def server_yml(routes):
     return "\n".join(out) + "\n"
 
 
+# The workload's API as an OpenAPI document: every route an operation, every body a schema to check.
+OPENAPI = """openapi: 3.1.0
+info: { title: Bench, version: "1" }
+paths:
+  /restaurants:
+    get:
+      responses:
+        "200":
+          description: restaurants
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  type: object
+                  required: [id, name]
+                  properties: { id: { type: integer }, name: { type: string }, cuisine: { type: string } }
+"""
+
+
+def openapi_document():
+    text = OPENAPI
+    for path, code in VARIANTS:
+        content = {201: "application/json", 422: "application/json", 500: "text/plain", 503: "text/html"}[code]
+        schema = {
+            201: "{ type: object, required: [id], properties: { id: { type: integer }, title: { type: string } } }",
+            422: "{ type: object }",
+        }.get(code, "{ type: string }")
+        text += f"""  {path}:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [review]
+              properties:
+                review:
+                  type: object
+                  required: [title]
+                  properties: {{ title: {{ type: string }}, rating: {{ type: [integer, "null"] }} }}
+      responses:
+        "{code}":
+          description: the answer
+          content:
+            {content}:
+              schema: {schema}
+"""
+    return text
+
+
 def main():
-    if len(sys.argv) != 3 or not sys.argv[1].isdigit():
-        sys.exit("usage: generate.py N OUTDIR")
-    n, outdir = int(sys.argv[1]), sys.argv[2]
+    arguments = [a for a in sys.argv[1:] if a != "--openapi"]
+    with_document = "--openapi" in sys.argv[1:]
+    if len(arguments) != 2 or not arguments[0].isdigit():
+        sys.exit("usage: generate.py N OUTDIR [--openapi]")
+    n, outdir = int(arguments[0]), arguments[1]
     source = peer_fixtures()
     scenarios_dir = os.path.join(outdir, "Scenarios")
     fixtures_dir = os.path.join(outdir, "Fixtures")
@@ -84,6 +140,11 @@ def main():
             f.write(scenario(i))
     with open(os.path.join(outdir, "scenario-run.yml"), "w") as f:
         f.write("fixtures: Fixtures\nscenarios: Scenarios\nexclude: []\n")
+        if with_document:
+            f.write("openapi: openapi.yaml\n")
+    if with_document:
+        with open(os.path.join(outdir, "openapi.yaml"), "w") as f:
+            f.write(openapi_document())
 
 
 if __name__ == "__main__":

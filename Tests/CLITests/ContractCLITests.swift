@@ -39,8 +39,46 @@ struct ContractCLITests {
         let result = try await CLI.run(["check"], directory: project)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            result.stdout
-                == "OK: 1 scenario in 1 file, 1 server routes. Every route agrees with openapi.yaml (1 operation).\n"
+            result.stdout == """
+                OK: 1 scenario in 1 file, 1 server routes. Every route agrees with openapi.yaml (1 operation).
+                Coverage of openapi.yaml: 1 operation, 1 stubbed by a route; no run recorded yet, so none exercised (run the scenarios, then check again). Every operation is stubbed.
+
+                """
+        )
+    }
+
+    @Test func aContractOffRouteIsNotHeldToTheDocument() async throws {
+        let project = try CLI.project([
+            "openapi.yaml": Self.document,
+            "scenario-run.yml": "openapi: openapi.yaml\n",
+            "Fixtures/server.yml": """
+            routes:
+              - { path: "/reviews/:id", method: GET, json: { id: 1, rating: 5 } }
+              - { path: /slow, json: { rating: "not the API" }, delay: 0.1, contract: off }
+              - { path: /drift, json: { rating: "held" } }
+
+            """,
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+        ])
+        let result = try await CLI.run(["check"], directory: project)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.hasPrefix("Fixtures/server.yml:4:5: error: Any method /drift is no path of openapi.yaml.")
+        )
+        #expect(!result.stderr.contains("/slow"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 error; nothing was run."), "\(result.stderr)")
+    }
+
+    @Test func aContractValueOtherThanOnOrOffIsALocatedError() async throws {
+        let project = try CLI.project([
+            "Fixtures/server.yml": "routes:\n  - { path: /a, json: {}, contract: of }\n",
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+        ])
+        let result = try await CLI.run(["check"], directory: project)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr.hasPrefix("Fixtures/server.yml:2:37: error: Expected 'on' or 'off', found 'of'."),
+            "\(result.stderr)"
         )
     }
 
@@ -135,6 +173,96 @@ struct RequestContractCLITests {
             ),
             "\(result.stdout)"
         )
+    }
+
+    /// A document with an operation the scenarios exercise, one a route stubs but none sends, and one
+    /// neither stubs nor sends; a `contract: off` route the scenarios also use.
+    static func coverageProject() throws -> URL {
+        try CLI.project([
+            "openapi.yaml": document + """
+                  /items/{id}:
+                    get:
+                      responses: { "200": { description: one } }
+                    delete:
+                      responses: { "204": { description: gone } }
+
+                """,
+            "scenario-run.yml": "openapi: openapi.yaml\n",
+            "Fixtures/server.yml": """
+            routes:
+              - { path: /items, method: GET, json: [] }
+              - { path: "/items/:id", method: GET, json: {} }
+              - { path: /slow, json: [], contract: off }
+
+            """,
+            "Scenarios/a.yml": """
+            scenarios:
+              - scenario: Pages
+                steps:
+                  - get objects: { path: "/items?page=2" }
+                  - get objects: { path: "/items?page=3" }
+                  - get objects: { path: /slow }
+                  - expect response: { status: 200 }
+
+            """,
+        ])
+    }
+
+    @Test(arguments: [["--ci"], ["--ci", "--in-process"]])
+    func checkSaysWhichOperationsNoRouteStubsAndTheLastRunDidNotExercise(_ arguments: [String]) async throws {
+        let project = try Self.coverageProject()
+        let run = try await CLI.run(arguments, directory: project)
+        #expect(run.status == 0, "\(run.stdout)")
+        let saved = try String(
+            contentsOf: project.appendingPathComponent(".scenario-run/last-requests.json"),
+            encoding: .utf8
+        )
+        #expect(saved.contains(#"{"method":"GET","path":"\/items"}"#), "\(saved)")
+        #expect(saved.contains(#""scenarios":1"#), "\(saved)")
+
+        let check = try await CLI.run(["check"], directory: project)
+        #expect(check.status == 0, "\(check.stderr)")
+        let lines = check.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(check.stdout)")
+        #expect(
+            lines[1].hasPrefix(
+                "Coverage of openapi.yaml: 3 operations, 2 stubbed by a route, 1 exercised by the last run (1 scenario, 20"
+            ),
+            "\(check.stdout)"
+        )
+        #expect(
+            Array(lines.dropFirst(2)) == [
+                "  OPERATION            STUBBED BY              EXERCISED",
+                "  GET /items/{id}      Fixtures/server.yml:3   no",
+                "  DELETE /items/{id}   no route                no",
+            ]
+        )
+    }
+
+    @Test func aRunWhereNothingRanKeepsTheLastRunsRequests() async throws {
+        let project = try Self.coverageProject()
+        _ = try await CLI.run(["--ci"], directory: project)
+        let file = project.appendingPathComponent(".scenario-run/last-requests.json")
+        let first = try Data(contentsOf: file)
+        let none = try await CLI.run(["--ci", "--filter", "no such scenario"], directory: project)
+        #expect(none.status != 0 || none.stdout.contains("0 passed"), "\(none.stdout)")
+        #expect(try Data(contentsOf: file) == first)
+    }
+
+    @Test func aDamagedRequestsFileIsAWarningAndCheckStillPasses() async throws {
+        let project = try Self.coverageProject()
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent(".scenario-run"),
+            withIntermediateDirectories: true
+        )
+        try Data("{not json".utf8).write(to: project.appendingPathComponent(".scenario-run/last-requests.json"))
+        let check = try await CLI.run(["check"], directory: project)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(
+            check.stderr.contains("last-requests.json' (it is not the JSON scenario-run writes)"),
+            "\(check.stderr)"
+        )
+        #expect(check.stdout.contains("no run recorded yet"), "\(check.stdout)")
     }
 
     @Test func contractOffChecksNoRequest() async throws {

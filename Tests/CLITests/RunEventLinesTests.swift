@@ -39,6 +39,10 @@ struct RunEventLinesTests {
                 duration: .zero
             ),
             .log(id, "POST /review → 201 (1 object)"),
+            .requests(
+                id,
+                [SentRequest(method: "GET", path: "/r\u{e9}views/7"), SentRequest(method: "POST", path: "/a\"b")]
+            ),
             .scenarioFinished(id, outcome: .failed(step: 5, reason: "Expected 201"), duration: .milliseconds(31)),
             .scenarioFinished(id, outcome: .passed, duration: .seconds(3600)),
             .scenarioFinished(id, outcome: .skipped, duration: .zero),
@@ -56,6 +60,7 @@ struct RunEventLinesTests {
         #expect(RunEventLines.encode(.runFinished(RunSummary())) == nil)
         for line in [
             "", "[]", "{}", "not json", #"["finished","f","n"]"#, #"["started","f","n",1]"#, #"["log","f","n",1]"#,
+            #"["requests","f","n",[["GET"]]]"#, #"["requests","f","n",[["GET",1]]]"#, #"["requests","f","n","GET /"]"#,
         ] {
             #expect(RunEventLines.decode(Data(line.utf8)) == nil, "\(line)")
         }

@@ -13,10 +13,8 @@ struct JUnitMergeTests {
                 junit.handle(.runStarted(plan))
             case .runFinished:
                 junit.handle(event)
-            case .scenarioStarted(let id), .stepStarted(let id, _, _), .stepWaiting(let id, _, _, _),
-                .stepFinished(let id, _, _, _, _), .log(let id, _), .attemptFinished(let id, _, _, _),
-                .scenarioFinished(let id, _, _):
-                if ids.contains(id) { junit.handle(event) }
+            default:
+                if let id = event.scenario, ids.contains(id) { junit.handle(event) }
             }
         }
         return junit.xml()

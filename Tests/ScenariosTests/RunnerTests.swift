@@ -40,6 +40,40 @@ struct RunnerTests {
         #expect(harness.clock.now.offset == .seconds(1))
     }
 
+    @Test func theRequestsATrySentAreReportedOnceAfterItsTearDownDistinctAndBounded() async throws {
+        let calls = Recorder<String>()
+        let sent = (0..<(SentRequest.perScenario + 10)).map { SentRequest(method: "GET", path: "/items/\($0)") }
+        let runner = try harness.runner(
+            sentRequests: { context in
+                calls.append(context.scenario.name)
+                return context.scenario.name == "Quiet" ? [] : sent + sent
+            }
+        )
+        let events = await harness.run(
+            runner,
+            [
+                H.scenario("Busy", [H.step("succeed", line: 2) { _ in .success }]),
+                H.scenario("Quiet", [H.step("succeed", line: 2) { _ in .success }]),
+            ]
+        )
+        #expect(calls.all == ["Busy", "Quiet"])
+        let reported = events.compactMap { event -> (String, [SentRequest])? in
+            if case .requests(let id, let requests) = event { return (id.name, requests) }
+            return nil
+        }
+        #expect(reported.map(\.0) == ["Busy"], "a try that sent nothing reports nothing")
+        #expect(reported.first?.1 == Array(sent.prefix(SentRequest.perScenario)))
+        let order = events.filter { $0.scenario?.name == "Busy" }.map { event -> String in
+            switch event {
+            case .requests: "requests"
+            case .scenarioFinished: "finished"
+            case .stepFinished(_, _, let phase, _, _): "\(phase)"
+            default: ""
+            }
+        }.filter { !$0.isEmpty }
+        #expect(order.suffix(3) == ["tearDown", "requests", "finished"], "\(order)")
+    }
+
     @Test func stepTimeoutOverridesTheDefault() async throws {
         var step = H.step("slow", line: 3) { _ in .wait("Not yet") }
         step.timeout = .milliseconds(500)

@@ -4,13 +4,14 @@ import Scenarios
 import Steps
 
 extension RunCommand {
-    /// What every run ends with: the JUnit report, the failures for `--rerun-failed`, the kept store
+    /// What every run ends with: the JUnit report, the failures for `--rerun-failed` and the requests
+    /// sent for `check --openapi`'s coverage, the kept store
     /// (KIF_SKIP_TEAR_DOWN), and the exit status.
     func finish(
         _ summary: RunSummary,
         junit junitReporter: JUnitReporter?,
         events: EventStreamWriter?,
-        failures: FailureCollector,
+        state: StateCollector,
         failureState: FailureState,
         previousFailures: Set<ScenarioID>,
         settings: RunSettings,
@@ -37,9 +38,16 @@ extension RunCommand {
         // Merged with the file as it is at the end, under a lock: another run in this folder may have
         // ended meanwhile.
         do {
-            try failureState.update(ran: failures.ran, failed: failures.failed, fallback: previousFailures)
+            try failureState.update(ran: state.ran, failed: state.failed, fallback: previousFailures)
         } catch {
             Terminal.printError("warning: The failed scenarios were not saved for --rerun-failed: \(error)")
+        }
+        // A run in which nothing ran (cancelled while loading, everything skipped) keeps the last one's.
+        let sent = state.sentRequests(finished: Date())
+        do {
+            if sent.scenarios > 0 { try SentRequestsState(projectDirectory: directory).save(sent) }
+        } catch {
+            Terminal.printError("warning: The requests sent were not saved for check's coverage: \(error)")
         }
         if settings.skipTearDown {
             do {

@@ -404,7 +404,7 @@ struct RunCommand: AsyncParsableCommand {
         let junitReporter = junit.map { _ in
             JUnitReporter(properties: selection.reportProperties, repetitions: `repeat`)
         }
-        let failures = FailureCollector()
+        let state = StateCollector()
         let eventStream: EventStreamWriter?
         do {
             eventStream = try events.map { try EventStreamWriter(path: $0) }
@@ -415,7 +415,7 @@ struct RunCommand: AsyncParsableCommand {
         let consume: @Sendable (RunEvent) -> Void = { event in
             reporter.handle(event)
             junitReporter?.handle(event)
-            failures.handle(event)
+            state.handle(event)
         }
         // Headless runs also mark when the first scenario started and the last one finished, for the
         // benchmark harness.
@@ -452,7 +452,7 @@ struct RunCommand: AsyncParsableCommand {
                 summary,
                 junit: junitReporter,
                 events: eventStream,
-                failures: failures,
+                state: state,
                 failureState: failureState,
                 previousFailures: previousFailures,
                 settings: settings,

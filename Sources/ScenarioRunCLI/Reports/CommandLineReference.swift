@@ -206,6 +206,7 @@ enum CommandLineReference {
         | --- | --- |
         | `last-failed.json` | `{"failed": [{"file": …, "name": …}]}`: the failed scenarios (the file by real path, relative to the current folder; an older file's bare names still read as a name in any file), for `--rerun-failed`; scenarios a run did not run keep what the previous run said. |
         | `last-store.sqlite` | With `KIF_SKIP_TEAR_DOWN`: the store the last scenario left, for `sqlite3`. Only a file scenario-run kept is ever replaced. |
+        | `last-requests.json` | The distinct requests (method and path) the last run's scenarios sent, at most 10,000, for `check`'s coverage of the OpenAPI document ([the contract](contract.md)); a run in which no scenario ran keeps the previous one's. |
 
         """
 }

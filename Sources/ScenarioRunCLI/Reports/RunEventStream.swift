@@ -59,6 +59,11 @@ enum RunEventStream {
         case .log(let id, let text):
             fields = scenario("log", id)
             fields["text"] = .string(text)
+        case .requests(let id, let requests):
+            fields = scenario("requests", id)
+            fields["requests"] = .array(
+                requests.map { .object(["method": .string($0.method), "path": .string($0.path)]) }
+            )
         case .attemptFinished(let id, let attempt, let outcome, let duration):
             fields = scenario("attempt-finished", id)
             fields["attempt"] = .int(attempt)
@@ -100,6 +105,10 @@ enum RunEventStream {
             "required": ["file", "line", "column"],
         ])
         let phase: JSONValue = .object(["enum": ["set-up", "steps", "tear-down", "leak-check"]])
+        let request: JSONValue = .object([
+            "type": "object", "properties": .object(["method": string, "path": string]),
+            "required": ["method", "path"],
+        ])
         let scenario: [String: JSONValue] = ["file": string, "scenario": string]
         let scenarioKeys = ["file", "scenario"]
         let stepOutcome: JSONValue = .object(["enum": ["passed", "failed", "warned", "skipped"]])
@@ -148,6 +157,11 @@ enum RunEventStream {
                     required: scenarioKeys + ["step", "phase", "outcome", "duration"]
                 ),
                 object("log", scenario.merging(["text": string]) { $1 }, required: scenarioKeys + ["text"]),
+                object(
+                    "requests",
+                    scenario.merging(["requests": .object(["type": "array", "items": request])]) { $1 },
+                    required: scenarioKeys + ["requests"]
+                ),
                 object(
                     "attempt-finished",
                     scenario.merging([

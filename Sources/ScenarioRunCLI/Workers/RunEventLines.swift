@@ -34,6 +34,9 @@ package enum RunEventLines {
                 ]
         case .log(let id, let line):
             fields = ["log"] + scenario(id) + [.string(line)]
+        case .requests(let id, let requests):
+            let pairs = requests.map { JSONValue.array([.string($0.method), .string($0.path)]) }
+            fields = ["requests"] + scenario(id) + [.array(pairs)]
         case .attemptFinished(let id, let attempt, let outcome, let duration):
             fields = ["attempt"] + scenario(id) + [.int(attempt), json(outcome), nanoseconds(duration)]
         case .scenarioFinished(let id, let outcome, let duration):
@@ -97,6 +100,16 @@ package enum RunEventLines {
         case ("log", 1):
             guard case .string(let line) = rest[0] else { return nil }
             return .log(id, line)
+        case ("requests", 1):
+            guard case .array(let pairs) = rest[0], pairs.count <= SentRequest.perScenario else { return nil }
+            var requests: [SentRequest] = []
+            for pair in pairs {
+                guard case .array(let parts) = pair, parts.count == 2, case .string(let method) = parts[0],
+                    case .string(let path) = parts[1]
+                else { return nil }
+                requests.append(SentRequest(method: method, path: path))
+            }
+            return .requests(id, requests)
         case ("attempt", 3):
             guard case .int(let attempt) = rest[0], let outcome = scenarioOutcome(rest[1]),
                 let duration = duration(rest[2])

@@ -10,10 +10,27 @@ package enum RunEvent: Sendable, Hashable, Codable {
     case stepFinished(ScenarioID, step: Int, phase: StepPhase, outcome: StepOutcome, duration: Duration)
     /// A line a step logged.
     case log(ScenarioID, String)
+    /// The distinct requests the stub server received during a try of a scenario (method and path, at most
+    /// ``SentRequest/perScenario``), sent after its tear-down when there were any.
+    case requests(ScenarioID, [SentRequest])
     /// A try of a scenario run more than once (`--repeat`, `--retries`) ended, and another follows
     /// (it starts with `scenarioStarted` again). The last try ends with `scenarioFinished`.
     case attemptFinished(ScenarioID, attempt: Int, outcome: ScenarioOutcome, duration: Duration)
     /// Also sent, without `scenarioStarted`, for scenarios that are skipped.
     case scenarioFinished(ScenarioID, outcome: ScenarioOutcome, duration: Duration)
     case runFinished(RunSummary)
+}
+
+extension RunEvent {
+    /// The scenario the event is about; `nil` for the run-level events.
+    package var scenario: ScenarioID? {
+        switch self {
+        case .runStarted, .runFinished:
+            nil
+        case .scenarioStarted(let id), .stepStarted(let id, _, _), .stepWaiting(let id, _, _, _),
+            .stepFinished(let id, _, _, _, _), .log(let id, _), .requests(let id, _), .attemptFinished(let id, _, _, _),
+            .scenarioFinished(let id, _, _):
+            id
+        }
+    }
 }

@@ -84,7 +84,7 @@ struct RunRecord: Sendable {
                 record.passedTries += 1
             }
             scenarios[id] = record
-        case .stepStarted, .stepWaiting:
+        case .stepStarted, .stepWaiting, .requests:
             break
         case .stepFinished(let id, let step, _, let outcome, _):
             scenarios[id, default: ScenarioRecord()].steps[step] = outcome

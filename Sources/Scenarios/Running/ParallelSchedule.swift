@@ -85,7 +85,7 @@ package struct ParallelSchedule: Sendable {
             workers[worker].assigned.removeAll { $0 == index }
             if workers[worker].started == id { workers[worker].started = nil }
             return ([event], assignments(for: worker))
-        case .stepWaiting, .log, .attemptFinished:
+        case .stepWaiting, .log, .requests, .attemptFinished:
             break
         }
         return ([event], [])

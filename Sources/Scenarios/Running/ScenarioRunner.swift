@@ -28,6 +28,8 @@ package final class ScenarioRunner: Sendable {
     package let clock: any Clock<Duration>
     package let environment: [String: String]
     private let prepare: @Sendable (ScenarioContext) async -> Void
+    /// The requests a try of a scenario sent, read after its tear-down (a ``RunEvent/requests(_:_:)``).
+    private let sentRequests: (@Sendable (ScenarioContext) -> [SentRequest])?
     /// Called after a scenario whose step went on running past its timeout and cancellation has been
     /// reported, before anything else runs: a worker process ends itself there (the step cannot be
     /// stopped any other way). Without it, tear-down runs beside the stray action and the run goes on.
@@ -39,7 +41,8 @@ package final class ScenarioRunner: Sendable {
     private let state = Mutex(State())
 
     /// Makes a runner; `prepare` is called with every scenario's fresh context before its first step,
-    /// so that step modules can hang their world on it.
+    /// so that step modules can hang their world on it; `sentRequests`, after its tear-down, says which
+    /// requests it sent.
     package init(
         registry: StepRegistry,
         settings: RunSettings = RunSettings(),
@@ -48,8 +51,10 @@ package final class ScenarioRunner: Sendable {
         buildContext: StepBuildContext = StepBuildContext(),
         onAbandonedStep: (@Sendable () -> Void)? = nil,
         leakCheck: (@Sendable (ScenarioContext) async throws -> [String])? = nil,
+        sentRequests: (@Sendable (ScenarioContext) -> [SentRequest])? = nil,
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
     ) throws(DiagnosticList) {
+        self.sentRequests = sentRequests
         self.onAbandonedStep = onAbandonedStep
         self.settings = settings
         self.clock = clock
@@ -366,6 +371,9 @@ package final class ScenarioRunner: Sendable {
             abandoned = abandoned || tearDownAbandoned
         }
 
+        if let sent = sentRequests?(context), !sent.isEmpty {
+            emit(.requests(id, SentRequest.distinct(sent)))
+        }
         let outcome: ScenarioOutcome = failure.map { .failed(step: $0.step, reason: $0.reason) } ?? .passed
         let last = isLast(outcome, abandoned)
         if last {

@@ -51,25 +51,23 @@ package struct FailureState: Sendable {
         self.url = directory.appendingPathComponent(".scenario-run").appendingPathComponent("last-failed.json")
     }
 
-    /// A state file that cannot be read, said in words with its path.
-    package struct UnreadableFile: Error, CustomStringConvertible {
-        package var path: String
-        package var reason: String
-        package var description: String {
-            "Cannot read '\(path)' (\(reason)): it should hold the failed scenarios as {\"failed\": [{\"file\": ..., \"name\": ...}]}. Delete it to start afresh."
-        }
-    }
+    /// What the file holds, for ``StateFolder/UnreadableFile``.
+    static let form = #"the failed scenarios as {"failed": [{"file": ..., "name": ...}]}"#
 
     /// The failed scenarios; empty when there is no file yet.
-    package func load() throws(UnreadableFile) -> Set<ScenarioID> {
+    package func load() throws(StateFolder.UnreadableFile) -> Set<ScenarioID> {
         guard FileManager.default.fileExists(atPath: url.path) else { return [] }
         do {
             let data = try Data(contentsOf: url)
             return Set(try JSONDecoder().decode(File.self, from: data).failed.map(\.id))
         } catch is DecodingError {
-            throw UnreadableFile(path: url.path, reason: "it is not the JSON scenario-run writes")
+            throw StateFolder.UnreadableFile(
+                path: url.path,
+                reason: "it is not the JSON scenario-run writes",
+                form: Self.form
+            )
         } catch {
-            throw UnreadableFile(path: url.path, reason: "\(error.localizedDescription)")
+            throw StateFolder.UnreadableFile(path: url.path, reason: "\(error.localizedDescription)", form: Self.form)
         }
     }
 
@@ -91,7 +89,9 @@ package struct FailureState: Sendable {
         try StateFolder.make(for: url)
         let lockPath = url.path + ".lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw UnreadableFile(path: lockPath, reason: String(cString: strerror(errno))) }
+        guard lock >= 0 else {
+            throw StateFolder.UnreadableFile(path: lockPath, reason: String(cString: strerror(errno)), form: Self.form)
+        }
         defer { close(lock) }
         while flock(lock, LOCK_EX) != 0, errno == EINTR {}
         let previous = (try? load()) ?? fallback

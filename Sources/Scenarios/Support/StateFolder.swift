@@ -26,4 +26,22 @@ package enum StateFolder {
             throw error
         }
     }
+
+    /// A state file that cannot be read, said in words with its path and what it should hold.
+    package struct UnreadableFile: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        /// What the file holds when scenario-run wrote it (`the failed scenarios as {…}`).
+        package var form: String
+
+        package init(path: String, reason: String, form: String) {
+            self.path = path
+            self.reason = reason
+            self.form = form
+        }
+
+        package var description: String {
+            "Cannot read '\(path)' (\(reason)): it should hold \(form). Delete it to start afresh."
+        }
+    }
 }

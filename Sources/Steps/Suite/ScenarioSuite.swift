@@ -186,6 +186,7 @@ package struct ScenarioSuite: Sendable {
             buildContext: buildContext,
             onAbandonedStep: onAbandonedStep,
             leakCheck: { context in try await leaks.leaks(in: context) },
+            sentRequests: { _ in server.journal.entries.map { SentRequest(method: $0.method, path: $0.path) } },
             prepare: { context in
                 context[TestEnvironment.Key.self] = testEnvironment
             }

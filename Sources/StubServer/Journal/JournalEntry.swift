@@ -15,6 +15,12 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     public var body: Data
     /// The body's whole length: received, or declared by `Content-Length` when the body was refused unread.
     package var bodyLength: Int
+    /// Where the route that answered was written (`Fixtures/server.yml:12`), or `nil` when none did.
+    package var route: String?
+    /// Whether the request is held to the API's document: `false` when a `contract: off` route answered it.
+    package var heldToContract = true
+
+    private enum CodingKeys: String, CodingKey { case method, path, query, headers, body, bodyLength }
 
     public init(method: String, path: String, query: String? = nil, headers: [HTTPHeader] = [], body: Data = Data()) {
         self.init(method: method, path: path, query: query, headers: headers, body: body, bodyLength: body.count)

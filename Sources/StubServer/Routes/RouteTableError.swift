@@ -45,7 +45,7 @@ enum RouteTableError: Equatable {
 
     /// A route's own keys, then the keys of its answer (written beside them for a single answer).
     static let routeKeys =
-        ["path", "method", "when", "state", "then state", "responses", "then"]
+        ["path", "method", "when", "state", "then state", "responses", "then", "contract"]
         + RouteTableParser.answerKeys
 
     /// The sentence shown after `error:`.

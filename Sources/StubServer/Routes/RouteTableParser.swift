@@ -83,6 +83,8 @@ struct RouteTableParser {
                 responses = (keyNode, value)
             case "then":
                 then = value
+            case "contract":
+                route.heldToContract = parseContract(value)
             default:
                 if !parseAnswerKey(key, keyNode: keyNode, value: value, into: &answer) {
                     report(.unknownRouteKey(keyNode.string ?? keyNode.summary), at: keyNode)
@@ -109,6 +111,17 @@ struct RouteTableParser {
         responsesTemplates = []
         guard diagnostics.count == start else { return nil }
         return route
+    }
+
+    /// `contract: off` (the route is not held to the API's document) or `on`, the default.
+    private mutating func parseContract(_ node: YAMLNode) -> Bool {
+        switch node.string {
+        case "off": return false
+        case "on": return true
+        default:
+            report(.notAString(what: "'on' or 'off'", found: node.summary), at: node)
+            return true
+        }
     }
 
     private mutating func parsePath(_ node: YAMLNode) -> String? {

@@ -34,6 +34,10 @@ package struct ServerRoute: Sendable, Equatable {
     package var cycles: Bool
     /// Where the route was written, when it came from a file.
     package var location: SourceLocation?
+    /// Whether the route is part of the API the OpenAPI document describes (`contract: off` says it is a
+    /// test-only route, such as a fault or a slow path): `check` does not hold it to the document, and a
+    /// request it answered is not held to it during a run.
+    package var heldToContract = true
 
     package init(
         path: String,

@@ -60,6 +60,10 @@ extension ServerRouteTable {
             "type": "array", "items": answerSchema, "description": "One answer per request, then the last repeats",
         ]
         answer["then"] = ["enum": ["cycle", "repeat"]]
+        answer["contract"] = [
+            "enum": ["on", "off"],
+            "description": "off: a test-only route, not held to the API's OpenAPI document",
+        ]
         return ["type": "object", "properties": .object(answer), "required": ["path"], "additionalProperties": false]
     }
 }

@@ -11,9 +11,9 @@ import SharedValues
     import Darwin
 #endif
 
-/// Answers one request: journal first, then the scenario's own stubs and the route table (the first route
-/// whose method, path, state and `when:` hold), then a static fixture (never `server.yml` itself), else a
-/// JSON 404 naming the nearest routes and why each missed.
+/// Answers one request: the scenario's own stubs and the route table (the first route whose method, path,
+/// state and `when:` hold), then a static fixture (never `server.yml` itself), else a JSON 404 naming the
+/// nearest routes and why each missed. The request is journaled, with the route chosen, before any answer.
 ///
 /// The body is read only to be journaled and matched: its first `RequestJournal.Limits.bodyBytes` are
 /// kept, and one longer than `StubServerLimits.bodyBytes` is answered 413 and its connection closed — at
@@ -59,7 +59,7 @@ struct StubResponder: HTTPResponder {
         let host = request.head.authority.map { [HTTPHeader(name: "Host", value: $0)] } ?? []
         let headers = host + request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
         let body = try await readBody(of: request)
-        let entry = JournalEntry(
+        var entry = JournalEntry(
             method: method,
             path: path,
             query: query,
@@ -67,8 +67,8 @@ struct StubResponder: HTTPResponder {
             body: body.kept,
             bodyLength: body.length
         )
-        journal.record(entry)
         if let refusal = body.refusal {
+            journal.record(entry)
             var response = Self.error(refusal.message, status: .contentTooLarge)
             response.headers[.connection] = "close"
             log("413", .refused)
@@ -84,6 +84,11 @@ struct StubResponder: HTTPResponder {
             slow
             ? await MatchingThread.run { session.choose(for: incoming, segments: segments) }
             : session.choose(for: incoming, segments: segments)
+        // Journaled with the route that answers, before the answer leaves: a step that sees the response
+        // also sees the request.
+        entry.route = chosen?.route.place
+        entry.heldToContract = chosen?.route.heldToContract ?? true
+        journal.record(entry)
         guard let choice = chosen else {
             if let (data, file) = fixtures.contents(atRequestPath: path), file != routeFile {
                 log("200", .file(path))

@@ -23,13 +23,11 @@ struct EventLog: Sendable {
                 }
                 latest[scenario.id] = []
             }
-        case .scenarioStarted(let id), .stepStarted(let id, _, _), .stepWaiting(let id, _, _, _),
-            .stepFinished(let id, _, _, _, _), .log(let id, _), .attemptFinished(let id, _, _, _),
-            .scenarioFinished(let id, _, _):
-            latest[id, default: []].append(event)
         case .runFinished(let summary):
             duration += summary.duration
             cancelled = summary.cancelled
+        default:
+            if let id = event.scenario { latest[id, default: []].append(event) }
         }
     }
 

@@ -67,6 +67,8 @@ extension TUIState {
             }
         case .log(let id, let line):
             scenarios[id]?.logs.append(line)
+        case .requests:
+            break
         case .attemptFinished(let id, _, let outcome, _):
             if case .failed = outcome { tries[id, default: (0, 0)].failed += 1 }
         case .scenarioFinished(let id, let outcome, let duration):

@@ -41,6 +41,7 @@ struct RunHarness {
     func runner(
         _ configure: (inout RunSettings) -> Void = { _ in },
         leakCheck: (@Sendable (ScenarioContext) async throws -> [String])? = nil,
+        sentRequests: (@Sendable (ScenarioContext) -> [SentRequest])? = nil,
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
     ) throws -> ScenarioRunner {
         var settings = self.settings
@@ -51,6 +52,7 @@ struct RunHarness {
             clock: clock,
             environment: [:],
             leakCheck: leakCheck,
+            sentRequests: sentRequests,
             prepare: prepare
         )
     }

@@ -1,0 +1,31 @@
+/// A request the stub server received during a scenario, by method and path (no query, no body): what a
+/// run remembers so that `check --openapi` can say which of the API's operations the scenarios exercised.
+///
+/// ```swift
+/// SentRequest(method: "POST", path: "/restaurants/1/reviews")
+/// ```
+package struct SentRequest: Sendable, Hashable, Codable {
+    /// How many distinct requests one try of a scenario reports at most.
+    package static let perScenario = 1_000
+
+    /// The upper-cased method.
+    package var method: String
+    /// The raw path as sent, without the query.
+    package var path: String
+
+    package init(method: String, path: String) {
+        self.method = method
+        self.path = path
+    }
+
+    /// The distinct requests of `all` in first-seen order, at most ``perScenario``.
+    package static func distinct(_ all: some Sequence<SentRequest>) -> [SentRequest] {
+        var seen: Set<SentRequest> = []
+        var kept: [SentRequest] = []
+        for request in all where seen.insert(request).inserted {
+            kept.append(request)
+            if kept.count == perScenario { break }
+        }
+        return kept
+    }
+}
