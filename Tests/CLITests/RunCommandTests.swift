@@ -257,8 +257,20 @@ struct RunCommandTests {
             """
         ])
         let report = project.appendingPathComponent("report.xml")
-        let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:])
-        #expect(await eventually { running.stdout.contains("✓ Quick") })
+        let events = project.appendingPathComponent("events.jsonl")
+        let running = try CLI.Running(
+            ["--ci", "--junit", report.path, "--events", events.path],
+            directory: project,
+            environment: [:]
+        )
+        // Interrupted once Long is under way (not merely once Quick has passed).
+        #expect(
+            await eventually {
+                ((try? String(contentsOf: events, encoding: .utf8)) ?? "").contains(
+                    #""event":"scenario-started","file":"Scenarios/long.yml","scenario":"Long""#
+                )
+            }
+        )
         running.process.interrupt()
         let result = await running.wait()
         #expect(result.status == 1)
@@ -377,8 +389,8 @@ struct RunCommandTests {
         #expect(root.status == 0)
         let usage = root.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n\n").first ?? ""
         let lines = usage.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(lines.count == 8, "\(usage)")
-        for command in ["check", "serve", "steps", "schema", "verify", "reference", "merge-junit"] {
+        #expect(lines.count == 9, "\(usage)")
+        for command in ["check", "serve", "steps", "schema", "verify", "record", "reference", "merge-junit"] {
             let help = try await CLI.run(["help", command])
             let own = help.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n").first ?? ""
             #expect(lines.contains(own), "\(command): '\(own)' is not in the root usage: \(lines)")

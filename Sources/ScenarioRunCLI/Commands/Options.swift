@@ -56,6 +56,15 @@ struct ProjectOptions: ParsableArguments {
         }
     }
 
+    /// `--target URL` of `verify` and `record`: an http or https URL with a host.
+    static func validateTarget(_ target: String) throws {
+        guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+            url.host?.isEmpty == false
+        else {
+            throw ValidationError("--target takes an http or https URL, like https://staging.example.com/api.")
+        }
+    }
+
     private static func isFolder(_ path: String) -> Bool {
         var isFolder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue

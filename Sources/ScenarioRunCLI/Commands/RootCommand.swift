@@ -50,7 +50,7 @@ struct RootCommand: AsyncParsableCommand {
     /// The commands a user runs, `run` first (the default); the hidden `worker` is not one.
     static let visibleCommands: [any ParsableCommand.Type] = [
         RunCommand.self, CheckCommand.self, ServeCommand.self, StepsCommand.self, SchemaCommand.self,
-        VerifyCommand.self, ReferenceCommand.self, MergeJUnitCommand.self,
+        VerifyCommand.self, RecordCommand.self, ReferenceCommand.self, MergeJUnitCommand.self,
     ]
 
     /// The root usage: each command's own, as argument-parser derives it from the options the command

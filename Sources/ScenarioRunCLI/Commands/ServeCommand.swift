@@ -59,12 +59,13 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.printError("error: The stub server could not start: \(error)")
             throw ExitCode(2)
         }
+        // Listening for Ctrl-C before saying where it serves: a signal sent as soon as the URL is read stops it.
+        let stopped = AsyncStream<Void>.makeStream()
+        let interrupts = InterruptHandler(onFirst: { stopped.continuation.finish() })
         output.write(
             "Serving \(suite.fixtures.path) with \(suite.serverRoutes.routes.count) routes at \(url.absoluteString)\n"
                 + "POST \(url.absoluteString)/__scenario-run/reset resets sequences and states. Press Ctrl-C to stop.\n"
         )
-        let stopped = AsyncStream<Void>.makeStream()
-        let interrupts = InterruptHandler(onFirst: { stopped.continuation.finish() })
         for await _ in stopped.stream {}
         interrupts.cancel()
         await server.stop()

@@ -58,11 +58,7 @@ struct VerifyCommand: AsyncParsableCommand {
     static let requestTimeout = Duration.seconds(30)
 
     func validate() throws {
-        guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-            url.host?.isEmpty == false
-        else {
-            throw ValidationError("--target takes an http or https URL, like https://staging.example.com/api.")
-        }
+        try ProjectOptions.validateTarget(target)
         for header in headers where !header.contains(":") {
             throw ValidationError("--header takes 'Name: value', like 'Authorization: Bearer $TOKEN'.")
         }

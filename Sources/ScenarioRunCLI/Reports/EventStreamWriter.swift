@@ -3,8 +3,8 @@ import Scenarios
 import Synchronization
 
 /// `--events FILE`: the run's events (``RunEventStream``) written as they come, so a tool can follow a
-/// run while it runs — a scenario's lines at its end at the latest, the run's first and last lines at
-/// once. A write that fails (a full disk, a reader gone) stops the stream; the run goes on and ends
+/// run while it runs — a scenario's start at once and its other lines at its end at the latest, the run's
+/// first and last lines at once. A write that fails (a full disk, a reader gone) stops the stream; the run goes on and ends
 /// with exit 2, saying why, as a JUnit report that could not be written does.
 final class EventStreamWriter: Sendable {
     private struct State {
@@ -37,7 +37,8 @@ final class EventStreamWriter: Sendable {
             guard state.failure == nil, state.descriptor >= 0 else { return }
             state.pending.append(line)
             switch event {
-            case .runStarted, .scenarioFinished, .runFinished: flush(&state)
+            // A tool following the run learns at once that a scenario started and how it ended.
+            case .runStarted, .scenarioStarted, .scenarioFinished, .runFinished: flush(&state)
             default: if state.pending.count >= Self.bufferLimit { flush(&state) }
             }
         }

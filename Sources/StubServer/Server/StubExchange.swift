@@ -20,6 +20,8 @@ package struct StubExchange: Sendable, Equatable {
         case reset
         /// The server itself refused the request (a body over the limit).
         case refused
+        /// Another server answered it (``Forwarding``).
+        case forwarded
     }
 
     package var method: String
@@ -46,6 +48,7 @@ package struct StubExchange: Sendable, Equatable {
             case .unmatched(let unmatched): " (\(unmatched.reason))"
             case .reset: " (scenario state reset)"
             case .refused: " (refused)"
+            case .forwarded: " (forwarded)"
             }
         let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
         return "\(method) \(target) → \(outcome)\(from) in \(String(format: "%.1f", milliseconds)) ms"

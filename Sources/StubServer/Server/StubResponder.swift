@@ -33,6 +33,8 @@ struct StubResponder: HTTPResponder {
     /// The real path of the route table file, which is never served as a fixture.
     let routeFile: String?
     let onExchange: (@Sendable (StubExchange) -> Void)?
+    /// Requests handed to another server (`record`, `--record`), or `nil`.
+    let forwarding: Forwarding?
 
     func respond(to request: Request, context: StubRequestContext) async throws -> Response {
         let started = ContinuousClock.now
@@ -75,6 +77,11 @@ struct StubResponder: HTTPResponder {
             return response
         }
 
+        if let forwarding, forwarding.scope == .everything {
+            journal.record(entry)
+            return await forward(entry, through: forwarding, log: log)
+        }
+
         let incoming = IncomingRequest(entry)
         let segments = RequestPath.decodedSegments(of: path)
         // Matching that may take a while runs off the event loop every connection is read on.
@@ -94,6 +101,7 @@ struct StubResponder: HTTPResponder {
                 log("200", .file(path))
                 return Self.file(data, named: file)
             }
+            if let forwarding { return await forward(entry, through: forwarding, log: log) }
             // Ranking every route against the request takes a while with many routes or a long path: never
             // on the event loop (an unmatched request is not the common case).
             let unmatched = await MatchingThread.run { session.recordUnmatched(incoming, segments: segments) }
@@ -112,6 +120,37 @@ struct StubResponder: HTTPResponder {
         let response = answer(choice.answer, values: values)
         log("\(response.status.code)", .route(place))
         return response
+    }
+
+    // MARK: - Forwarding
+
+    /// The other server's answer to `entry`, as it gave it (hop-by-hop headers apart).
+    private func forward(
+        _ entry: JournalEntry,
+        through forwarding: Forwarding,
+        log: (String, StubExchange.Source) -> Void
+    ) async -> Response {
+        let answer = await forwarding.forward(
+            ForwardedRequest(
+                method: entry.method,
+                path: entry.path,
+                query: entry.query,
+                headers: entry.headers,
+                body: entry.body
+            )
+        )
+        log("\(answer.status)", .forwarded)
+        var fields = HTTPFields()
+        for header in answer.headers where !Forwarding.hopByHop.contains(header.name.lowercased()) {
+            if let name = HTTPFields.Element.Name(header.name) {
+                fields.append(HTTPFields.Element(name: name, value: header.value))
+            }
+        }
+        return Response(
+            status: HTTPResponse.Status(code: answer.status),
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body))
+        )
     }
 
     // MARK: - Body

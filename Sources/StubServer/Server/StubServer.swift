@@ -51,20 +51,24 @@ public final class StubServer: Sendable {
     private let state = Mutex(State.idle)
     private let connections = OpenConnections()
     private let onExchange: (@Sendable (StubExchange) -> Void)?
+    private let forwarding: Forwarding?
 
     /// - Parameters:
     ///   - port: the port to bind on 127.0.0.1; `0` picks a free one.
     ///   - limits: sizes and times a request and a connection may take.
     ///   - logger: where Hummingbird logs; silent by default.
     ///   - onExchange: called once per request answered, after the answer is chosen (`serve --verbose`).
+    ///   - forwarding: requests handed to another server (`record`, `--record`).
     package init(
         fixtures: URL,
         routes: ServerRouteTable,
         port: Int = 0,
         limits: StubServerLimits = .standard,
         logger: Logger = Logger(label: "scenario-run.stub-server", factory: { _ in SwiftLogNoOpLogHandler() }),
-        onExchange: (@Sendable (StubExchange) -> Void)? = nil
+        onExchange: (@Sendable (StubExchange) -> Void)? = nil,
+        forwarding: Forwarding? = nil
     ) {
+        self.forwarding = forwarding
         self.fixtures = fixtures
         self.routes = routes
         self.session = StubSession(table: routes)
@@ -126,7 +130,8 @@ public final class StubServer: Sendable {
                 held: held,
                 limits: limits,
                 routeFile: folder.file(named: "server.yml")?.path,
-                onExchange: onExchange
+                onExchange: onExchange,
+                forwarding: forwarding
             ),
             server: .http1(configuration: Self.channelConfiguration(limits: limits, connections: connections)),
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
