@@ -16,6 +16,7 @@ import signal
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -28,6 +29,8 @@ def start(arguments, cwd):
     if not match:
         process.kill()
         raise SystemExit(f"record-latency: no address in {line!r}")
+    # The rest of its output (a line per request) is read and dropped, so that a full pipe never blocks it.
+    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
     return process, int(match.group(2))
 
 

@@ -18,11 +18,17 @@ package struct APIDocument: Sendable {
         package var method: String
         package var path: String
         package var statuses: [String]
+        /// The path's segments, `{name}` templates as they are (split once: every request is matched).
+        let segments: [Substring]
+
+        package init(method: String, path: String, statuses: [String]) {
+            self.method = method
+            self.path = path
+            self.statuses = statuses
+            self.segments = path.split(separator: "/")
+        }
 
         package var description: String { "\(method) \(path)" }
-
-        /// The path's segments, `{name}` templates as they are.
-        var segments: [Substring] { path.split(separator: "/") }
     }
 
     /// The document's file, as it was named (relative to the project).
@@ -234,6 +240,7 @@ package struct APIDocument: Sendable {
     /// The key of `content` (a `content:` map) that describes a body of `contentType`: its own type,
     /// its family (`application/*`), `*/*`, or for a JSON type any JSON type.
     static func mediaType(for contentType: String, in content: [String: JSONValue]) -> String? {
+        if content[contentType] != nil { return contentType }  // the common case, without building any string
         let wanted = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         let family = wanted.split(separator: "/").first.map { "\($0)/*" } ?? ""
         return [wanted, family, "*/*"].first { content[$0] != nil }
