@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import ObjectManager
 import StubServer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -19,7 +20,8 @@ struct StubServerTests {
         init(
             _ yaml: String = "routes: []",
             files: [String: String] = [:],
-            limits: StubServerLimits = .standard
+            limits: StubServerLimits = .standard,
+            forwarding: Forwarding? = nil
         ) async throws {
             temp = try TemporaryFolder()
             fixtures = try temp.folder("Fixtures")
@@ -27,7 +29,7 @@ struct StubServerTests {
                 try temp.write(contents, to: "Fixtures/" + path)
             }
             let table = try ServerRouteTable.parse(yaml: yaml, file: "server.yml", fixtures: fixtures)
-            server = StubServer(fixtures: fixtures, routes: table, limits: limits)
+            server = StubServer(fixtures: fixtures, routes: table, limits: limits, forwarding: forwarding)
             url = try await server.start()
         }
 
@@ -207,6 +209,44 @@ struct StubServerTests {
         }
         let inside = try await RawHTTPClient.get("/inside.json", port: running.port)
         #expect(inside.status == 200)
+        await running.finish()
+    }
+
+    /// `--record`'s scope: a request no route and no fixture file answers goes to the other server; the
+    /// others never do. Each request is journaled with the route that answered it.
+    @Test func onlyUnmatchedRequestsAreForwardedAndEachIsJournaledWithItsRoute() async throws {
+        let forwarded = Mutex<[String]>([])
+        let forwarding = Forwarding(scope: .unmatched) { request in
+            forwarded.withLock { $0.append(request.method + " " + request.target) }
+            return ForwardedAnswer(
+                status: 299,
+                headers: [HTTPHeader(name: "X-From", value: "upstream")],
+                body: Data("up".utf8)
+            )
+        }
+        let running = try await Running(
+            Self.routes + "\n  - { path: /off, body: test, contract: off }\n",
+            files: Self.files.merging(["static.json": "{}"]) { $1 },
+            forwarding: forwarding
+        )
+        let routed = try await running.request("/review", method: "POST", body: "{}")
+        #expect(routed.response.status.code == 201)
+        let file = try await running.request("/static.json")
+        #expect(file.response.status.code == 200)
+        let off = try await running.request("/off")
+        #expect(off.body == "test")
+        let missing = try await running.request("/missing?q=1", method: "PUT", body: "x")
+        #expect(missing.response.status.code == 299)
+        #expect(missing.body == "up")
+        #expect(missing.response.headers.first(name: "x-from") == "upstream")
+        #expect(forwarded.withLock { $0 } == ["PUT /missing?q=1"])
+        let entries = running.server.journal.entries
+        #expect(
+            entries.map(\.route) == [
+                "server.yml:2", nil, "server.yml:\(Self.routes.split(separator: "\n").count + 1)", nil,
+            ]
+        )
+        #expect(entries.map(\.heldToContract) == [true, true, false, true])
         await running.finish()
     }
 

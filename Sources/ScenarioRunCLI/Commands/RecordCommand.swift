@@ -219,13 +219,14 @@ struct RecordCommand: AsyncParsableCommand {
         }
         do {
             try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+            // Written beside and renamed into place (a link written through to its target), as every report is.
             for file in output.files {
-                try file.data.write(to: fixtures.appendingPathComponent(file.name), options: .atomic)
+                try FileWriteError.write(file.data, to: fixtures.appendingPathComponent(file.name))
             }
             if output.added > 0 {
-                try Data(output.serverText.utf8).write(
-                    to: fixtures.appendingPathComponent("server.yml"),
-                    options: .atomic
+                try FileWriteError.write(
+                    Data(output.serverText.utf8),
+                    to: fixtures.appendingPathComponent("server.yml")
                 )
             }
         } catch {

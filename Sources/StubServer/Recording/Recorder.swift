@@ -116,11 +116,11 @@ package struct Recorder: Sendable {
             notRecorded += 1
             return "\(label)  not recorded: \(Limits.requests) distinct requests are recorded at most"
         }
-        guard bytes + answer.body.count <= Limits.bytes else {
+        let written = written(answer)
+        guard bytes + written.body.count <= Limits.bytes else {
             notRecorded += 1
             return "\(label)  not recorded: \(Limits.bytes >> 20) MiB of bodies are recorded at most"
         }
-        let written = written(answer)
         let position: Int
         if let known = index[key] {
             position = known
