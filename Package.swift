@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // Already AsyncHTTPClient's: named for the trust roots of an https target (SSL_CERT_FILE).
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // Exact: YAMLSource imports Yams' `CYaml` module (libyaml) directly (DECISIONS.md 29).
@@ -50,6 +52,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -174,8 +177,14 @@ let package = Package(
             dependencies: [
                 "ObjectManager", "ScenarioRunCLI", "Scenarios", "Diagnostics", "TestSupport",
                 "scenario-run-faults",
+                // A real https server to record from (TestUpstream).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["HostileCorpus"],
+            exclude: ["HostileCorpus", "TLS"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,15 +3,23 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A transport through AsyncHTTPClient (TLS, a connection pool): what `NIOHTTPTransport` hands
 /// `https://` requests to, and a choice for an app whose API needs more than plain HTTP/1.1.
 package final class AsyncHTTPTransport: HTTPTransport {
     private let client: AsyncHTTPClient.HTTPClient
 
-    /// A transport on its own client; `connectTimeout` bounds connection set-up.
-    package init(connectTimeout: Duration = .seconds(5)) {
+    /// A transport on its own client; `connectTimeout` bounds connection set-up. An https server's
+    /// certificate is verified against the system's CA bundle, or only against the PEM certificates in
+    /// `trustedCertificates` when it names a file (a staging server's own CA, a test certificate).
+    package init(connectTimeout: Duration = .seconds(5), trustedCertificates: String? = nil) {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration()
+        if let trustedCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(trustedCertificates)
+            configuration.tlsConfiguration = tls
+        }
         configuration.timeout.connect = connectTimeout.timeAmount
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled

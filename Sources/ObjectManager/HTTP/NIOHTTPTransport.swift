@@ -15,7 +15,8 @@ import Synchronization
 /// AsyncHTTPClient's pool, state machines and async body streaming (DECISIONS.md 31).
 package final class NIOHTTPTransport: HTTPTransport {
     private let group: any EventLoopGroup
-    private let connectTimeout: TimeAmount
+    private let connectTimeout: Duration
+    private let trustedCertificates: String?
     private let pool = Mutex(Pool())
     private static let exchangeNumbers = Atomic<UInt64>(0)
     /// For schemes other than http, made on first use.
@@ -38,10 +39,12 @@ package final class NIOHTTPTransport: HTTPTransport {
         var exchange: NIOLoopBound<HTTP1Exchange>
     }
 
-    /// A transport on NIO's shared event loops; `connectTimeout` bounds connection set-up.
-    package init(connectTimeout: Duration = .seconds(5)) {
+    /// A transport on NIO's shared event loops; `connectTimeout` bounds connection set-up. For https,
+    /// `trustedCertificates` names a PEM file to verify servers against instead of the system's CA bundle.
+    package init(connectTimeout: Duration = .seconds(5), trustedCertificates: String? = nil) {
         self.group = MultiThreadedEventLoopGroup.singleton
-        self.connectTimeout = connectTimeout.timeAmount
+        self.connectTimeout = connectTimeout
+        self.trustedCertificates = trustedCertificates
     }
 
     deinit {
@@ -54,7 +57,10 @@ package final class NIOHTTPTransport: HTTPTransport {
         guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
             let fallback = self.fallback.withLock { fallback in
                 if let fallback { return fallback }
-                let created = AsyncHTTPTransport()
+                let created = AsyncHTTPTransport(
+                    connectTimeout: connectTimeout,
+                    trustedCertificates: trustedCertificates
+                )
                 fallback = created
                 return created
             }
@@ -151,7 +157,7 @@ package final class NIOHTTPTransport: HTTPTransport {
         if let idle { return (idle, true) }
         let connection: Connection?
         do {
-            connection = try await connect(to: origin, timeout: min(connectTimeout, deadline - .now()))
+            connection = try await connect(to: origin, timeout: min(connectTimeout.timeAmount, deadline - .now()))
         } catch ChannelError.connectTimeout {
             throw ObjectManagerError.timedOut(url: request.url, after: request.timeout)
         } catch let error as IOError {

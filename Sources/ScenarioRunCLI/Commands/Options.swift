@@ -56,13 +56,24 @@ struct ProjectOptions: ParsableArguments {
         }
     }
 
-    /// `--target URL` of `verify` and `record`: an http or https URL with a host.
-    static func validateTarget(_ target: String) throws {
+    /// `--target URL` of `verify` and `record`, `--record URL` of a run: an http or https URL with a host.
+    static func validateTarget(_ target: String, option: String = "--target") throws {
         guard let url = URL(string: target), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
             url.host?.isEmpty == false
         else {
-            throw ValidationError("--target takes an http or https URL, like https://staging.example.com/api.")
+            throw ValidationError("\(option) takes an http or https URL, like https://staging.example.com/api.")
         }
+    }
+
+    /// `SSL_CERT_FILE`, as OpenSSL and curl read it: the PEM certificates an https target (`record`, `--record`, `verify`) is verified
+    /// against instead of the system's. A file that cannot be read is a usage error, said before any request.
+    static func trustedCertificates(environment: [String: String]) throws -> String? {
+        guard let path = environment["SSL_CERT_FILE"], !path.isEmpty else { return nil }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            Terminal.printError("error: SSL_CERT_FILE names '\(path)', which cannot be read.")
+            throw ExitCode(2)
+        }
+        return path
     }
 
     private static func isFolder(_ path: String) -> Bool {

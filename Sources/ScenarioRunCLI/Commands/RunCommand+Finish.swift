@@ -60,3 +60,21 @@ extension RunCommand {
         if summary.failed > 0 || summary.cancelled { throw ExitCode(1) }
     }
 }
+
+extension RunCommand {
+    /// Writes what `--record` recorded and says so after the run's summary: each exchange, what was added,
+    /// replaced, kept and redacted. Whether it was written whole.
+    static func write(_ recording: Recording, output: StandardOutput) -> Bool {
+        let lines: [String]
+        let written: Bool
+        do throws(Recording.WriteFailed) {
+            lines = try recording.write(listing: true)
+            written = true
+        } catch {
+            lines = error.lines
+            written = false
+        }
+        output.write("Recording from \(recording.target):\n" + lines.joined(separator: "\n") + "\n")
+        return written
+    }
+}

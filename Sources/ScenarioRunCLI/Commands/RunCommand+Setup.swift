@@ -73,14 +73,15 @@ extension RunCommand {
     /// in a note, rather than Foundation crashing on the first worker.
     func workerPool(settings: RunSettings, live: Bool, openFiles: Int) -> WorkerPool? {
         let fitting = WorkerPool.workersFitting(openFiles: openFiles)
-        if fitting == 0, !list, !settings.skipTearDown, !inProcess {
+        if fitting == 0, !list, !settings.skipTearDown, !inProcess, record == nil {
             Terminal.printError(
                 "note: ulimit -n is \(openFiles), too few open files for a worker process "
                     + "(\(WorkerPool.baseDescriptors + WorkerPool.descriptorsPerWorker) are needed): "
                     + "the scenarios run in this process, as with --in-process."
             )
         }
-        return !list && !settings.skipTearDown && !inProcess && fitting > 0
+        // A recording's forwarding is this process's stub server's.
+        return !list && !settings.skipTearDown && !inProcess && record == nil && fitting > 0
             ? WorkerPool(
                 WorkerPool.Options(
                     // The live runner shows one running scenario at a time.

@@ -143,6 +143,24 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Forward each request no route answers to URL, and add what it answered to the fixtures and server.yml.",
+            discussion: """
+                For filling the gaps from a real server (staging): the scenarios run in this process as usual; a \
+                request that no scenario stub, `server.yml` route or fixture file answers goes on to URL and its \
+                answer comes back to the app; when the run ends, each distinct one is written as a fixture file \
+                and a route, as `record` writes them, and the run says what it added. The next run plays them \
+                back. With `--redact`, `--redact-json` and `--overwrite`; not with `--jobs`, `--watch` or \
+                `--list`. See docs/record.md.
+                """,
+            valueName: "URL"
+        )
+    )
+    var record: String?
+
+    @OptionGroup var recording: RecordingOptions
+
+    @Option(
+        help: ArgumentHelp(
             "Default step timeout (default 10).",
             discussion: """
                 A step's own `timeout:` wins. A step that blocks its thread (a synchronous call that hangs) cannot \
@@ -257,6 +275,18 @@ struct RunCommand: AsyncParsableCommand {
             )
         }
         if watch, list { throw ValidationError("--watch runs scenarios again as files change; --list runs none.") }
+        if let record {
+            try ProjectOptions.validateTarget(record, option: "--record")
+            if jobs > 1 {
+                throw ValidationError("--record runs the scenarios in this process, one at a time; leave out --jobs.")
+            }
+            if watch { throw ValidationError("--record writes what it recorded when the run ends; leave out --watch.") }
+            if list { throw ValidationError("--record forwards the requests of a run; --list runs nothing.") }
+        } else if recording.isGiven {
+            throw ValidationError(
+                "--redact, --redact-json and --overwrite say what --record URL writes; give --record."
+            )
+        }
         if let shuffleValue, ShuffleArgument.shuffle(shuffleValue) == nil {
             throw ValidationError(
                 "Invalid seed '\(shuffleValue)' for --shuffle: expected an unsigned integer such as 42, or nothing for a random seed."
@@ -323,9 +353,19 @@ struct RunCommand: AsyncParsableCommand {
         let loaded: [Scenario]
         let server: StubServer
         let serverStart: Result<Void, any Error>?
+        // Reads server.yml for the routes it will add, before anything is forwarded.
+        let recording = try record.map {
+            try Recording(
+                target: $0,
+                options: self.recording,
+                settings: settings,
+                directory: directory,
+                environment: environment
+            )
+        }
         do {
             suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
-            server = suite.makeServer()
+            server = suite.makeServer(forwarding: recording?.forwarding(scope: .unmatched))
             // This process runs scenarios itself only when no worker does.
             (loaded, serverStart) = try await Startup.load(
                 suite,
@@ -448,6 +488,8 @@ struct RunCommand: AsyncParsableCommand {
             )
         }
         let finish: @Sendable (RunSummary) throws -> Void = { [previousFailures] summary in
+            // First, so that a report that cannot be written does not lose what was recorded.
+            let recorded = recording.map { Self.write($0, output: output) } ?? true
             try self.finish(
                 summary,
                 junit: junitReporter,
@@ -458,6 +500,7 @@ struct RunCommand: AsyncParsableCommand {
                 settings: settings,
                 directory: directory
             )
+            if !recorded { throw ExitCode(1) }
         }
 
         // Interrupted while loading: nothing runs, and the report says so.
@@ -550,6 +593,7 @@ struct RunCommand: AsyncParsableCommand {
         }
 
         await session.state.server.stop()
+        await recording?.shutdown()
         AppExitGuard.disarm()
         try finish(summary)
         if let pool, !pool.workerFailures.isEmpty { throw ExitCode(1) }

@@ -122,7 +122,11 @@ struct VerifyCommand: AsyncParsableCommand {
         let runPlan = RunPlan(scenarios: checks.map(\.0))
         tally.record(.runStarted(runPlan))
         emit(.runStarted(runPlan))
-        let transport = AsyncHTTPTransport()
+        let transport = AsyncHTTPTransport(
+            trustedCertificates: try ProjectOptions.trustedCertificates(
+                environment: ProcessInfo.processInfo.environment
+            )
+        )
         let base = target.hasSuffix("/") ? String(target.dropLast()) : target
         // Ctrl-C: the request on its way is abandoned, the routes not verified are reported skipped, and
         // the summary and JUnit report are still written (exit 1); a second one exits at once.

@@ -181,6 +181,7 @@ enum CommandLineReference {
         | `NO_COLOR` | No colours (any value). |
         | `TERM` | Unset, `dumb` or not in the terminfo database: the live runner runs headless and says so in a `note:`; `dumb`: no colours. |
         | `CI_NODE_INDEX`/`CI_NODE_TOTAL` (1-based), `CIRCLE_NODE_INDEX`/`CIRCLE_NODE_TOTAL`, `BUILDKITE_PARALLEL_JOB`/`BUILDKITE_PARALLEL_JOB_COUNT` (0-based) | Pick the shard when there is no `--shard`. |
+        | `SSL_CERT_FILE` | A PEM file of the certificates an `https` target of `record`, `--record` and `verify` is verified against, instead of the system's CA bundle (docs/record.md). |
         | `SCENARIO_RUN_EVENT_LOOPS` | NIO event loops for the client and the stub server (1). |
         | `SCENARIO_RUN_WATCH_POLL` | `--watch` polls instead of using inotify. |
         | `SCENARIO_RUN_WATCH_TEST_FAULT` | For scenario-run's own tests of `--watch`: `watch-limit=N` makes inotify refuse watches after N, `overflow` reads the first events as an overflow of its queue. |

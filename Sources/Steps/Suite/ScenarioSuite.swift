@@ -149,9 +149,13 @@ package struct ScenarioSuite: Sendable {
     }
 
     /// Starts the stub server on 127.0.0.1 (a free port unless `port` says otherwise); `onExchange` sees
-    /// every request it answers.
-    package func makeServer(port: Int = 0, onExchange: (@Sendable (StubExchange) -> Void)? = nil) -> StubServer {
-        StubServer(fixtures: fixtures, routes: serverRoutes, port: port, onExchange: onExchange)
+    /// every request it answers; `forwarding` hands requests to another server (`--record`).
+    package func makeServer(
+        port: Int = 0,
+        onExchange: (@Sendable (StubExchange) -> Void)? = nil,
+        forwarding: Forwarding? = nil
+    ) -> StubServer {
+        StubServer(fixtures: fixtures, routes: serverRoutes, port: port, onExchange: onExchange, forwarding: forwarding)
     }
 
     /// `server.yml` routes that an earlier route always answers first: `check` warns about them.
