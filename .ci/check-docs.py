@@ -2,7 +2,8 @@
 """The user documentation is whole and current (and both sample scenario-run.yml files show every key): docs/steps.md, docs/command-line.md and docs/settings.md
 are what `scenario-run steps --built-in --format markdown` and `scenario-run reference command-line|settings`
 print; every relative link in README.md and docs/ leads to a file that exists (and,
-for a `#anchor` into a markdown file, to a heading there); no user document cites SPEC.md."""
+for a `#anchor` into a markdown file, to a heading there); no user document cites SPEC.md; README.md, the
+front door, stays under 200 lines; docs/README.md, the index, links every page of docs/."""
 import json
 import pathlib
 import re
@@ -58,6 +59,17 @@ for document in documents:
             problems.append(f"{document.relative_to(root)}: link '{target}' leads nowhere")
         elif anchor and destination.suffix == ".md" and anchor not in anchors(destination.read_text()):
             problems.append(f"{document.relative_to(root)}: link '{target}' names no heading of {path or document.name}")
+
+# The README is the front door; references live in docs/.
+readme_lines = len((root / "README.md").read_text().splitlines())
+if readme_lines >= 200:
+    problems.append(f"README.md has {readme_lines} lines; the front door stays under 200 (move the rest to docs/)")
+
+# The index lists every page.
+index = (root / "docs/README.md").read_text()
+for page in sorted((root / "docs").glob("*.md")):
+    if page.name != "README.md" and f"]({page.name})" not in index:
+        problems.append(f"docs/README.md does not link docs/{page.name}")
 
 for problem in problems:
     print("error:", problem)

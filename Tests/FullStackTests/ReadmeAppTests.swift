@@ -5,9 +5,9 @@ public import Steps
 import Synchronization
 import Testing
 
-/// The app description of README.md's "Test your own app", as written there (`MyApp` is `ReadmeApp`
-/// here), run through `ScenarioTesting` on a scratch project: the README's code compiles and works.
-/// `ReadmeSnippetTests` holds README's block to this text, line for line.
+/// The app description of docs/your-app.md, as written there (`MyApp` is `ReadmeApp` here), run through
+/// `ScenarioTesting` on a scratch project: the page's code compiles and works. `ReadmeSnippetTests` holds
+/// the page's block to this text, line for line.
 // README: begin app description
 public enum ReadmeApp {
     public static let model: EntityModel = {
@@ -75,7 +75,7 @@ public enum ReadmeApp {
 // README: end app description
 
 extension ReadmeApp {
-    /// The app's own state the README's leak check reads (not shown in the README).
+    /// The app's own state the page's leak check reads (not shown on the page).
     final class ReadingList: Sendable {
         static let shared = ReadingList()
         private let titles = Mutex<[String]>([])

@@ -3,8 +3,8 @@ import ObjectManager
 import StubServer
 import Testing
 
-// README.md's "The object manager" code, compiled and run against a stub server: the blocks between the
-// markers are README's, line for line (`ReadmeSnippetTests` holds the README to them).
+// docs/object-manager.md's code, compiled and run against a stub server: the blocks between the markers
+// are the page's, line for line (`ReadmeSnippetTests` holds the page to them).
 
 // README: begin object manager
 func loadBooks(from baseURL: URL) async throws -> EntityStore {

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 extension FullStack {
-    /// README.md's Swift is compiled code. Every ```swift block must be one of: a region of a test file
-    /// between `// README: begin NAME` and `// README: end NAME` (indented as it may be there, `MyApp` named
-    /// `ReadmeApp`, and the block's imports imported by that file — `import MyApp` is the app's own module
-    /// there); the example project's `main.swift` (`MyApp` named `LibraryLoans`); or the manifest fragment,
-    /// whose products must be this package's. A new block without a compiled copy fails here.
+    /// The Swift of README.md and of every docs/*.md page is compiled code. Every ```swift block must be one
+    /// of: a region of a test file between `// README: begin NAME` and `// README: end NAME` (indented as it
+    /// may be there, `MyApp` named `ReadmeApp`, and the block's imports imported by that file — `import
+    /// MyApp` is the app's own module there); the example project's `main.swift` (`MyApp` named
+    /// `LibraryLoans`); or a whole manifest (`// swift-tools-version` first), whose tools version, path
+    /// dependency and products must be this package's. A new block without a compiled copy fails here.
     @Suite struct ReadmeSnippetTests {
         static let root = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -19,11 +20,13 @@ extension FullStack {
             let imports: Set<String>
         }
 
-        static func readme() throws -> String {
-            try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        /// The pages of docs/, by their path from the package's root (`docs/steps.md`), in name order.
+        static func docsPages() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+                .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
         }
 
-        /// The README's Swift blocks, in order.
+        /// A document's Swift blocks, in order.
         static func swiftBlocks(of text: String) -> [String] {
             var blocks: [String] = []
             var current: [Substring]?
@@ -91,41 +94,65 @@ extension FullStack {
             return (imports, lines.joined(separator: "\n"))
         }
 
-        @Test func everySwiftBlockOfTheReadmeIsCompiledCode() throws {
-            let readme = try Self.readme()
-            let blocks = Self.swiftBlocks(of: readme)
-            #expect(blocks.count >= 5, "README's Swift blocks were not found")
-            let regions = try Self.regions()
+        /// The Swift blocks of the document at `path` that have no compiled copy (an empty list when all
+        /// have one); the number of blocks it has.
+        static func uncheckedBlocks(of path: String, regions: [Region]) throws -> (unchecked: [String], blocks: Int) {
+            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            let blocks = swiftBlocks(of: text)
             let exampleMain = try String(
-                contentsOf: Self.root.appendingPathComponent("Examples/LibraryLoans/Sources/library-loans/main.swift"),
+                contentsOf: root.appendingPathComponent("Examples/LibraryLoans/Sources/library-loans/main.swift"),
                 encoding: .utf8
             )
-            let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+            let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
             var unchecked: [String] = []
             for block in blocks {
-                if block.contains(".package(url:") {
-                    // The manifest fragment: every product it names is one of this package's.
+                if block.hasPrefix("// swift-tools-version") {
+                    // A whole manifest: this package's tools version, this package by path (named, so that
+                    // it works whatever its folder is called), no placeholder, and only this package's
+                    // products.
+                    let toolsVersion = manifest.split(separator: "\n").first.map(String.init) ?? ""
+                    #expect(block.hasPrefix(toolsVersion + "\n"), "\(path)'s manifest is not '\(toolsVersion)'")
+                    #expect(block.contains(".package(name: \"scenario-run\", path: \""), "\(path)'s manifest")
+                    #expect(!block.contains("url:") && !block.contains("…"), "\(path)'s manifest has a placeholder")
                     let products = block.components(separatedBy: ".product(name: \"").dropFirst()
                         .compactMap { $0.split(separator: "\"").first.map(String.init) }
                     #expect(!products.isEmpty)
                     for product in products {
-                        #expect(manifest.contains(".library(name: \"\(product)\""), "README names product '\(product)'")
+                        let declared = manifest.contains(".library(name: \"\(product)\"")
+                        #expect(declared, "\(path) names product '\(product)', which this package has not")
                     }
                     continue
                 }
                 if block + "\n" == exampleMain.replacingOccurrences(of: "LibraryLoans", with: "MyApp") { continue }
-                let (imports, code) = Self.split(block)
+                let (imports, code) = split(block)
                 let matching = regions.filter { $0.text == code }
                 guard let region = matching.first else {
                     unchecked.append(String(code.prefix(80)))
                     continue
                 }
                 for module in imports where module != "MyApp" {
-                    #expect(region.imports.contains(module), "\(region.file) does not import \(module)")
+                    #expect(region.imports.contains(module), "\(region.file) does not import \(module) (\(path))")
                 }
             }
+            #expect(!text.contains("try!"), "\(path) teaches no force try (.swift-format forbids it)")
+            return (unchecked, blocks.count)
+        }
+
+        @Test func everySwiftBlockOfTheReadmeIsCompiledCode() throws {
+            let (unchecked, blocks) = try Self.uncheckedBlocks(of: "README.md", regions: Self.regions())
+            #expect(blocks >= 3, "README's Swift blocks were not found")
             #expect(unchecked.isEmpty, "README's Swift blocks without a compiled copy: \(unchecked)")
-            #expect(!readme.contains("try!"), "README teaches no force try (.swift-format forbids it)")
+        }
+
+        @Test func everySwiftBlockOfTheDocsPagesIsCompiledCode() throws {
+            let regions = try Self.regions()
+            var blocks = 0
+            for page in try Self.docsPages() {
+                let (unchecked, count) = try Self.uncheckedBlocks(of: page, regions: regions)
+                blocks += count
+                #expect(unchecked.isEmpty, "\(page)'s Swift blocks without a compiled copy: \(unchecked)")
+            }
+            #expect(blocks >= 5, "the docs pages' Swift blocks were not found")
         }
 
         @Test func theSwiftTestTargetIsTheCompiledOne() throws {
@@ -135,6 +162,7 @@ extension FullStack {
             )
             #expect(regions.contains { $0.name == "app description" })
             #expect(regions.contains { $0.name == "object manager" })
+            #expect(regions.contains { $0.name == "borrow book" })
         }
     }
 }

@@ -16,11 +16,14 @@ public import Steps
 /// await ScenarioRun.main(app: MyApp.appUnderTest)
 /// ```
 ///
-/// `--jobs N` runs scenarios in N worker processes, copies of the running executable, so they drive the
-/// same app; `--in-process` runs them in this process instead.
+/// Scenarios run in worker processes started from the running executable, so they drive the same app:
+/// one by default, `--jobs N` (default 1) for up to N at once — fewer when there are fewer scenarios,
+/// more than four per core, or more than the open-file limit holds, with a `note:` line saying so; the
+/// live runner uses one. `--in-process` and `KIF_SKIP_TEAR_DOWN` run them in this process instead.
 public enum ScenarioRun {
-    /// Parses the process's arguments, runs the subcommand against `app`, and exits with SPEC.md's
-    /// codes: 0 every selected scenario passed, 1 at least one failed, 2 usage or load error.
+    /// Parses the process's arguments, runs the subcommand against `app`, and exits: 0 every selected
+    /// scenario passed, 1 one failed (or a `verify` route differed) or the run was cancelled, 2 a usage or
+    /// load error (nothing ran), 4 the options selected no scenario, 130 a second Ctrl-C quit at once.
     public static func main(app: AppUnderTest) async -> Never {
         await main(app: app, arguments: Array(CommandLine.arguments.dropFirst()))
     }
