@@ -148,7 +148,7 @@ struct RequestContractCLITests {
     }
 
     @Test(arguments: [["--ci"], ["--ci", "--in-process"]])
-    func aRequestThatBreaksTheDocumentFailsItsScenario(_ arguments: [String]) async throws {
+    func aRequestThatBreaksTheDocumentFailsAtTheFirstStepAfterItWasSentNamingTheSender(_ arguments: [String]) async throws {
         let result = try await CLI.run(arguments, directory: try Self.project())
         #expect(result.status == 1, "\(result.stdout)")
         #expect(result.stdout.contains("✓ Keeps to the contract"))
@@ -156,8 +156,10 @@ struct RequestContractCLITests {
         #expect(
             result.stdout.contains(
                 """
-                    ✗ check for leaks
-                      1 request problem against openapi.yaml: GET /items: query parameter 'page': expected integer, found string "two" (openapi.yaml: GET /items)
+                    ✓ get objects /items?page=two
+                    ✗ expect response status 200
+                      1 request problem against openapi.yaml: GET /items: query parameter 'page': expected integer, found string "two" (openapi.yaml: GET /items); it was sent by the step 'get objects /items?page=two'
+                      at Scenarios/a.yml:8
                 """
             ),
             "\(result.stdout)"

@@ -64,6 +64,36 @@ struct LeakCheckRunnerTests {
         #expect(events.scenarioOutcomes == [.passed])
     }
 
+    @Test func aStepCheckFailsAPassedStepAtTheStepThatSentTheRequest() async throws {
+        // The check fails the third step it sees (the scenario's second), blaming the first of the scenario.
+        let seen = Counter()
+        let runner = try ScenarioRunner(
+            registry: harness.registry,
+            settings: harness.settings,
+            clock: harness.clock,
+            environment: [:],
+            stepCheck: { _ in
+                seen.increment()
+                return seen.value == 3 ? StepCheckFailure(reason: "GET /x breaks the document", sender: 1) : nil
+            }
+        )
+        let scenario = H.scenario(
+            "A",
+            [H.step("send", line: 4) { _ in .success }, H.step("look", line: 5) { _ in .success }]
+        )
+        let events = await harness.run(runner, [scenario])
+        let reason = "GET /x breaks the document; it was sent by the step 'send'"
+        let sender = SourceLocation(file: "s.yml", line: 4, column: 9)
+        #expect(events.stepOutcomes == [.passed, .passed, .failed(reason: reason, location: sender), .passed])
+        #expect(events.scenarioOutcomes == [.failed(step: 2, reason: reason)])
+
+        // Blamed on the step itself: its own location, no sender named.
+        #expect(
+            ScenarioRunner.failed(StepCheckFailure(reason: "bad", sender: 2), at: 2, step: scenario.steps[1], all: [])
+                == .failed(reason: "bad", location: SourceLocation(file: "s.yml", line: 5, column: 9))
+        )
+    }
+
     @Test func offLeavesTheStepOutOfThePlan() async throws {
         let runner = try harness.runner({ $0.leaks = .off }, leakCheck: check(["1 Review row"]))
         let scenario = H.scenario("A", [Step.succeed("ok")])

@@ -32,6 +32,26 @@ struct RequestJournalTests {
         #expect(journal.receivedCount == 0)
     }
 
+    @Test func aCursorReadsOnFromWhereItWasAndStartsOverAfterAClear() {
+        let journal = RequestJournal(limits: .init(bodyBytes: 10, entries: 3, bytes: 1 << 20))
+        journal.record(Self.entry("/a"))
+        let cursor = journal.end
+        #expect(journal.entries(since: cursor).entries.isEmpty)
+        journal.record(Self.entry("/b"))
+        journal.record(Self.entry("/c"))
+        let (new, end) = journal.entries(since: cursor)
+        #expect(new.map(\.path) == ["/b", "/c"])
+        #expect(journal.entries(since: end).entries.isEmpty)
+        // More new ones than are kept: the kept ones.
+        for index in 0..<5 { journal.record(Self.entry("/\(index)")) }
+        #expect(journal.entries(since: end).entries.map(\.path) == ["/2", "/3", "/4"])
+        // A cursor of before a clear reads every request since the clear, however many it had seen.
+        journal.clear()
+        journal.record(Self.entry("/after"))
+        #expect(journal.entries(since: end).entries.map(\.path) == ["/after"])
+        #expect(journal.entries(since: RequestJournal.Cursor()).entries.map(\.path) == ["/after"])
+    }
+
     @Test func theOldestEntriesGoWhenTheSizeIsOver() {
         let journal = RequestJournal(limits: .init(bodyBytes: 1000, entries: 100, bytes: 2500))
         for index in 0..<10 {

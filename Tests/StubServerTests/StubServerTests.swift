@@ -250,6 +250,30 @@ struct StubServerTests {
         await running.finish()
     }
 
+    @Test func theSendingStepIsTakenOffTheRequestAndKeptOnItsJournalEntry() async throws {
+        let forwarded = Mutex<[HTTPHeader]>([])
+        let forwarding = Forwarding(scope: .unmatched) { request in
+            forwarded.withLock { $0 = request.headers }
+            return ForwardedAnswer(status: 200, headers: [], body: Data())
+        }
+        let running = try await Running(Self.routes, files: Self.files, forwarding: forwarding)
+        _ = try await running.request("/422", headers: [("X-Scenario-Run-Origin", "7.3"), ("X-Other", "kept")])
+        _ = try await running.request("/missing", headers: [("x-scenario-run-origin", "7.4")])
+        _ = try await running.request("/422", headers: [("x-scenario-run-origin", "not an origin")])
+        let entries = running.server.journal.entries
+        #expect(
+            entries.map(\.origin) == [
+                RequestOrigin(scenarioTry: 7, step: 3), RequestOrigin(scenarioTry: 7, step: 4), nil,
+            ]
+        )
+        for entry in entries {
+            #expect(!entry.headers.contains { $0.name.lowercased() == RequestOrigin.header }, "\(entry.headers)")
+        }
+        #expect(entries[0].headers.contains(HTTPHeader(name: "X-Other", value: "kept")))
+        #expect(!forwarded.withLock { $0 }.contains { $0.name.lowercased() == RequestOrigin.header })
+        await running.finish()
+    }
+
     @Test func journalRecordsRequestsAndClears() async throws {
         let running = try await Running(Self.routes, files: Self.files)
         let journal = running.server.journal

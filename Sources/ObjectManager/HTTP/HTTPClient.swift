@@ -106,6 +106,10 @@ public final class HTTPClient: Sendable {
         if body != nil, merged[field: "Content-Type"] == nil {
             merged.set("Content-Type", to: "application/json")
         }
+        // In a scenario run: which step sent it, for the stub server (which takes the header off).
+        if let origin = RequestOrigin.current {
+            merged.append(HTTPHeader(name: RequestOrigin.header, value: origin.headerValue))
+        }
         return HTTPRequest(method: method, url: url, headers: merged, body: body, timeout: timeout)
     }
 

@@ -1,3 +1,4 @@
+package import SharedValues
 import Synchronization
 
 /// The state of one scenario run, shared by its steps: bound names, typed storage for step modules,
@@ -26,6 +27,9 @@ public final class ScenarioContext: Sendable {
     public let environment: [String: String]
     /// The run's step timeout (`--timeout`): how long a step, or an HTTP request a step makes, may take.
     public let stepTimeout: Duration
+    /// This try of the scenario among every try in the process: what the requests its steps send carry
+    /// (``RequestOrigin``).
+    package let scenarioTry = RequestOrigin.nextScenarioTry()
 
     private let state = Mutex(State())
     private let logSink: @Sendable (String) -> Void

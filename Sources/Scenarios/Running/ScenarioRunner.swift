@@ -1,5 +1,6 @@
 package import Diagnostics
 import Foundation
+import SharedValues
 import Synchronization
 
 /// Runs scenarios one after another and reports what happens as ``RunEvent``s.
@@ -38,11 +39,14 @@ package final class ScenarioRunner: Sendable {
     private let defaultTearDown: [Step]
     /// `check for leaks`, run after the tear-down steps; `nil` without a check or with `leaks: off`.
     private let leakCheck: Step?
+    /// What every step that passed (set-up, steps, tear-down) must also pass: why it fails, or `nil` — the
+    /// API's document holding the requests sent so far.
+    private let stepCheck: (@Sendable (ScenarioContext) -> StepCheckFailure?)?
     private let state = Mutex(State())
 
     /// Makes a runner; `prepare` is called with every scenario's fresh context before its first step,
     /// so that step modules can hang their world on it; `sentRequests`, after its tear-down, says which
-    /// requests it sent.
+    /// requests it sent; `stepCheck`, after each step that passed, whether it fails after all.
     package init(
         registry: StepRegistry,
         settings: RunSettings = RunSettings(),
@@ -52,9 +56,11 @@ package final class ScenarioRunner: Sendable {
         onAbandonedStep: (@Sendable () -> Void)? = nil,
         leakCheck: (@Sendable (ScenarioContext) async throws -> [String])? = nil,
         sentRequests: (@Sendable (ScenarioContext) -> [SentRequest])? = nil,
+        stepCheck: (@Sendable (ScenarioContext) -> StepCheckFailure?)? = nil,
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
     ) throws(DiagnosticList) {
         self.sentRequests = sentRequests
+        self.stepCheck = stepCheck
         self.onAbandonedStep = onAbandonedStep
         self.settings = settings
         self.clock = clock
@@ -332,6 +338,7 @@ package final class ScenarioRunner: Sendable {
                 index: index,
                 phase: entry.phase,
                 in: context,
+                all: all,
                 emit: emit
             )
             if case .failed(let reason, _) = outcome { failure = (index, reason) }
@@ -359,6 +366,7 @@ package final class ScenarioRunner: Sendable {
                         index: index,
                         phase: entry.phase,
                         in: context,
+                        all: all,
                         emit: emit,
                         cancellable: false
                     )
@@ -391,6 +399,7 @@ package final class ScenarioRunner: Sendable {
         index: Int,
         phase: StepPhase,
         in context: ScenarioContext,
+        all: [(step: Step, phase: StepPhase)],
         emit: @Sendable (RunEvent) -> Void,
         cancellable: Bool = true
     ) async -> (outcome: StepOutcome, abandoned: Bool) {
@@ -412,7 +421,12 @@ package final class ScenarioRunner: Sendable {
             let begun = stopwatch.elapsed
             let limit = timeout - begun
             let result: StepResult
-            switch await attempt(step, in: context, within: limit, cancellable: cancellable) {
+            // The requests the step sends, also from work it starts, say it sent them.
+            let origin = RequestOrigin(scenarioTry: context.scenarioTry, step: index)
+            let attempted = await RequestOrigin.$current.withValue(origin) {
+                await attempt(step, in: context, within: limit, cancellable: cancellable)
+            }
+            switch attempted {
             case .finished(.success(let answer)):
                 result = answer
             case .finished(.failure(let error)):
@@ -492,9 +506,32 @@ package final class ScenarioRunner: Sendable {
                 await context.pause(for: pause, orUntilChangeAfter: generation)
             }
         }
+        if case .passed = outcome, phase != .leakCheck, let stepCheck, let failure = stepCheck(context) {
+            outcome = Self.failed(failure, at: index, step: step, all: all)
+        }
         outcome = reported(outcome, phase: phase)
         emit(.stepFinished(id, step: index, phase: phase, outcome: outcome, duration: stopwatch.elapsed))
         return (outcome, abandoned)
+    }
+
+    /// A step that passed but whose check failed: located at the step that sent the failing request, named
+    /// when that is an earlier one (work it started sent it after it returned).
+    package static func failed(
+        _ failure: StepCheckFailure,
+        at index: Int,
+        step: Step,
+        all: [(step: Step, phase: StepPhase)]
+    )
+        -> StepOutcome
+    {
+        guard let sender = failure.sender, sender != index, all.indices.contains(sender) else {
+            return .failed(reason: failure.reason, location: step.location)
+        }
+        let sending = all[sender].step
+        return .failed(
+            reason: failure.reason + "; it was sent by the step '\(sending.description)'",
+            location: sending.location ?? step.location
+        )
     }
 
     /// How long the last look at a waiting step may take: the look taken once its timeout is reached

@@ -1,4 +1,3 @@
-package import Contract
 package import ObjectManager
 package import Scenarios
 import StubServer
@@ -27,14 +26,14 @@ package struct SharedStateLeaks: Sendable {
     /// Whether a request the stub server had no route for is a leak (`unmatched requests: fail`).
     package let failsOnUnmatchedRequests: Bool
 
-    /// The API's document the scenario's requests are held to, and what a request that breaks it does.
-    package let contract: (document: APIDocument, mode: RunSettings.ContractMode)?
+    /// The API's document the scenario's requests are held to: here, those no step's check has seen.
+    package let contract: RequestContractCheck?
 
     package init(
         configuredRoutes: RouteSet,
         appChecks: [LeakCheck] = [],
         failsOnUnmatchedRequests: Bool = false,
-        contract: (document: APIDocument, mode: RunSettings.ContractMode)? = nil
+        contract: RequestContractCheck? = nil
     ) {
         self.contract = contract
         self.configuredRoutes = configuredRoutes
@@ -70,7 +69,7 @@ package struct SharedStateLeaks: Sendable {
         }
         leaks += Self.stubServerLeaks(environment.server.session, unmatched: failsOnUnmatchedRequests)
         if let contract {
-            let broken = Self.contractViolations(environment.server.journal, against: contract.document)
+            let broken = contract.uncheckedProblems(in: context)
             switch contract.mode {
             case .fail: leaks += broken
             case .warn: for violation in broken { context.log("warning: \(violation)") }
@@ -120,23 +119,6 @@ package struct SharedStateLeaks: Sendable {
         let running = queue.inFlightCount
         if running > 0 { leaks.append(counted(running, "request") + " still running") }
         return leaks
-    }
-
-    /// The requests of the scenario (the journal is cleared at each set-up) that break the API's document,
-    /// apart from those a `contract: off` route answered: the first three named, then how many more.
-    static func contractViolations(_ journal: RequestJournal, against document: APIDocument) -> [String] {
-        var found: [String] = []
-        var count = 0
-        for entry in journal.entries where entry.heldToContract {
-            let broken = RequestContract.violations(of: entry, against: document)
-            count += broken.count
-            if found.count < 3 { found += broken.prefix(3 - found.count) }
-        }
-        guard count > 0 else { return [] }
-        let more = count > found.count ? " (and \(count - found.count) more)" : ""
-        return [
-            "\(counted(count, "request problem")) against \(document.file)\(more): " + found.joined(separator: "; ")
-        ]
     }
 
     /// Scenario stubs still installed (`1 scenario stub still installed: GET /x at Scenarios/a.yml:9`) and,

@@ -177,11 +177,17 @@ package struct ScenarioSuite: Sendable {
             idlingResources: app.idlingResources,
             logsUnmatchedRequests: settings.unmatchedRequests != .off
         )
+        let contract =
+            settings.contract == .off
+            ? nil
+            : document.map { RequestContractCheck(document: $0, mode: settings.contract, journal: server.journal) }
+        let stepCheck: (@Sendable (ScenarioContext) -> StepCheckFailure?)? =
+            if let contract { { context in contract.afterStep(context) } } else { nil }
         let leaks = SharedStateLeaks(
             configuredRoutes: configuredRoutes,
             appChecks: app.leakChecks,
             failsOnUnmatchedRequests: settings.unmatchedRequests == .fail,
-            contract: settings.contract == .off ? nil : document.map { ($0, settings.contract) }
+            contract: contract
         )
         return try ScenarioRunner(
             registry: registry,
@@ -191,8 +197,10 @@ package struct ScenarioSuite: Sendable {
             onAbandonedStep: onAbandonedStep,
             leakCheck: { context in try await leaks.leaks(in: context) },
             sentRequests: { _ in server.journal.entries.map { SentRequest(method: $0.method, path: $0.path) } },
+            stepCheck: stepCheck,
             prepare: { context in
                 context[TestEnvironment.Key.self] = testEnvironment
+                contract?.begin(context)
             }
         )
     }

@@ -19,6 +19,8 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     package var route: String?
     /// Whether the request is held to the API's document: `false` when a `contract: off` route answered it.
     package var heldToContract = true
+    /// The step that sent it, when the object manager of a scenario run did (``RequestOrigin``).
+    package var origin: RequestOrigin?
 
     private enum CodingKeys: String, CodingKey { case method, path, query, headers, body, bodyLength }
 

@@ -20,6 +20,8 @@ public final class RequestJournal: Sendable {
         var start = 0
         var bytes = 0
         var received = 0
+        /// How many times the journal was cleared: a cursor taken before a clear is worth nothing after it.
+        var clears = 0
 
         var count: Int { slots.count - start }
 
@@ -76,8 +78,45 @@ public final class RequestJournal: Sendable {
 
     /// Forgets every recorded request.
     public func clear() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            let clears = state.clears + 1
+            state = State()
+            state.clears = clears
+        }
         observers.notify()
+    }
+
+    /// A place in the journal: what ``entries(since:)`` reads on from.
+    package struct Cursor: Sendable, Equatable {
+        var clears = 0
+        var received = 0
+
+        /// The journal's start, before any request.
+        package init() {}
+    }
+
+    /// Where the journal ends now.
+    package var end: Cursor {
+        state.withLock { state in
+            var cursor = Cursor()
+            cursor.clears = state.clears
+            cursor.received = state.received
+            return cursor
+        }
+    }
+
+    /// The kept requests recorded after `cursor` (every kept one when the journal was cleared since), and
+    /// the cursor after them.
+    package func entries(since cursor: Cursor) -> (entries: [JournalEntry], end: Cursor) {
+        state.withLock { state in
+            let new = cursor.clears == state.clears ? state.received - cursor.received : state.received
+            var end = Cursor()
+            end.clears = state.clears
+            end.received = state.received
+            guard new > 0 else { return ([], end) }
+            let first = max(state.start, state.slots.count - new)
+            return (state.slots[first...].compactMap { $0 }, end)
+        }
     }
 
     /// Records a request (its body cut to `limits.bodyBytes`), forgets the oldest beyond the limits, and

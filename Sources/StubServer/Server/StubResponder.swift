@@ -59,7 +59,13 @@ struct StubResponder: HTTPResponder {
         }
         // HTTP/1's `Host` arrives as the authority, not among the fields; the journal and `when:` see it as sent.
         let host = request.head.authority.map { [HTTPHeader(name: "Host", value: $0)] } ?? []
-        let headers = host + request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
+        var headers = host + request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
+        // The object manager's note of the step that sent it: taken off before anything else sees the request.
+        var origin: RequestOrigin?
+        if let index = headers.firstIndex(where: { $0.name.lowercased() == RequestOrigin.header }) {
+            origin = RequestOrigin(headerValue: headers[index].value)
+            headers.remove(at: index)
+        }
         let body = try await readBody(of: request)
         var entry = JournalEntry(
             method: method,
@@ -69,6 +75,7 @@ struct StubResponder: HTTPResponder {
             body: body.kept,
             bodyLength: body.length
         )
+        entry.origin = origin
         if let refusal = body.refusal {
             journal.record(entry)
             var response = Self.error(refusal.message, status: .contentTooLarge)
