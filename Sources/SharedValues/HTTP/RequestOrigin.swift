@@ -23,6 +23,15 @@ package struct RequestOrigin: Sendable, Hashable {
     /// The header's name, lower-cased: only between the object manager and the stub server.
     package static let header = "x-scenario-run-origin"
 
+    /// Whether `header` is the origin's (its name compared without case, and without a copy).
+    package static func isHeader(_ header: HTTPHeader) -> Bool {
+        let name = header.name.utf8
+        return name.count == headerBytes.count
+            && zip(name, headerBytes).allSatisfy { $0 | 0x20 == $1 }
+    }
+
+    private static let headerBytes = Array(header.utf8)
+
     /// `TRY.STEP`.
     package var headerValue: String { "\(scenarioTry).\(step)" }
 

@@ -62,7 +62,7 @@ struct StubResponder: HTTPResponder {
         var headers = host + request.headers.map { HTTPHeader(name: $0.name.rawName, value: $0.value) }
         // The object manager's note of the step that sent it: taken off before anything else sees the request.
         var origin: RequestOrigin?
-        if let index = headers.firstIndex(where: { $0.name.lowercased() == RequestOrigin.header }) {
+        if let index = headers.firstIndex(where: RequestOrigin.isHeader) {
             origin = RequestOrigin(headerValue: headers[index].value)
             headers.remove(at: index)
         }
