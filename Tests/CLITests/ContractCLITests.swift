@@ -148,7 +148,7 @@ struct RequestContractCLITests {
     }
 
     @Test(arguments: [["--ci"], ["--ci", "--in-process"]])
-    func aRequestThatBreaksTheDocumentFailsAtTheFirstStepAfterItWasSentNamingTheSender(_ arguments: [String]) async throws {
+    func aRequestThatBreaksTheDocumentFailsNamingTheStepThatSentIt(_ arguments: [String]) async throws {
         let result = try await CLI.run(arguments, directory: try Self.project())
         #expect(result.status == 1, "\(result.stdout)")
         #expect(result.stdout.contains("✓ Keeps to the contract"))
