@@ -142,17 +142,17 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Every diagnostic of a load, in file and line order, so that all errors are shown at once — in
 /// text, the first ``shownLimit`` of them and a count of the rest.
-public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
+package struct DiagnosticList: Error, Sendable, CustomStringConvertible {
     /// How many diagnostics ``description`` shows; the rest are counted in one line.
     package static let shownLimit = 100
 
     /// The diagnostics, sorted; past ``DiagnosticCollection/keptLimit`` only the first ones (``total``
     /// counts them all).
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// How many errors there were, those not kept included.
-    public var total: Int
+    package var total: Int
 
-    public init(_ diagnostics: [Diagnostic]) {
+    package init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics.sorted(by: Self.precedes)
         self.total = diagnostics.count
     }
@@ -172,7 +172,7 @@ public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
     }
 
     /// The first ``shownLimit`` diagnostics, then `… and 7,900 more errors` when there are more.
-    public var description: String {
+    package var description: String {
         var text = diagnostics.prefix(Self.shownLimit).map(\.description).joined(separator: "\n")
         let hidden = total - Self.shownLimit
         if hidden > 0 {

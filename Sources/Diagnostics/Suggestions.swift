@@ -1,11 +1,11 @@
 /// Nearest-name suggestions for "did you mean" messages.
-public enum Suggestions {
+package enum Suggestions {
     /// The candidates closest to `name` (case-insensitive edit distance), best first, at most `limit`.
     ///
     /// ```swift
     /// Suggestions.nearest(to: "stub rout", in: ["stub route", "suspend queue"]) // ["stub route"]
     /// ```
-    public static func nearest(to name: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
+    package static func nearest(to name: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
         let loweredName = name.lowercased()
         let needle = Array(loweredName.unicodeScalars)
         let threshold = max(2, needle.count / 3)
@@ -25,14 +25,14 @@ public enum Suggestions {
     }
 
     /// "Did you mean 'a'?" / "Did you mean 'a' or 'b'?" / "" when nothing is near.
-    public static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
         didYouMean(suggestions: nearest(to: name, in: candidates))
     }
 
     /// " Did you mean 'a'?" when a candidate is near `name`; otherwise the candidates themselves,
     /// sorted (the first 12, then a count): " Known: 'a', 'b'." — so an unknown name is never left without
     /// what would have been accepted. `label` words the list (`Known`, `Valid values are`).
-    public static func didYouMeanOrKnown(
+    package static func didYouMeanOrKnown(
         _ name: String,
         in candidates: some Sequence<String>,
         label: String = "Known"
@@ -46,7 +46,7 @@ public enum Suggestions {
     }
 
     /// " Did you mean 'a'?" for suggestions already found; "" when there are none.
-    public static func didYouMean(suggestions near: [String]) -> String {
+    package static func didYouMean(suggestions near: [String]) -> String {
         switch near.count {
         case 0: return ""
         case 1: return " Did you mean '\(near[0])'?"

@@ -56,6 +56,30 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The HTTP status the server answered with, when it answered: the error status of a `.server` error
+    /// (`422`), or the status of a response that could not be mapped; `nil` when no answer came.
+    ///
+    /// ```swift
+    /// do {
+    ///     try await manager.postObject(review)
+    /// } catch let error as ObjectManagerError where error.httpStatus == 422 {
+    ///     showValidationMessage(error.errorMessage ?? error.description)
+    /// }
+    /// ```
+    public var httpStatus: Int? { response?.status }
+
+    /// The body the server answered with, as text (UTF-8; `nil` when there was no answer, or it is not text).
+    public var errorBody: String? {
+        guard let body = response?.body, !body.isEmpty else { return nil }
+        return String(bytes: body, encoding: .utf8)
+    }
+
+    /// What the manager's error mapping found in an error response's body (`Invalid object.`); `nil` for
+    /// other failures, or when the mapping found nothing.
+    public var errorMessage: String? {
+        if case .server(_, let message, _) = self { message } else { nil }
+    }
+
     /// Whether this is a cancellation.
     public var isCancellation: Bool {
         if case .cancelled = self { true } else { false }

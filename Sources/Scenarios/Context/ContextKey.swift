@@ -4,6 +4,6 @@
 /// enum LastResponseKey: ContextKey { typealias Value = Response }
 /// context[LastResponseKey.self] = response
 /// ```
-public protocol ContextKey {
+package protocol ContextKey {
     associatedtype Value: Sendable
 }

@@ -1,6 +1,6 @@
 extension ScenarioContext {
     /// Interpolates every string (not keys) in a value tree, for steps that pass JSON-like values through.
-    public func interpolate(_ value: ArgumentValue) throws(ScenarioContextError) -> ArgumentValue {
+    package func interpolate(_ value: ArgumentValue) throws(ScenarioContextError) -> ArgumentValue {
         switch value {
         case .string(let text):
             return .string(try interpolate(text))

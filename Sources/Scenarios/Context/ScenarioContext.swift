@@ -118,7 +118,7 @@ public final class ScenarioContext: Sendable {
     // MARK: Storage
 
     /// Typed storage for step modules' state (object manager, stub journal, last response...).
-    public subscript<K: ContextKey>(key: K.Type) -> K.Value? {
+    package subscript<K: ContextKey>(key: K.Type) -> K.Value? {
         get { state.withLock { $0.storage[ObjectIdentifier(key)] as? K.Value } }
         set { state.withLock { $0.storage[ObjectIdentifier(key)] = newValue } }
     }

@@ -4,7 +4,7 @@ import YAMLSource
 ///
 /// Plain YAML scalars resolve as YAML's core schema does (`~` → null, `true`, `12`, `1.5`);
 /// quoted scalars stay strings. Mappings keep their key order.
-public enum ArgumentValue: Sendable, Hashable, Codable {
+package enum ArgumentValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case int(Int)
@@ -14,18 +14,18 @@ public enum ArgumentValue: Sendable, Hashable, Codable {
     case mapping([Entry])
 
     /// One key and value of a mapping.
-    public struct Entry: Sendable, Hashable, Codable {
-        public var key: String
-        public var value: ArgumentValue
+    package struct Entry: Sendable, Hashable, Codable {
+        package var key: String
+        package var value: ArgumentValue
 
-        public init(_ key: String, _ value: ArgumentValue) {
+        package init(_ key: String, _ value: ArgumentValue) {
             self.key = key
             self.value = value
         }
     }
 
     /// The value of `key` in a mapping; `nil` for other values or a missing key.
-    public subscript(key: String) -> ArgumentValue? {
+    package subscript(key: String) -> ArgumentValue? {
         guard case .mapping(let entries) = self else { return nil }
         return entries.first { $0.key == key }?.value
     }

@@ -136,7 +136,7 @@ public struct StepArguments: Sendable {
     // MARK: Plain values
 
     /// The arguments as a plain value tree, keeping mapping key order.
-    public var value: ArgumentValue {
+    package var value: ArgumentValue {
         switch content {
         case .none:
             return .null

@@ -18,7 +18,7 @@ extension Step {
     /// server with the app's routes and mappings, an empty in-memory default store, an empty cache,
     /// live reachability, the queue resumed, factories reset, the app's own reset, an empty journal, and
     /// the stub server's sequences, states and scenario stubs reset.
-    public static func setUpTestEnvironment() -> Step {
+    package static func setUpTestEnvironment() -> Step {
         Step("set up the test environment") { context in
             let environment = try context.testEnvironment
             if let previous = context[ScenarioWorld.Key.self] { await previous.close() }
@@ -43,7 +43,7 @@ extension Step {
 
     /// The default tear-down: remove the scenario's own stubs, cancel every queued or running request,
     /// delete every object of every entity, clear the cache, drop the shared instances.
-    public static func tearDownTestEnvironment() -> Step {
+    package static func tearDownTestEnvironment() -> Step {
         Step("tear down the test environment") { context in
             if let world = context[ScenarioWorld.Key.self] {
                 await world.close()

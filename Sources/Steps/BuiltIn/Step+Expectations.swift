@@ -178,7 +178,7 @@ extension Step {
     /// `jsonIncludes` (the same, but arrays in any order with extra elements allowed), `bodyContains`
     /// (text), `error` (the error message contains it). A JSON mismatch names its first difference
     /// (`$.messages: 3 elements, expected 2`).
-    public static func expectResponse(
+    package static func expectResponse(
         status: Int? = nil,
         json: JSONValue? = nil,
         jsonIncludes: JSONValue? = nil,
@@ -260,7 +260,7 @@ extension Step {
     }
 
     /// Passes when the store holds `count` objects of `entity` matching `where` (any count ≥ 1 when nil).
-    public static func expectEntities(_ entity: String, count: Int?, where conditions: [String: AttributeValue] = [:])
+    package static func expectEntities(_ entity: String, count: Int?, where conditions: [String: AttributeValue] = [:])
         -> Step
     {
         expectEntities(entity, count: Resolvable(count), where: conditions)
@@ -307,7 +307,7 @@ extension Step {
     }
 
     /// Passes when `count` requests are queued or in flight.
-    public static func expectPendingRequests(_ count: Int) -> Step {
+    package static func expectPendingRequests(_ count: Int) -> Step {
         expectPendingRequests(Resolvable(count))
     }
 
@@ -323,7 +323,7 @@ extension Step {
     }
 
     /// Passes when the response cache holds a response for the URL of `path`.
-    public static func expectCachedResponse(path: String, method: HTTPMethod = .get) -> Step {
+    package static func expectCachedResponse(path: String, method: HTTPMethod = .get) -> Step {
         Step("expect cached response \(method) \(path)") { context in
             let world = try context.world
             let manager = world.manager
@@ -339,7 +339,7 @@ extension Step {
     /// Passes when the stub server's journal holds matching requests (`count` exactly, or at least one);
     /// `json` and `jsonIncludes` match the request body as ``expectResponse(status:json:jsonIncludes:bodyContains:error:)``
     /// does. The matchers of ``expectRequest(method:path:conditions:times:)`` with just these.
-    public static func expectRequest(
+    package static func expectRequest(
         method: String? = nil,
         path: String? = nil,
         count: Int? = nil,
@@ -355,7 +355,7 @@ extension Step {
     }
 
     /// Passes when the HTTP client reports `status`.
-    public static func expectReachability(_ status: ReachabilityStatus) -> Step {
+    package static func expectReachability(_ status: ReachabilityStatus) -> Step {
         Step("expect reachability \(status)") { context in
             let actual = try context.objectManager.client.reachabilityStatus
             return actual == status ? .success : .wait("Reachability is '\(actual)', expected '\(status)'")
@@ -365,7 +365,7 @@ extension Step {
     /// Passes once the notification is posted during the previous step or this one, so one that an
     /// earlier step's work posts quickly is not missed (`reachability changed` names the object
     /// manager's reachability notification).
-    public static func waitForNotification(named name: String) -> Step {
+    package static func waitForNotification(named name: String) -> Step {
         let notificationName = Notification.Name(NotificationNames.resolve(name))
         return Step("wait for notification \(name)") { context in
             let world = try context.world
@@ -375,7 +375,7 @@ extension Step {
     }
 
     /// Passes when the queue is empty, nothing is in flight and no step's background work is running.
-    public static func waitForRequests() -> Step {
+    package static func waitForRequests() -> Step {
         Step("wait for requests") { context in
             let world = try context.world
             let count = world.manager.queue.count

@@ -126,7 +126,7 @@ extension BuiltInSteps {
 }
 
 /// Where a `cache response` step takes the body from.
-public enum CachedBody: Sendable {
+package enum CachedBody: Sendable {
     /// Inline data: text, or JSON for structured values.
     case json(JSONValue)
     case text(String)
@@ -140,7 +140,7 @@ extension Step {
     /// ```swift
     /// Step.stubRoute(forClass: "Review", method: .post, toPathPattern: "/422")
     /// ```
-    public static func stubRoute(forClass entity: String, method: HTTPMethod, toPathPattern pattern: String) -> Step {
+    package static func stubRoute(forClass entity: String, method: HTTPMethod, toPathPattern pattern: String) -> Step {
         stubRoute(
             .class(entity: entity, method: method),
             to: pattern,
@@ -149,7 +149,7 @@ extension Step {
     }
 
     /// Re-points a relationship route.
-    public static func stubRoute(
+    package static func stubRoute(
         forRelationship name: String,
         ofClass entity: String,
         method: HTTPMethod,
@@ -163,7 +163,7 @@ extension Step {
     }
 
     /// Re-points a named route.
-    public static func stubRoute(named name: String, toPathPattern pattern: String) -> Step {
+    package static func stubRoute(named name: String, toPathPattern pattern: String) -> Step {
         stubRoute(.named(name), to: pattern, description: "stub route '\(name)' to \(pattern)")
     }
 
@@ -180,7 +180,7 @@ extension Step {
     }
 
     /// Suspends (`true`) or resumes (`false`) the shared request queue. (RKKIFSteps ignored `false`.)
-    public static func suspendQueue(_ suspended: Bool) -> Step {
+    package static func suspendQueue(_ suspended: Bool) -> Step {
         suspendQueue(Resolvable(suspended))
     }
 
@@ -194,7 +194,7 @@ extension Step {
     }
 
     /// Stops live reachability monitoring, sets the status and posts the reachability-changed notification.
-    public static func stubReachability(_ status: ReachabilityStatus) -> Step {
+    package static func stubReachability(_ status: ReachabilityStatus) -> Step {
         Step("stub reachability: \(status)") { context in
             try context.objectManager.client.stubReachability(status)
             return .success
@@ -202,7 +202,7 @@ extension Step {
     }
 
     /// Stores a response for a URL relative to the base URL in the response cache.
-    public static func cacheResponse(
+    package static func cacheResponse(
         path: String,
         method: HTTPMethod = .get,
         status: Int = 200,

@@ -105,7 +105,7 @@ extension Step {
     /// ```swift
     /// Step.createObject(fromFactory: "restaurant", properties: ["name": "Bistro"], bindingAs: "place")
     /// ```
-    public static func createObject(
+    package static func createObject(
         fromFactory factory: String,
         properties: [String: AttributeValue] = [:],
         configuration: (@Sendable (ManagedObject) throws -> Void)? = nil,
@@ -121,7 +121,7 @@ extension Step {
     }
 
     /// One object from each named factory.
-    public static func createObjects(fromFactories factories: [String]) -> Step {
+    package static func createObjects(fromFactories factories: [String]) -> Step {
         Step("create from factories \(factories.joined(separator: ", "))") { context in
             _ = try context.testEnvironment.factory.objects(fromFactories: factories)
             return .success
@@ -130,7 +130,7 @@ extension Step {
 
     /// Inserts an object of an entity into the default store's main context; `save: false` leaves
     /// it unsaved (visible to the main context only). The entity and attributes are checked.
-    public static func insertEntity(
+    package static func insertEntity(
         _ entity: String,
         attributes: [String: AttributeValue] = [:],
         save: Bool = true,
@@ -162,7 +162,7 @@ extension Step {
     }
 
     /// Deletes every object of an entity (or of every entity when `entity` is nil) and saves.
-    public static func deleteEntities(_ entity: String?) -> Step {
+    package static func deleteEntities(_ entity: String?) -> Step {
         Step("delete entities " + (entity ?? "all")) { context in
             guard let store = try context.objectManager.store else { throw StepError.noStore }
             if let entity {
@@ -183,7 +183,7 @@ extension Step {
     ///     try place.setValue("Bistro", forAttribute: "name")
     /// }
     /// ```
-    public static func performAndSave(
+    package static func performAndSave(
         _ description: String = "perform and save",
         _ body: @escaping @Sendable (ManagedObjectContext) throws -> Void
     ) -> Step {

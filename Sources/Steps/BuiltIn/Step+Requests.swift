@@ -99,13 +99,13 @@ extension BuiltInSteps {
 
 /// What a `get objects` step loads. `parameters` fill the path's `:placeholders`; the rest become
 /// the query (`${…}` resolved in every value when the step runs).
-public enum ObjectsSource: Sendable, Hashable, CustomStringConvertible {
+package enum ObjectsSource: Sendable, Hashable, CustomStringConvertible {
     case route(String, parameters: [String: String] = [:])
     case path(String, parameters: [String: String] = [:])
     /// A relationship of an object bound with `as:`.
     case relationship(String, of: String, parameters: [String: String] = [:])
 
-    public var description: String {
+    package var description: String {
         let (text, parameters) =
             switch self {
             case .route(let name, let parameters): ("route \(name)", parameters)
@@ -120,7 +120,7 @@ public enum ObjectsSource: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Which object an object request sends.
-public enum ObjectReference: Sendable, Hashable {
+package enum ObjectReference: Sendable, Hashable {
     /// A new object of an entity with these attributes (not inserted until the response maps onto it).
     case new(entity: String, attributes: [String: AttributeValue])
     /// An object bound earlier with `as:`.
@@ -131,7 +131,7 @@ extension Step {
     /// Sends a GET through router, queue, HTTP, mapping and store. The request is built when the step
     /// runs — an unknown route or a placeholder with no value fails the step at once, with the reason —
     /// then sent in the background (a suspended queue holds it); `expect response` waits for it.
-    public static func getObjects(_ source: ObjectsSource) -> Step {
+    package static func getObjects(_ source: ObjectsSource) -> Step {
         Step("get objects \(source)") { context in
             let manager = try context.objectManager
             let request: ObjectRequest
@@ -165,7 +165,7 @@ extension Step {
     /// Sends an object through its class route for `method` (POST, PUT or DELETE). The request is
     /// built when the step runs — an object without the value its route's placeholder needs fails the
     /// step at once — then sent in the background.
-    public static func sendObject(_ reference: ObjectReference, method: HTTPMethod) -> Step {
+    package static func sendObject(_ reference: ObjectReference, method: HTTPMethod) -> Step {
         let what =
             switch reference {
             case .new(let entity, _): entity

@@ -110,7 +110,7 @@ extension Step {
     /// `conditions` — the matchers of a route's `when:`. `${name}` references are resolved in the path,
     /// exact values, JSON and `body contains`. A miss lists what the server saw, nearest first, each with
     /// why it did not match.
-    public static func expectRequest(
+    package static func expectRequest(
         method: String? = nil,
         path: String? = nil,
         conditions: RequestConditions,

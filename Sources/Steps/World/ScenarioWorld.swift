@@ -190,12 +190,12 @@ public final class ScenarioWorld: Sendable {
 }
 
 /// An object bound with `as:`, readable as `${name.attribute}` and passable as `{object: name}`.
-public struct BoundObject: Bindable {
-    public let object: ManagedObject
+package struct BoundObject: Bindable {
+    package let object: ManagedObject
 
-    public init(_ object: ManagedObject) { self.object = object }
+    package init(_ object: ManagedObject) { self.object = object }
 
-    public func value(forKeyPath keyPath: String) -> String? {
+    package func value(forKeyPath keyPath: String) -> String? {
         keyPath.isEmpty ? object.description : object.value(forKeyPath: keyPath)?.stringValue
     }
 }

@@ -2,17 +2,17 @@ public import Foundation
 public import SharedValues
 
 /// A request the stub server received, recorded before any delay or fault.
-public struct JournalEntry: Sendable, Codable, Equatable {
+package struct JournalEntry: Sendable, Codable, Equatable {
     /// The upper-cased method, e.g. `POST`.
-    public var method: String
+    package var method: String
     /// The raw path as sent, without the query.
-    public var path: String
+    package var path: String
     /// The raw query without `?`, or `nil` when the target had none.
-    public var query: String?
+    package var query: String?
     /// Every header in the order received.
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// The request body, or its first `RequestJournal.Limits.bodyBytes` bytes when it was longer.
-    public var body: Data
+    package var body: Data
     /// The body's whole length: received, or declared by `Content-Length` when the body was refused unread.
     package var bodyLength: Int
     /// Where the route that answered was written (`Fixtures/server.yml:12`), or `nil` when none did.
@@ -24,7 +24,7 @@ public struct JournalEntry: Sendable, Codable, Equatable {
 
     private enum CodingKeys: String, CodingKey { case method, path, query, headers, body, bodyLength }
 
-    public init(method: String, path: String, query: String? = nil, headers: [HTTPHeader] = [], body: Data = Data()) {
+    package init(method: String, path: String, query: String? = nil, headers: [HTTPHeader] = [], body: Data = Data()) {
         self.init(method: method, path: path, query: query, headers: headers, body: body, bodyLength: body.count)
     }
 
@@ -42,12 +42,12 @@ public struct JournalEntry: Sendable, Codable, Equatable {
     package var isBodyTruncated: Bool { body.count < bodyLength }
 
     /// The body as UTF-8 text (invalid bytes replaced).
-    public func bodyText() -> String {
+    package func bodyText() -> String {
         String(decoding: body, as: UTF8.self)
     }
 
     /// The first value of the header `name` (case-insensitive).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers[field: name]
     }
 

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// It is bounded (`Limits`): each body is kept up to 64 KiB, and only the newest 10,000 entries within
 /// 32 MiB are kept (the newest entry always is).
-public final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     /// The kept entries (from `start` on), their size, and how many were recorded since the last clear.
     private struct State {
         /// A forgotten entry's slot is emptied at once, so its memory goes; the slots themselves are removed
@@ -45,7 +45,7 @@ public final class RequestJournal: Sendable {
     private let state = Mutex(State())
     private let observers = Observers<Void>()
 
-    public convenience init() {
+    package convenience init() {
         self.init(limits: .standard)
     }
 
@@ -54,7 +54,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// Every kept request, oldest first.
-    public var entries: [JournalEntry] {
+    package var entries: [JournalEntry] {
         state.withLock { $0.entries }
     }
 
@@ -69,7 +69,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// The requests with that method (case-insensitive) and exact raw path; `nil` matches any.
-    public func entries(method: String?, path: String?) -> [JournalEntry] {
+    package func entries(method: String?, path: String?) -> [JournalEntry] {
         let method = method?.uppercased()
         return entries.filter { entry in
             (method == nil || entry.method == method) && (path == nil || entry.path == path)
@@ -77,7 +77,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// Forgets every recorded request.
-    public func clear() {
+    package func clear() {
         state.withLock { state in
             let clears = state.clears + 1
             state = State()
@@ -141,12 +141,12 @@ public final class RequestJournal: Sendable {
 
     /// Calls `body` after every change (a request recorded, or the journal cleared) until the returned
     /// observation is cancelled or released. `body` runs on the recording thread; keep it short.
-    public func onChange(_ body: @escaping @Sendable () -> Void) -> Observation {
+    package func onChange(_ body: @escaping @Sendable () -> Void) -> Observation {
         observers.add(body)
     }
 
     /// A stream that yields after every change; only the latest unconsumed change is buffered.
-    public func changes() -> AsyncStream<Void> {
+    package func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let observation = onChange { continuation.yield() }
         continuation.onTermination = { _ in observation.cancel() }

@@ -7,19 +7,19 @@ public import SharedValues
 /// let conditions = RequestConditions(query: [("q", .equals("lunch"))], headers: [("Authorization", try .matches("^Bearer "))])
 /// conditions.misses(in: request)   // ["query 'q' is 'dinner', expected 'lunch'"]
 /// ```
-public struct RequestConditions: Sendable, Equatable {
+package struct RequestConditions: Sendable, Equatable {
     /// Query parameters by name (exact, case-sensitive), in the order written.
-    public var query: [(name: String, match: RequestValueMatch)]
+    package var query: [(name: String, match: RequestValueMatch)]
     /// Headers by name (case-insensitive), in the order written.
-    public var headers: [(name: String, match: RequestValueMatch)]
+    package var headers: [(name: String, match: RequestValueMatch)]
     /// The body as JSON contains this (objects as subsets, arrays element by element).
-    public var json: JSONValue?
+    package var json: JSONValue?
     /// The same, with arrays matched in any order and extra elements allowed (`json includes`).
-    public var jsonIncludes: JSONValue?
+    package var jsonIncludes: JSONValue?
     /// The body's text contains this.
-    public var bodyContains: String?
+    package var bodyContains: String?
 
-    public init(
+    package init(
         query: [(name: String, match: RequestValueMatch)] = [],
         headers: [(name: String, match: RequestValueMatch)] = [],
         json: JSONValue? = nil,
@@ -34,11 +34,11 @@ public struct RequestConditions: Sendable, Equatable {
     }
 
     /// Whether there is no condition at all.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         query.isEmpty && headers.isEmpty && json == nil && jsonIncludes == nil && bodyContains == nil
     }
 
-    public static func == (lhs: RequestConditions, rhs: RequestConditions) -> Bool {
+    package static func == (lhs: RequestConditions, rhs: RequestConditions) -> Bool {
         lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.match == $1.match }
             && lhs.headers.elementsEqual(rhs.headers) {
                 $0.name.lowercased() == $1.name.lowercased() && $0.match == $1.match

@@ -8,9 +8,9 @@ import Diagnostics
 /// bearer.mismatch(in: ["Bearer abc"])   // nil: it holds
 /// RequestValueMatch.absent.mismatch(in: ["2"])   // "is '2', expected absent"
 /// ```
-public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
+package struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
     /// What the value must be.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Exactly this text (a query value percent-decoded, `+` read as a space).
         case equals(String)
         /// A regular expression (ICU syntax, less what needs backtracking: ``LinearRegex``) that matches
@@ -20,21 +20,21 @@ public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
         case absent
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The compiled expression of `.matches`.
     let regex: LinearRegex?
 
     /// The text must be exactly `text`.
-    public static func equals(_ text: String) -> RequestValueMatch {
+    package static func equals(_ text: String) -> RequestValueMatch {
         RequestValueMatch(kind: .equals(text), regex: nil)
     }
 
     /// The parameter or header must not be sent.
-    public static let absent = RequestValueMatch(kind: .absent, regex: nil)
+    package static let absent = RequestValueMatch(kind: .absent, regex: nil)
 
     /// A value that `pattern` finds a match in; throws when `pattern` is not a valid expression, or
     /// asks for what only backtracking can do (backreferences, lookaround), or is too large.
-    public static func matches(_ pattern: String) throws(RequestMatchError) -> RequestValueMatch {
+    package static func matches(_ pattern: String) throws(RequestMatchError) -> RequestValueMatch {
         do {
             return RequestValueMatch(kind: .matches(pattern), regex: try LinearRegex(pattern))
         } catch {
@@ -48,12 +48,12 @@ public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
         self.regex = regex
     }
 
-    public static func == (lhs: RequestValueMatch, rhs: RequestValueMatch) -> Bool {
+    package static func == (lhs: RequestValueMatch, rhs: RequestValueMatch) -> Bool {
         lhs.kind == rhs.kind
     }
 
     /// `'lunch'`, `matching /^Bearer /`, `absent`.
-    public var description: String {
+    package var description: String {
         switch kind {
         case .equals(let text): "'\(text)'"
         case .matches(let pattern): "matching /\(pattern)/"
@@ -64,7 +64,7 @@ public struct RequestValueMatch: Sendable, Equatable, CustomStringConvertible {
     /// Why `values` (every value sent under the name, in order; empty when it was not sent) do not
     /// hold, or `nil` when they do: `missing, expected 'lunch'`, `is 'x', expected 'lunch'`, `is '2', expected
     /// absent`. Any one value that holds is enough.
-    public func mismatch(in values: [String]) -> String? {
+    package func mismatch(in values: [String]) -> String? {
         var budget = LinearRegex.requestBudget
         return mismatch(in: values, budget: &budget)
     }

@@ -43,7 +43,7 @@ public final class StubServer: Sendable {
     /// scenario's set-up resets (`POST /__scenario-run/reset` for `serve`).
     package let session: StubSession
     /// The requests received since the last `clear()`, within the journal's limits.
-    public let journal: RequestJournal
+    package let journal: RequestJournal
     /// What a request and a connection may take.
     package let limits: StubServerLimits
     private let port: Int
