@@ -3,13 +3,20 @@ import Synchronization
 
 /// A response stored in the cache.
 public struct CachedResponse: Sendable, Hashable {
+    /// The method of the request the response answered.
     public var method: HTTPMethod
+    /// The URL of the request the response answered.
     public var url: URL
+    /// The HTTP status of the response.
     public var status: Int
+    /// The response's headers.
     public var headers: [HTTPHeader]
+    /// The response's body.
     public var body: Data
+    /// When the response was stored: the start of its `max-age`.
     public var storedAt: Date
 
+    /// Makes a cached response; `storedAt` defaults to now.
     public init(method: HTTPMethod, url: URL, status: Int, headers: [HTTPHeader], body: Data, storedAt: Date = Date()) {
         self.method = method
         self.url = url
@@ -54,8 +61,10 @@ public final class ResponseCache: Sendable {
     /// Responses by key, and the keys oldest first, under one lock so they always agree.
     private let storage = Mutex<(responses: [Key: CachedResponse], order: [Key])>(([:], []))
 
+    /// Makes an empty cache.
     public init() {}
 
+    /// Stores a response under its method and URL, replacing (and making newest) one stored there before.
     public func store(_ response: CachedResponse) {
         let key = Key(method: response.method, url: Self.normalize(response.url))
         storage.withLock { storage in
@@ -82,11 +91,13 @@ public final class ResponseCache: Sendable {
         )
     }
 
+    /// The response stored for a method and URL, or `nil`; the URL's host case and fragment do not matter.
     public func cachedResponse(for method: HTTPMethod, url: URL) -> CachedResponse? {
         let key = Key(method: method, url: Self.normalize(url))
         return storage.withLock { $0.responses[key] }
     }
 
+    /// Removes the response stored for a method and URL, if there is one.
     public func removeResponse(for method: HTTPMethod, url: URL) {
         let key = Key(method: method, url: Self.normalize(url))
         storage.withLock { storage in
@@ -96,6 +107,7 @@ public final class ResponseCache: Sendable {
         }
     }
 
+    /// Removes every stored response.
     public func removeAll() {
         storage.withLock { $0 = ([:], []) }
     }
@@ -105,6 +117,7 @@ public final class ResponseCache: Sendable {
         storage.withLock { storage in storage.order.compactMap { storage.responses[$0] } }
     }
 
+    /// The number of stored responses.
     public var count: Int { storage.withLock { $0.responses.count } }
 
     /// Scheme, lower-cased host, port, path and query: `http://127.0.0.1:8080/restaurants?page=1`.

@@ -11,7 +11,9 @@ import Synchronization
 /// client.stubReachability(.notReachable)       // stops monitoring, posts the notification
 /// ```
 public final class HTTPClient: Sendable {
+    /// The URL whose host reachability is about; the object manager's requests are relative to it.
     public let baseURL: URL
+    /// What sends the requests: by default HTTP/1.1 over kept-alive connections.
     public let transport: any HTTPTransport
     private let probe: any ReachabilityProbe
     private let sharedMonitor: ReachabilityMonitor?
@@ -89,6 +91,11 @@ public final class HTTPClient: Sendable {
     /// Headers sent with every request (a request's own headers win).
     public var defaultHeaders: [HTTPHeader] { state.withLock { $0.defaultHeaders } }
 
+    /// Sets a header sent with every request, replacing any default header of that name.
+    ///
+    /// ```swift
+    /// manager.client.setDefaultHeader("Authorization", to: "Bearer \(token)")
+    /// ```
     public func setDefaultHeader(_ name: String, to value: String) {
         state.withLock { $0.defaultHeaders.set(name, to: value) }
     }

@@ -2,13 +2,18 @@ public import Foundation
 
 /// A request as the transport sends it.
 public struct HTTPRequest: Sendable, Hashable {
+    /// The request's method.
     public var method: HTTPMethod
+    /// The request's URL.
     public var url: URL
+    /// The request's headers, in order.
     public var headers: [HTTPHeader]
+    /// The request body; `nil` for none.
     public var body: Data?
     /// How long the whole request may take.
     public var timeout: Duration
 
+    /// Makes a request; `timeout` is how long the whole request may take.
     public init(
         method: HTTPMethod,
         url: URL,
@@ -26,14 +31,18 @@ public struct HTTPRequest: Sendable, Hashable {
 
 /// A complete response.
 public struct HTTPResponse: Sendable, Hashable {
+    /// The HTTP status of the response.
     public var status: Int
+    /// The response's headers, in order.
     public var headers: [HTTPHeader]
+    /// The response body; empty for none.
     public var body: Data
     /// The URL that was requested.
     public var url: URL
     /// Whether this response came from the response cache rather than the network.
     public var isFromCache: Bool
 
+    /// Makes a response to `url`; `isFromCache` marks one served from the response cache.
     public init(status: Int, headers: [HTTPHeader] = [], body: Data = Data(), url: URL, isFromCache: Bool = false) {
         self.status = status
         self.headers = headers

@@ -8,12 +8,15 @@
 
 /// Answers "how is this host reachable right now?" — the seam under reachability monitoring.
 public protocol ReachabilityProbe: Sendable {
+    /// The status of `host` now.
     func status(ofHost host: String) async -> ReachabilityStatus
 }
 
 /// A probe that always answers the same status, for unit tests.
 public struct FixedReachabilityProbe: ReachabilityProbe {
+    /// The status every host has.
     public var status: ReachabilityStatus
+    /// Makes a probe that answers `status` for every host.
     public init(_ status: ReachabilityStatus) { self.status = status }
     public func status(ofHost host: String) async -> ReachabilityStatus { status }
 }
@@ -23,6 +26,7 @@ public struct FixedReachabilityProbe: ReachabilityProbe {
 /// non-loopback interface — a wireless WAN one (`ww*`) counts as WWAN, any other (Wi-Fi, Ethernet) as
 /// Wi-Fi, the closest Linux has to iOS's two kinds.
 public struct InterfaceReachabilityProbe: ReachabilityProbe {
+    /// Makes the live probe.
     public init() {}
 
     public func status(ofHost host: String) async -> ReachabilityStatus {

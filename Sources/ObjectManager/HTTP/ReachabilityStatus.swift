@@ -2,9 +2,13 @@ public import Foundation
 
 /// Network reachability of the base URL's host, as RKReachabilityObserver reported it.
 public enum ReachabilityStatus: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// Not known: the status before monitoring (or a stub) first sets it.
     case unknown
+    /// The host does not resolve, or no interface that can reach it is up.
     case notReachable = "not reachable"
+    /// Reachable through a wireless WAN (cellular) interface only.
     case reachableViaWWAN = "reachable via wwan"
+    /// Reachable through another interface (Wi-Fi, Ethernet, or loopback for a local host).
     case reachableViaWiFi = "reachable via wifi"
 
     /// Parses the step vocabulary (`not reachable`, `reachable via wifi`, …), case-insensitively.
@@ -13,6 +17,7 @@ public enum ReachabilityStatus: String, Sendable, Hashable, Codable, CaseIterabl
         self.init(rawValue: normalized)
     }
 
+    /// Whether the host is reachable, through either kind of interface.
     public var isReachable: Bool {
         self == .reachableViaWWAN || self == .reachableViaWiFi
     }

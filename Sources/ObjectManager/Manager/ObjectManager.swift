@@ -13,10 +13,15 @@ import Synchronization
 /// print(result.objects.count)   // 20, mapped and saved in the store
 /// ```
 public final class ObjectManager: Sendable {
+    /// The URL that paths and routes are relative to.
     public let baseURL: URL
+    /// The HTTP client that sends the requests: default headers, timeout, transport and reachability.
     public let client: HTTPClient
+    /// The router that turns route names and objects into URLs.
     public let router: Router
+    /// The queue that limits how many requests run at once.
     public let queue: RequestQueue
+    /// The response cache GET requests are served from according to their ``CachePolicy``.
     public let cache: ResponseCache
     private let state: Mutex<State>
     private let requestObservers = Observers<RequestRecord>()
@@ -40,6 +45,18 @@ public final class ObjectManager: Sendable {
         set { sharedInstance.withLock { $0 = newValue } }
     }
 
+    /// Makes a manager for the API at `baseURL`.
+    ///
+    /// ```swift
+    /// let manager = ObjectManager(baseURL: URL(string: "http://127.0.0.1:8080")!, store: store)
+    /// manager.client.setDefaultHeader("Authorization", to: "Bearer \(token)")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - client: The HTTP client; `nil` makes one for `baseURL`.
+    ///   - store: The entity store responses are mapped into; settable later through ``store``.
+    ///   - routes: The routes the router starts with.
+    ///   - maxConcurrentRequests: How many requests the queue runs at once.
     public init(
         baseURL: URL,
         client: HTTPClient? = nil,
@@ -63,10 +80,13 @@ public final class ObjectManager: Sendable {
         set { state.withLock { $0.store = newValue } }
     }
 
+    /// Adds a mapping for the responses a descriptor matches (by method, path and status).
     public func addResponseDescriptor(_ descriptor: ResponseDescriptor) {
         state.withLock { $0.responseDescriptors.append(descriptor) }
     }
 
+    /// Adds how an entity's objects become the body of a POST, PUT or PATCH; the first descriptor that
+    /// matches the entity and method is used.
     public func addRequestDescriptor(_ descriptor: RequestDescriptor) {
         state.withLock { $0.requestDescriptors.append(descriptor) }
     }
@@ -77,6 +97,7 @@ public final class ObjectManager: Sendable {
         set { state.withLock { $0.errorMapping = newValue } }
     }
 
+    /// The response descriptors added so far, in order.
     public var responseDescriptors: [ResponseDescriptor] { state.withLock { $0.responseDescriptors } }
 
     // MARK: History

@@ -3,7 +3,9 @@ public import Foundation
 /// What became of one request the object manager sent: the history that `expect response` and
 /// the runner's log read.
 public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
+    /// The request's method.
     public var method: HTTPMethod
+    /// The request's URL, query included.
     public var url: URL
     /// The response, when one arrived (from the network or the cache).
     public var response: HTTPResponse?
@@ -14,12 +16,14 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
     public var mapping: String? = nil
     /// Why it failed, rendered; `nil` on success.
     public var errorDescription: String?
+    /// How long the request took, from the call to its end (reachability, cache, queue and mapping included).
     public var duration: Duration
     /// When the request was sent among this manager's requests: 1 for the first. Requests finish in
     /// another order than they were sent (a slow one before a fast one); ``ObjectManager/lastSentRecord``
     /// reads this.
     public var sendOrder: UInt64 = 0
 
+    /// The HTTP status of the response; `nil` when no response arrived.
     public var status: Int? { response?.status }
 
     /// `POST /review → 201 (1 object)`, `GET /restaurants → cache 200 (20 objects)`, `POST /x → failed: …`,
@@ -42,9 +46,12 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
 
 /// The objects a request mapped and the response they came from (RKMappingResult).
 public struct ObjectResult: Sendable {
+    /// The response the objects were mapped from.
     public var response: HTTPResponse
+    /// The objects mapped from the response into the store; empty when nothing was mapped.
     public var objects: [ManagedObject]
 
+    /// The first mapped object, or `nil` when there is none.
     public var firstObject: ManagedObject? { objects.first }
 }
 
@@ -57,15 +64,22 @@ public struct ObjectResult: Sendable {
 /// let result = try await manager.perform(request)
 /// ```
 public struct ObjectRequest: Sendable {
+    /// The request's method.
     public var method: HTTPMethod
+    /// The request's URL, with the route's placeholders filled in and its query.
     public var url: URL
+    /// The request body: for a POST, PUT or PATCH of an object, its JSON (through its request descriptor's
+    /// mapping, when one matches); `nil` for none.
     public var body: Data?
     /// The object the response maps back onto (and, for DELETE, the one deleted from the store).
     public var object: ManagedObject?
+    /// How the request uses the response cache.
     public var cachePolicy: CachePolicy
     /// For a relationship's GET: its name and the parent the results are connected to.
     var relationship: (name: String, parent: ManagedObject)?
 
+    /// Makes a request to send with ``ObjectManager/perform(_:)``; most requests come from
+    /// ``ObjectManager/request(forRouteNamed:parameters:)`` instead.
     public init(
         method: HTTPMethod,
         url: URL,

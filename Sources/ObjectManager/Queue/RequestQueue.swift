@@ -31,6 +31,7 @@ public final class RequestQueue: Sendable {
     private let storage: Mutex<Storage>
     private let observers = Observers<Void>()
 
+    /// Makes a queue that runs up to `maxConcurrentRequests` requests at once (at least 1).
     public init(maxConcurrentRequests: Int = 5) {
         storage = Mutex(Storage(machine: RequestQueueState(maxConcurrent: maxConcurrentRequests)))
     }
@@ -41,6 +42,7 @@ public final class RequestQueue: Sendable {
         set { apply { $0.setSuspended(newValue) } }
     }
 
+    /// How many requests run at once (at least 1); raising it starts waiting requests.
     public var maxConcurrentRequests: Int {
         get { storage.withLock { $0.machine.maxConcurrent } }
         set { apply { $0.setMaxConcurrent(newValue) } }

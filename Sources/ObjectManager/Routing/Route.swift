@@ -19,8 +19,11 @@ public struct Route: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What the route is looked up by: its class, relationship or name.
     public var key: Key
+    /// The HTTP method of the requests the route makes.
     public var method: HTTPMethod
+    /// The path the route points at, relative to the base URL; `:name` placeholders are filled in per request.
     public var pathPattern: PathPattern
 
     /// A class route: `Route(entity: "Review", method: .post, pathPattern: "/restaurants/:restaurantID/reviews")`.

@@ -10,6 +10,7 @@ public struct RouteSet: Sendable, Hashable {
     private var order: [Route.Key] = []
     private var originalPatterns: [Route.Key: PathPattern] = [:]
 
+    /// Makes a route set of `routes`; of routes with the same key the first is kept.
     public init(_ routes: [Route] = []) {
         for route in routes where routesByKey[route.key] == nil {
             routesByKey[route.key] = route

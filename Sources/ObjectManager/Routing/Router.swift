@@ -9,9 +9,11 @@ import Synchronization
 /// let url = try router.url(forRouteNamed: "restaurants") // http://127.0.0.1:8080/restaurants
 /// ```
 public final class Router: Sendable {
+    /// The URL the routes' paths are relative to.
     public let baseURL: URL
     private let routeSet: Mutex<RouteSet>
 
+    /// Makes a router for `baseURL` that starts with `routes`.
     public init(baseURL: URL, routes: RouteSet = RouteSet()) {
         self.baseURL = baseURL
         self.routeSet = Mutex(routes)
@@ -20,6 +22,7 @@ public final class Router: Sendable {
     /// A snapshot of the current route set.
     public var routes: RouteSet { routeSet.withLock { $0 } }
 
+    /// Adds a route; throws ``RoutingError/duplicateRoute(_:)`` when the router has a route with the same key.
     public func addRoute(_ route: Route) throws(RoutingError) {
         try routeSet.withLock { (set: inout RouteSet) throws(RoutingError) in try set.add(route) }
     }
