@@ -19,6 +19,7 @@ public final class CountingIdlingResource: IdlingResource {
     private let count = Mutex(0)
     private let observers = Observers<Void>()
 
+    /// Makes a resource named `name` (`outbox`), idle until raised.
     public init(_ name: String) {
         self.name = name
     }

@@ -22,6 +22,7 @@ public struct IdlingProbe: IdlingResource {
     public let name: String
     private let probe: @Sendable () -> Bool
 
+    /// Makes a resource named `name` that is idle when `isIdle` returns true.
     public init(_ name: String, isIdle: @escaping @Sendable () -> Bool) {
         self.name = name
         self.probe = isIdle

@@ -5,6 +5,7 @@ public struct AttributeMapping: Sendable, Hashable {
     /// The destination attribute.
     public var attribute: String
 
+    /// Maps the value at `keyPath` in the source JSON onto `attribute`.
     public init(fromKeyPath keyPath: String, toAttribute attribute: String) {
         self.keyPath = keyPath
         self.attribute = attribute

@@ -7,6 +7,7 @@ public struct ErrorMapping: Sendable, Hashable {
     /// Key paths tried in order.
     public var keyPaths: [String]
 
+    /// Makes an error mapping that tries `keyPaths` in order.
     public init(keyPaths: [String] = ["errors.message", "error", "errors"]) {
         self.keyPaths = keyPaths
     }

@@ -19,18 +19,26 @@ public struct MappingTest: Sendable {
 
     /// One expectation: a source key path, a destination key path and what the destination must hold.
     public struct Expectation: Sendable {
+        /// The key path in the source object.
         public var sourceKeyPath: String
+        /// The attribute key path the value must be mapped to.
         public var destinationKeyPath: String
+        /// What the mapped value must be.
         public var check: Check
     }
 
+    /// The mapping under test.
     public let mapping: EntityMapping
+    /// The JSON the mapping is applied to.
     public let sourceObject: JSONValue
+    /// The entity model the mapping's entity belongs to.
     public let model: EntityModel
     /// Where in `sourceObject` the mapped object sits (`article`); nil for the whole object.
     public let keyPath: String?
+    /// The expectations stated so far, in order.
     public private(set) var expectations: [Expectation] = []
 
+    /// Makes a test of `mapping` applied to `sourceObject`, with no expectations yet; see the example above.
     public init(mapping: EntityMapping, sourceObject: JSONValue, model: EntityModel, keyPath: String? = nil) {
         self.mapping = mapping
         self.sourceObject = sourceObject

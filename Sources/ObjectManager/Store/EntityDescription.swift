@@ -1,11 +1,20 @@
 /// An entity: its attributes (one SQLite column each), identification attribute and relationships.
 public struct EntityDescription: Sendable, Hashable {
+    /// The entity's name (`Restaurant`), its table in the store.
     public var name: String
+    /// The entity's attributes, in declaration order.
     public var attributes: [AttributeDescription]
     /// The attribute whose value identifies an object (unique in the store), used for upserts and relationships.
     public var identificationAttribute: String?
+    /// The entity's relationships to other entities.
     public var relationships: [RelationshipDescription]
 
+    /// Makes an entity; ``EntityModel`` validates it with the other entities.
+    ///
+    /// ```swift
+    /// EntityDescription(name: "Restaurant", attributes: [.init("restaurantID", .integer), .init("name", .string)],
+    ///                   identificationAttribute: "restaurantID")
+    /// ```
     public init(
         name: String,
         attributes: [AttributeDescription],

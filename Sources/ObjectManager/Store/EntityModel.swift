@@ -162,8 +162,10 @@ public struct EntityModel: Sendable, Hashable {
 extension EntityModel {
     /// Collects entity descriptions, then validates them once into an ``EntityModel``.
     public struct Builder: Sendable {
+        /// The entities added so far, in order.
         public private(set) var entities: [EntityDescription] = []
 
+        /// Makes an empty builder.
         public init() {}
 
         /// Adds an entity.

@@ -13,7 +13,9 @@ import Synchronization
 public final class EntityStore: Sendable {
     /// Where the SQLite database lives.
     public enum Location: Sendable, Hashable {
+        /// An SQLite database in memory, gone with the store.
         case inMemory
+        /// An SQLite database file at this URL.
         case file(URL)
     }
 

@@ -1,12 +1,21 @@
 /// Why an entity model is invalid.
 public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// An entity, attribute or relationship has an empty name.
     case emptyName
+    /// Two entities have this name.
     case duplicateEntity(String)
+    /// An entity declares an attribute or relationship name twice.
     case duplicateAttribute(entity: String, attribute: String)
+    /// An attribute or relationship name the store cannot use: one with a dot, or `rowid` (SQLite's row ID).
     case reservedAttribute(entity: String, attribute: String)
+    /// The entity's identification attribute is not one of its attributes.
     case identificationAttributeMissing(entity: String, attribute: String)
+    /// A relationship's destination is not an entity of the model.
     case unknownDestination(entity: String, relationship: String, destination: String)
+    /// A relationship's foreign key is not an attribute of `owner` (the source for to-one, the destination for
+    /// to-many).
     case foreignKeyNotAnAttribute(entity: String, relationship: String, foreignKey: String, owner: String)
+    /// A relationship needs an identification attribute on `identifiedEntity`, which has none.
     case relationshipNeedsIdentification(entity: String, relationship: String, identifiedEntity: String)
     /// A many-to-many relationship's `inverse` is not a many-to-many relationship back to it that owns a join table.
     case invalidInverse(entity: String, relationship: String, inverse: String)

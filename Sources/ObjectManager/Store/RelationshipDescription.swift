@@ -19,7 +19,9 @@
 ///                   relationships: [.manyToMany(name: "books", destination: "Book", inverse: "authors")])
 /// ```
 public struct RelationshipDescription: Sendable, Hashable {
+    /// The relationship's name (`reviews`).
     public var name: String
+    /// The name of the entity the relationship leads to.
     public var destination: String
     /// Whether the relationship leads to several objects (true for many-to-many ones).
     public var isToMany: Bool

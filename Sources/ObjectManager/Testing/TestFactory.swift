@@ -36,6 +36,7 @@ public final class TestFactory: Sendable {
         var storeIsEmptied = false
     }
 
+    /// The entity model every store the factory sets up is created from.
     public let model: EntityModel
     private let configureManager: @Sendable (ObjectManager) throws -> Void
     private let makeClient: @Sendable (URL) -> HTTPClient
@@ -81,6 +82,7 @@ public final class TestFactory: Sendable {
         state.withLock { $0.factories[name] = Factory(entity: entity, attributes: attributes, configure: configure) }
     }
 
+    /// The names of the defined factories, sorted.
     public var factoryNames: [String] { state.withLock { $0.factories.keys.sorted() } }
 
     /// The entity a factory builds.
@@ -155,10 +157,18 @@ public final class TestFactory: Sendable {
     /// reuses it, so what it still holds after a tear-down would reach the next scenario.
     package var lastStore: EntityStore? { state.withLock { $0.store } }
 
+    /// Adds a hook that runs at the end of every ``setUp(baseURL:monitorReachability:)``, in the order added:
+    /// the app's own set-up (a signed-in user, a seeded cache).
+    ///
+    /// ```swift
+    /// factory.addSetUpHook { manager in manager.client.setDefaultHeader("Authorization", to: "Bearer test") }
+    /// ```
     public func addSetUpHook(_ hook: @escaping Hook) {
         state.withLock { $0.setUpHooks.append(hook) }
     }
 
+    /// Adds a hook that runs during every ``tearDown()``, in the order added, after the manager's requests are
+    /// cancelled and before the store is emptied: the app's own reset.
     public func addTearDownHook(_ hook: @escaping Hook) {
         state.withLock { $0.tearDownHooks.append(hook) }
     }
@@ -232,8 +242,11 @@ private final class MonitorsByHost: Sendable {
 
 /// Why a factory could not build.
 public enum TestFactoryError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No factory has this name; `suggestions` are the defined factories' names.
     case unknownFactory(String, suggestions: [String])
+    /// There is no default entity store to insert into: set-up has not run.
     case noStore
+    /// Building from the factory failed (an attribute or the `configure` closure threw); `reason` says why.
     case buildFailed(String, reason: String)
 
     public var description: String {

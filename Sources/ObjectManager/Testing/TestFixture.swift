@@ -9,8 +9,10 @@ public import Foundation
 /// fixtures.mimeType(named: "503.html")   // "text/html"
 /// ```
 public struct TestFixture: Sendable {
+    /// The fixture folder, as a standardized file URL.
     public let directory: URL
 
+    /// Makes access to the fixtures in `directory`.
     public init(directory: URL) {
         self.directory = directory.standardizedFileURL
     }
@@ -27,10 +29,12 @@ public struct TestFixture: Sendable {
         }
     }
 
+    /// Whether a fixture of this name exists inside the folder.
     public func exists(named name: String) -> Bool {
         folder.file(named: name) != nil
     }
 
+    /// The bytes of a fixture; throws when it is missing (with the nearest names) or outside the folder.
     public func data(named name: String) throws(TestFixtureError) -> Data {
         switch folder.lookUp(name) {
         case .file(let url):
@@ -47,10 +51,12 @@ public struct TestFixture: Sendable {
         )
     }
 
+    /// The text of a fixture, decoded as UTF-8.
     public func string(named name: String) throws(TestFixtureError) -> String {
         String(decoding: try data(named: name), as: UTF8.self)
     }
 
+    /// A fixture parsed as JSON; throws ``TestFixtureError/notJSON(name:reason:)`` when it does not parse.
     public func json(named name: String) throws(TestFixtureError) -> JSONValue {
         let data = try data(named: name)
         do {
@@ -76,8 +82,11 @@ public struct TestFixture: Sendable {
 
 /// Why a fixture could not be read.
 public enum TestFixtureError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No fixture has this name; `suggestions` are the nearest file names in the folder.
     case notFound(name: String, directory: String, suggestions: [String])
+    /// The name leads outside the folder (`..`, an absolute path, or a link pointing out).
     case outsideFolder(name: String, directory: String)
+    /// The fixture is not valid JSON; `reason` says why.
     case notJSON(name: String, reason: String)
 
     public var description: String {

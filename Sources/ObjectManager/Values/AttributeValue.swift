@@ -2,12 +2,19 @@ public import Foundation
 
 /// The value of one entity attribute.
 public enum AttributeValue: Sendable, Hashable {
+    /// No value (SQL `NULL`, JSON `null`).
     case null
+    /// A whole number.
     case integer(Int)
+    /// A floating-point number.
     case double(Double)
+    /// Text.
     case string(String)
+    /// A Boolean.
     case boolean(Bool)
+    /// A point in time.
     case date(Date)
+    /// A JSON value (an array or an object) of an attribute of type ``AttributeType/json``.
     case json(JSONValue)
 
     /// The attribute value of a JSON value as it stands: numbers, strings and bools keep their kind, arrays and objects become `.json`.
