@@ -10,7 +10,9 @@
 /// that many errors on one long line cost a few words each, not a copy of the line each; and a line
 /// longer than ``shownLineLimit`` characters is printed as a window around the caret.
 public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where the problem is.
     public var location: SourceLocation
+    /// What is wrong, in a sentence or two (`Unknown step 'stub rout'. Did you mean 'stub route'?`).
     public var message: String
     /// The text of the offending line, without its newline; `nil` when the file could not be read.
     public var sourceLine: String? {
@@ -19,6 +21,7 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     }
     private(set) var line: Line
 
+    /// Makes a diagnostic; `sourceLine` is the text of the offending line, `nil` when it is not known.
     public init(location: SourceLocation, message: String, sourceLine: String?) {
         self.location = location
         self.message = message
@@ -53,13 +56,16 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Where something was written and the text of its line: enough to report a problem found later.
     public struct Source: Sendable, Hashable {
+        /// Where it was written.
         public var location: SourceLocation
+        /// The text of its line, without its newline; `nil` when it is not known.
         public var sourceLine: String? {
             get { line.text }
             set { line = newValue.map(Line.owned) ?? .none }
         }
         var line: Line
 
+        /// Makes a source from a location and the text of its line.
         public init(location: SourceLocation, sourceLine: String?) {
             self.location = location
             self.line = sourceLine.map(Line.owned) ?? .none

@@ -7,6 +7,7 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
     /// Column number starting from 1, counted in Unicode scalars.
     public var column: Int
 
+    /// Makes a location; `line` and `column` count from 1.
     public init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line

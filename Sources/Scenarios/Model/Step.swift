@@ -34,6 +34,13 @@ public struct Step: Sendable {
     /// then checked against that entity's attributes and relationships, with a suggestion.
     public var boundEntity: String?
 
+    /// Makes a step whose `action` runs with the scenario's context; see the example above.
+    ///
+    /// - Parameters:
+    ///   - description: What the step does, as reports show it.
+    ///   - location: Where the step was written, for failures; `nil` for a step made in code.
+    ///   - timeout: How long the step may keep answering *wait*; `nil` for the run's step timeout.
+    ///   - action: What the step does: it returns ``StepResult/success``, a failure, or a reason to wait.
     public init(
         _ description: String,
         location: SourceLocation? = nil,

@@ -16,16 +16,22 @@ public struct StepArguments: Sendable {
         case none
         /// One scalar; `isPlain` is false for quoted scalars, which never resolve to numbers or booleans.
         case scalar(String, isPlain: Bool)
+        /// A list of nodes.
         case sequence([StepArguments])
+        /// A mapping's keys and values, in the order written.
         case mapping([Entry])
     }
 
     /// One key of a mapping, where it is written, and its value.
     public struct Entry: Sendable {
+        /// The key as written.
         public var key: String
+        /// Where the key is written.
         public var keyLocation: SourceLocation
+        /// The key's value.
         public var value: StepArguments
 
+        /// Makes an entry of a mapping.
         public init(key: String, keyLocation: SourceLocation, value: StepArguments) {
             self.key = key
             self.keyLocation = keyLocation
@@ -33,6 +39,7 @@ public struct StepArguments: Sendable {
         }
     }
 
+    /// What was written at this node.
     public var content: Content
     /// Where this node starts.
     public var location: SourceLocation
@@ -53,6 +60,8 @@ public struct StepArguments: Sendable {
     /// step's whole argument.
     package var subject: String { key.map { "'\($0)' of step '\(stepName)'" } ?? "Step '\(stepName)'" }
 
+    /// Makes a node of `content` written at `location`, for the step named `stepName`; `bindingName` is the
+    /// name given with `as:`, if any.
     public init(_ content: Content, at location: SourceLocation, stepName: String, bindingName: String? = nil) {
         self.content = content
         self.location = location

@@ -9,6 +9,7 @@ public struct StepBuildContext: Sendable {
     /// The app's known names.
     public var vocabulary: Vocabulary
 
+    /// Makes a context with a fixture folder and the app's vocabulary; both empty by default.
     public init(fixturesDirectory: URL? = nil, vocabulary: Vocabulary = Vocabulary()) {
         self.fixturesDirectory = fixturesDirectory
         self.vocabulary = vocabulary

@@ -14,6 +14,7 @@ public struct Vocabulary: Sendable {
     /// Relationship names by entity, readable as `${name.relationship}`. An entity that is absent is not checked.
     public var relationships: [String: Set<String>]
 
+    /// Makes a vocabulary; a kind or entity left out is not checked.
     public init(
         _ names: [NameKind: Set<String>] = [:],
         attributes: [String: Set<String>] = [:],

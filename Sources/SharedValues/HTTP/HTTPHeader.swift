@@ -1,8 +1,11 @@
 /// One header field; order and repetition are kept.
 public struct HTTPHeader: Sendable, Hashable, Codable {
+    /// The field's name, as written.
     public var name: String
+    /// The field's value.
     public var value: String
 
+    /// Makes a header field.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

@@ -17,6 +17,7 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
     public let rawValue: String
     let components: [Component]
 
+    /// Makes a pattern from its text (`/restaurants/:restaurantID/reviews`); a string literal makes one too.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
         self.components = Self.parse(rawValue)

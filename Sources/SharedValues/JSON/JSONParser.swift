@@ -1,5 +1,6 @@
 /// Why JSON text could not be parsed: what was expected and at which byte.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was expected, or what is wrong (`Expected ':' after an object key`).
     public var message: String
     /// The byte offset of the problem.
     public var offset: Int

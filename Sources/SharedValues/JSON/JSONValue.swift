@@ -7,12 +7,19 @@ public import Foundation
 /// json[keyPath: "errors.message"] // .string("Invalid object.")
 /// ```
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits an `Int`.
     case int(Int)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object; its key order is not kept.
     case object([String: JSONValue])
 
     /// Parses JSON text; `true` stays a bool, `1` an int and `1.5` a double.

@@ -19,6 +19,7 @@ public struct LeakCheck: Sendable {
     /// Finds the leaks; receives the run's test environment (factory, stub server, fixtures).
     public var check: @Sendable (TestEnvironment) async throws -> [String]
 
+    /// Makes a leak check named `name` (`loan reminders`) that runs `check`; see the example above.
     public init(_ name: String, check: @escaping @Sendable (TestEnvironment) async throws -> [String]) {
         self.name = name
         self.check = check

@@ -38,6 +38,7 @@ public struct AppUnderTest: Sendable {
     /// changes for the settle time). The live runner shows the busy ones a step waits on.
     public var idlingResources: [any IdlingResource]
 
+    /// Makes the description of the app under test; only `makeFactory` is required. See the example above.
     public init(
         makeFactory: @escaping @Sendable () -> TestFactory,
         steps: [StepDefinition] = [],

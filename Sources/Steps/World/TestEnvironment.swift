@@ -15,9 +15,13 @@ import Synchronization
 public final class TestEnvironment: Sendable {
     package enum Key: ContextKey { package typealias Value = TestEnvironment }
 
+    /// The app's test factory: model, configuration, factories and hooks.
     public let factory: TestFactory
+    /// The stub server that answers the app's requests.
     public let server: StubServer
+    /// The fixture folder.
     public let fixtures: TestFixture
+    /// The notification center the scenarios' worlds observe for the app's notifications.
     public let notificationCenter: NotificationCenter
     /// The work the app starts on its own, which expectations wait for (``AppUnderTest/idlingResources``).
     public let idlingResources: [any IdlingResource]

@@ -8,6 +8,7 @@
 /// forms: [.mapping(entity, count, conditions)]           // `expect entities: { entity: Review, count: 0 }`
 /// ```
 public struct ArgumentForm: Sendable, CustomStringConvertible {
+    /// Which shape a form has: nothing, one value, a list, or a mapping.
     public enum Kind: Sendable {
         /// Nothing after the name.
         case none
@@ -19,6 +20,7 @@ public struct ArgumentForm: Sendable, CustomStringConvertible {
         case mapping
     }
 
+    /// The form's shape.
     public let kind: Kind
     /// The arguments of this form: one for `value` and `list`, the keys for `mapping`.
     public let arguments: [AnyStepArgument]

@@ -24,6 +24,8 @@ public struct ArgumentType<Value: Sendable>: Sendable {
     /// converted when the step runs.
     public let read: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Resolvable<Value>
 
+    /// Makes a type from its parts; most types come from the static builders (`.integer`, `.entity`,
+    /// `.choice(_:)`) instead.
     public init(
         name: String,
         schema: JSONValue,

@@ -86,7 +86,9 @@ public struct AnyStepArgument: Sendable {
     public let schema: JSONValue
     /// Which of the app's names it refers to, if any.
     public let nameKind: NameKind?
+    /// What the argument means, for the catalogue and the schema.
     public let help: String
+    /// Whether the argument must be written.
     public let isRequired: Bool
     /// The default when left out, as text (`200`); `nil` when there is none or it reads as nothing.
     public let defaultText: String?
