@@ -54,7 +54,7 @@ public final class ObjectManager: Sendable {
     ///
     /// - Parameters:
     ///   - client: The HTTP client; `nil` makes one for `baseURL`.
-    ///   - store: The entity store responses are mapped into; settable later through ``store``.
+    ///   - store: The entity store responses are mapped into; settable later through ``ObjectManager/store``.
     ///   - routes: The routes the router starts with.
     ///   - maxConcurrentRequests: How many requests the queue runs at once.
     public init(

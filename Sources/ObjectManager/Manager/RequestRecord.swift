@@ -79,7 +79,7 @@ public struct ObjectRequest: Sendable {
     var relationship: (name: String, parent: ManagedObject)?
 
     /// Makes a request to send with ``ObjectManager/perform(_:)``; most requests come from
-    /// ``ObjectManager/request(forRouteNamed:parameters:)`` instead.
+    /// ``ObjectManager/request(forRouteNamed:object:parameters:cachePolicy:)`` instead.
     public init(
         method: HTTPMethod,
         url: URL,

@@ -24,7 +24,7 @@ public final class ScenarioWorld: Sendable {
     /// did not send — the app's own — never get one).
     static let unmatchedRemembered = 100
 
-    /// The object manager the scenario's set-up made (the shared instance, ``ObjectManager/shared``).
+    /// The object manager the scenario's set-up made (the shared instance, `ObjectManager.shared`).
     public let manager: ObjectManager
     /// What every scenario of the run shares: the test factory, the stub server, the fixtures.
     public let environment: TestEnvironment
