@@ -155,6 +155,50 @@ extension FullStack {
             #expect(blocks >= 5, "the docs pages' Swift blocks were not found")
         }
 
+        /// The pages of the DocC catalogues (`Sources/ObjectManager/ObjectManager.docc/ObjectManager.md`): the
+        /// landing pages; their articles are links to docs/ pages, checked above.
+        static func catalogPages() throws -> [String] {
+            let sources = root.appendingPathComponent("Sources")
+            var pages: [String] = []
+            for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() {
+                let catalog = sources.appendingPathComponent(module).appendingPathComponent("\(module).docc")
+                guard let names = try? FileManager.default.contentsOfDirectory(atPath: catalog.path) else { continue }
+                for name in names.sorted() where name.hasSuffix(".md") {
+                    let path = catalog.appendingPathComponent(name).path
+                    let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+                    if !isLink { pages.append("Sources/\(module)/\(module).docc/\(name)") }
+                }
+            }
+            return pages
+        }
+
+        @Test func everySwiftBlockOfTheDocCCataloguesIsCompiledCode() throws {
+            let regions = try Self.regions()
+            let pages = try Self.catalogPages()
+            #expect(pages.count >= 4, "the DocC catalogues' pages were not found: \(pages)")
+            for page in pages {
+                let (unchecked, _) = try Self.uncheckedBlocks(of: page, regions: regions)
+                #expect(unchecked.isEmpty, "\(page)'s Swift blocks without a compiled copy: \(unchecked)")
+            }
+        }
+
+        @Test func everyArticleOfTheDocCCataloguesIsADocsPage() throws {
+            let sources = Self.root.appendingPathComponent("Sources")
+            var articles = 0
+            for module in try FileManager.default.contentsOfDirectory(atPath: sources.path) {
+                let catalog = sources.appendingPathComponent(module).appendingPathComponent("\(module).docc")
+                guard let names = try? FileManager.default.contentsOfDirectory(atPath: catalog.path) else { continue }
+                for name in names where name.hasSuffix(".md") && name != "\(module).md" {
+                    let path = catalog.appendingPathComponent(name).path
+                    let target = try FileManager.default.destinationOfSymbolicLink(atPath: path)
+                    #expect(target.hasPrefix("../../../docs/"), "\(path) is not a link to a docs/ page: \(target)")
+                    #expect(FileManager.default.fileExists(atPath: path), "\(path) leads nowhere")
+                    articles += 1
+                }
+            }
+            #expect(articles >= 7)
+        }
+
         @Test func theSwiftTestTargetIsTheCompiledOne() throws {
             let regions = try Self.regions()
             #expect(

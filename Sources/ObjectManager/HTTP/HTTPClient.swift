@@ -31,8 +31,10 @@ public final class HTTPClient: Sendable {
     /// A client for `baseURL`.
     ///
     /// - Parameters:
+    ///   - baseURL: the API's base URL, which request paths are relative to.
     ///   - transport: sends requests; by default HTTP/1.1 over kept-alive loopback/TCP connections.
     ///   - reachabilityProbe: how live monitoring checks the base URL's host.
+    ///   - notificationCenter: where `.reachabilityDidChange` is posted.
     ///   - timeout: how long a request may take.
     public convenience init(
         baseURL: URL,
@@ -106,7 +108,7 @@ public final class HTTPClient: Sendable {
         set { state.withLock { $0.timeout = newValue } }
     }
 
-    /// A request for a path relative to the base URL, with the default headers and timeout.
+    /// A request for `url`, with the default headers and timeout.
     public func request(_ method: HTTPMethod, url: URL, body: Data? = nil, headers: [HTTPHeader] = []) -> HTTPRequest {
         var merged = defaultHeaders
         for header in headers { merged.set(header.name, to: header.value) }

@@ -53,6 +53,7 @@ public final class ObjectManager: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - baseURL: The API's base URL: every route's path is relative to it.
     ///   - client: The HTTP client; `nil` makes one for `baseURL`.
     ///   - store: The entity store responses are mapped into; settable later through ``ObjectManager/store``.
     ///   - routes: The routes the router starts with.
@@ -283,12 +284,29 @@ public final class ObjectManager: Sendable {
     /// an object deletes it from the store; a relationship's results are connected to their parent.
     @discardableResult
     public func perform(_ request: ObjectRequest) async throws(ObjectManagerError) -> ObjectResult {
+        try await perform(request, sendOrder: reserveSendOrder())
+    }
+
+    /// The next place among this manager's requests (``RequestRecord/sendOrder``), taken now: a request
+    /// started in a task by a step keeps the place of its step, whenever its task first runs.
+    package func reserveSendOrder() -> UInt64 {
+        state.withLock { state in
+            state.sent += 1
+            return state.sent
+        }
+    }
+
+    /// ``perform(_:)`` with a place taken earlier by ``reserveSendOrder()``.
+    package func perform(_ request: ObjectRequest, sendOrder: UInt64) async throws(ObjectManagerError)
+        -> ObjectResult
+    {
         let result = try await send(
             request.method,
             url: request.url,
             body: request.body,
             object: request.object,
-            cachePolicy: request.cachePolicy
+            cachePolicy: request.cachePolicy,
+            order: sendOrder
         )
         if request.method == .delete, let object = request.object,
             let context = object.context ?? store?.mainContext
@@ -323,11 +341,25 @@ public final class ObjectManager: Sendable {
         object: ManagedObject? = nil,
         cachePolicy: CachePolicy = .useProtocolCachePolicy
     ) async throws(ObjectManagerError) -> ObjectResult {
+        try await send(
+            method,
+            url: url,
+            body: body,
+            object: object,
+            cachePolicy: cachePolicy,
+            order: reserveSendOrder()
+        )
+    }
+
+    private func send(
+        _ method: HTTPMethod,
+        url: URL,
+        body: Data?,
+        object: ManagedObject?,
+        cachePolicy: CachePolicy,
+        order: UInt64
+    ) async throws(ObjectManagerError) -> ObjectResult {
         let started = ContinuousClock.now
-        let order = state.withLock { state in
-            state.sent += 1
-            return state.sent
-        }
         do {
             let response = try await load(method, url: url, body: body, cachePolicy: cachePolicy)
             let (objects, mapping) = try map(response, method: method, object: object)

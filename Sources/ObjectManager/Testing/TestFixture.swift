@@ -19,7 +19,7 @@ public struct TestFixture: Sendable {
 
     private var folder: FixtureFolder { FixtureFolder(directory) }
 
-    /// The URL of a fixture, by ``FixtureFolder``'s rule: a plain relative name whose real path (links
+    /// The URL of a fixture, by `FixtureFolder`'s rule: a plain relative name whose real path (links
     /// resolved) stays inside the folder. A file that does not exist yet gets the URL it would have.
     public func url(named name: String) throws(TestFixtureError) -> URL {
         switch folder.lookUp(name) {

@@ -6,7 +6,7 @@ public import Diagnostics
 ///
 /// ```swift
 /// guard case .scalar(let text, _) = node.content else {
-///     throw StepArgumentError("\(node.kindDescription) is not a word.", at: node.location)
+///     throw StepArgumentError("'\(node.key ?? "value")' takes a word.", at: node.location)
 /// }
 /// ```
 public struct StepArguments: Sendable {

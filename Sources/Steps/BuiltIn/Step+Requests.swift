@@ -157,7 +157,9 @@ extension Step {
             } catch let error as ObjectManagerError {
                 return .failure(error.description)
             }
-            try context.world.launch(context) { _ = try? await manager.perform(request) }
+            // Its place among the requests is the step's, whenever the task first runs (`expect response`).
+            let order = manager.reserveSendOrder()
+            try context.world.launch(context) { _ = try? await manager.perform(request, sendOrder: order) }
             return .success
         }.returningPromptly()
     }
@@ -189,7 +191,9 @@ extension Step {
             } catch {
                 return .failure(error.description)
             }
-            try context.world.launch(context) { _ = try? await manager.perform(request) }
+            // Its place among the requests is the step's, whenever the task first runs (`expect response`).
+            let order = manager.reserveSendOrder()
+            try context.world.launch(context) { _ = try? await manager.perform(request, sendOrder: order) }
             return .success
         }.returningPromptly()
     }

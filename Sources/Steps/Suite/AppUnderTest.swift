@@ -4,7 +4,7 @@ public import Scenarios
 /// The app under test, as the runner needs to know it: how to make its test factory (entity model,
 /// the configuration that adds its routes and mappings to a new object manager, its named factories
 /// and set-up hooks), its own steps, and checks of its own shared state made after every scenario's
-/// tear-down. Routes are read from the configuration itself (``TestFactory/configuredRoutes()``), so
+/// tear-down. Routes are read from the configuration itself (`TestFactory.configuredRoutes()`), so
 /// they are declared once.
 ///
 /// ```swift

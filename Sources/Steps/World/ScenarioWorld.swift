@@ -120,7 +120,7 @@ public final class ScenarioWorld: Sendable {
 
     /// What is running that could still change an expectation's answer — background work steps
     /// started, queued or in-flight requests, busy idling resources of the app — or `nil` when nothing
-    /// is. The runner reads it before every attempt of an expectation (``Step/settles``).
+    /// is. The runner reads it before every attempt of an expectation (`Step.settles`).
     public var activity: String? {
         let running = runningCount
         let queued = manager.queue.count

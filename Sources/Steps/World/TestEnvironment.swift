@@ -6,11 +6,14 @@ import Synchronization
 
 /// What every scenario of a run shares: the app's test factory (model, configuration, factories),
 /// the stub server, the fixture folder and the notification center. The runner puts it on each
-/// scenario's context; the default set-up step builds the scenario's world from it.
+/// scenario's context; the default set-up step builds the scenario's world from it, and an app's
+/// ``LeakCheck`` gets it after tear-down.
 ///
 /// ```swift
-/// let environment = TestEnvironment(factory: MyApp.makeTestFactory(), server: server, fixtures: fixturesURL)
-/// context[TestEnvironment.Key.self] = environment
+/// LeakCheck("fixture copies") { environment in
+///     let copy = try environment.fixtures.url(named: "copied.json")
+///     return FileManager.default.fileExists(atPath: copy.path) ? ["copied.json left in the fixtures"] : []
+/// }
 /// ```
 public final class TestEnvironment: Sendable {
     package enum Key: ContextKey { package typealias Value = TestEnvironment }
