@@ -46,7 +46,6 @@ final class HTMLReportWriter: Sendable {
         var flaky = 0
         var runs = 0
         var started = Date()
-        var lastFlush = ContinuousClock.now
         /// Scenario files' lines, read once each for the source line of a failure.
         var sources: [String: SourceText?] = [:]
     }
@@ -55,21 +54,36 @@ final class HTMLReportWriter: Sendable {
     static let logLines = 200
     /// Most scenario files read for failures' source lines.
     static let sourceFiles = 256
-    /// How long finished scenarios may wait in memory before they are written.
+    /// How long finished scenarios may wait in memory before they are written (a write per scenario would
+    /// cost a run of 10,000 short scenarios 10,000 writes).
     static let flushInterval = Duration.milliseconds(250)
 
     private let path: String
     private let header: Header
     private let state: Mutex<State>
+    /// Writes what waits every ``flushInterval``, so that a scenario's end is on disk soon even when the
+    /// next one runs for a long time (and a killed run loses at most that much).
+    /// (Dispatch sources are thread-safe; the type is not marked so.)
+    nonisolated(unsafe) private let timer: any DispatchSourceTimer
 
     /// Opens (creates, or empties) the page at `path`; the shell is written at the run's start.
     init(path: String, header: Header) throws(FileWriteError) {
         self.path = path
         self.header = header
         state = Mutex(State(descriptor: try FileWriteError.openStream(URL(fileURLWithPath: path))))
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "scenario-run.html-report"))
+        let interval = DispatchTimeInterval.milliseconds(
+            Int(Self.flushInterval.components.attoseconds / 1_000_000_000_000_000)
+        )
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in
+            self?.state.withLock { state in self?.flush(&state) }
+        }
+        timer.resume()
     }
 
     deinit {
+        timer.cancel()
         state.withLock { state in
             if state.descriptor >= 0 { close(state.descriptor) }
         }
@@ -108,7 +122,6 @@ final class HTMLReportWriter: Sendable {
                 }
             case .scenarioFinished(let id, let outcome, let duration):
                 finished(id, outcome, duration, &state)
-                if ContinuousClock.now - state.lastFlush >= Self.flushInterval { flush(&state) }
             case .runFinished(let summary):
                 let totals = state.tally.summary
                 append(
@@ -129,6 +142,7 @@ final class HTMLReportWriter: Sendable {
     /// Adds what the run says at its end (a worker that failed outside any scenario), writes what is left
     /// and closes the page; throws the first failed write, if any.
     func finish(notes: [String]) throws(FileWriteError) {
+        timer.cancel()
         let failure = state.withLock { state -> FileWriteError? in
             if !notes.isEmpty, state.descriptor >= 0 {
                 append(["k": "notes", "notes": .array(notes.map(JSONValue.string))], to: &state)
@@ -291,7 +305,6 @@ final class HTMLReportWriter: Sendable {
     }
 
     private func flush(_ state: inout State) {
-        state.lastFlush = .now
         guard !state.pending.isEmpty, state.failure == nil, state.descriptor >= 0 else { return }
         defer { state.pending = Data() }
         do {
