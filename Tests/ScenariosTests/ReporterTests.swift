@@ -167,7 +167,12 @@ struct ReporterTests {
         let junit = JUnitReporter()
         for event in Self.events {
             if case .scenarioFinished(Self.rejected, _, _) = event {
-                let sent = LoggedRequest(method: "POST", target: "/422?x=<1>", status: 422, route: "Fixtures/server.yml:7")
+                let sent = LoggedRequest(
+                    method: "POST",
+                    target: "/422?x=<1>",
+                    status: 422,
+                    route: "Fixtures/server.yml:7"
+                )
                 let broken = LoggedRequest(method: "GET", target: "/slow", status: nil, route: nil)
                 junit.handle(.requestLog(Self.rejected, [sent, broken], dropped: 3))
             }

@@ -293,13 +293,27 @@ final class HTMLReportWriter: Sendable {
     /// or open a comment.
     private func append(_ fields: [String: JSONValue], to state: inout State) {
         state.pending.append(contentsOf: #"<script type="application/json" class="run-data">"#.utf8)
-        for byte in JSONValue.object(fields).encoded(sortedKeys: false) {
-            switch byte {
-            case UInt8(ascii: "<"): state.pending.append(contentsOf: #"\u003c"#.utf8)
-            case UInt8(ascii: ">"): state.pending.append(contentsOf: #"\u003e"#.utf8)
-            case UInt8(ascii: "&"): state.pending.append(contentsOf: #"\u0026"#.utf8)
-            default: state.pending.append(byte)
+        let encoded = JSONValue.object(fields).encoded(sortedKeys: false)
+        let needsEscaping = encoded.withUnsafeBytes { bytes in
+            guard let start = bytes.baseAddress else { return false }
+            return [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&")].contains { byte in
+                memchr(start, Int32(byte), bytes.count) != nil
             }
+        }
+        if needsEscaping {
+            var escaped = [UInt8]()
+            escaped.reserveCapacity(encoded.count + 64)
+            for byte in encoded {
+                switch byte {
+                case UInt8(ascii: "<"): escaped += #"\u003c"#.utf8
+                case UInt8(ascii: ">"): escaped += #"\u003e"#.utf8
+                case UInt8(ascii: "&"): escaped += #"\u0026"#.utf8
+                default: escaped.append(byte)
+                }
+            }
+            state.pending.append(contentsOf: escaped)
+        } else {
+            state.pending.append(encoded)
         }
         state.pending.append(contentsOf: "</script>\n".utf8)
     }
