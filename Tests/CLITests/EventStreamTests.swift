@@ -12,13 +12,15 @@ struct EventStreamTests {
         }
     }
 
-    /// Each scenario's events in order, times and waits left out (how often a step waits, how long it
+    /// Each scenario's events in order, times, waits and workers left out (how often a step waits, how long it
     /// had left and how long it took differ from run to run).
     static func byScenario(_ lines: [[String: Any]]) throws -> [String: [String]] {
         var result: [String: [String]] = [:]
         for var line in lines where line["event"] as? String != "step-waiting" {
             line["duration"] = nil
             line["waited"] = nil
+            // Which worker a scenario ran in is the executor's.
+            line["worker"] = nil
             // A reason may say how long a wait took (`gave up after 0.504 s`); the timeout it names stays.
             if let reason = line["reason"] as? String {
                 line["reason"] = reason.replacing(/after \d+\.\d+ s\b/, with: "after N s")

@@ -59,7 +59,7 @@ struct RunEventLinesTests {
         #expect(RunEventLines.encode(.runStarted(RunPlan(scenarios: []))) == nil)
         #expect(RunEventLines.encode(.runFinished(RunSummary())) == nil)
         for line in [
-            "", "[]", "{}", "not json", #"["finished","f","n"]"#, #"["started","f","n",1]"#, #"["log","f","n",1]"#,
+            "", "[]", "{}", "not json", #"["finished","f","n"]"#, #"["started","f","n","1"]"#, #"["log","f","n",1]"#,
             #"["requests","f","n",[["GET"]]]"#, #"["requests","f","n",[["GET",1]]]"#, #"["requests","f","n","GET /"]"#,
         ] {
             #expect(RunEventLines.decode(Data(line.utf8)) == nil, "\(line)")

@@ -29,6 +29,8 @@ struct WorkerRunTests {
         settings.unmatchedRequests = .fail
         settings.openapi = "api/openapi.yaml"
         settings.contract = .warn
+        settings.htmlReport = "report.html"
+        settings.requestLog = true
         let place = SourceLocation(file: "scenario-run.yml", line: 3, column: 5)
         settings.defaultSetUpSources = [Diagnostic.Source(location: place, sourceLine: "  - launch")]
         settings.defaultTearDownSources = [Diagnostic.Source(location: place, sourceLine: nil)]

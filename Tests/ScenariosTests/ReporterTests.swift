@@ -162,31 +162,47 @@ struct ReporterTests {
         #expect(output.all.last == "\nRun cancelled.\n0 passed, 0 failed, 2 skipped\n")
     }
 
+    /// Each testcase says where it is written and, in `system-out`, the request log when there is one.
     @Test func junitReport() {
         let junit = JUnitReporter()
-        for event in Self.events { junit.handle(event) }
+        for event in Self.events {
+            if case .scenarioFinished(Self.rejected, _, _) = event {
+                let sent = LoggedRequest(
+                    method: "POST",
+                    target: "/422?x=<1>",
+                    status: 422,
+                    route: "Fixtures/server.yml:7"
+                )
+                let broken = LoggedRequest(method: "GET", target: "/slow", status: nil, route: nil)
+                junit.handle(.requestLog(Self.rejected, [sent, broken], dropped: 3))
+            }
+            junit.handle(event)
+        }
         #expect(
             junit.xml() == """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <testsuites name="scenario-run" tests="3" failures="1" skipped="1" time="0.045">
                   <testsuite name="Reviews" file="Scenarios/reviews.yml" tests="2" failures="1" skipped="0" time="0.043">
-                    <testcase classname="Reviews" name="Posting a review" time="0.012">
+                    <testcase classname="Reviews" name="Posting a review" file="Scenarios/reviews.yml" line="4" time="0.012">
                       <system-out>✓ set up the test environment
                 ✓ stub route {class: Review, method: POST, to: /review}
                 ✓ tear down the test environment</system-out>
                     </testcase>
-                    <testcase classname="Reviews" name="Posting a review the server &lt;rejects&gt;" time="0.031">
+                    <testcase classname="Reviews" name="Posting a review the server &lt;rejects&gt;" file="Scenarios/reviews.yml" line="8" time="0.031">
                       <failure message="Expected status 201, got 422 &amp; &quot;Invalid&quot;">expect response {status: 201} at Scenarios/reviews.yml:11</failure>
                       <system-out>✓ set up the test environment
                 ✓ stub route {class: Review, method: POST, to: /422}
                 ✗ expect response {status: 201}: Expected status 201, got 422 &amp; &quot;Invalid&quot;
                 - expect entities {entity: Review, count: 1} (skipped)
                 ✓ tear down the test environment
-                log: POST /422 → 422</system-out>
+                log: POST /422 → 422
+                request: POST /422?x=&lt;1&gt; → 422 (Fixtures/server.yml:7)
+                request: GET /slow → no answer (no route)
+                request: … and 3 more requests, not logged</system-out>
                     </testcase>
                   </testsuite>
                   <testsuite name="Restaurants" file="Scenarios/restaurants.yml" tests="1" failures="0" skipped="1" time="0.000">
-                    <testcase classname="Restaurants" name="Listing restaurants" time="0.000">
+                    <testcase classname="Restaurants" name="Listing restaurants" file="Scenarios/restaurants.yml" line="3" time="0.000">
                       <skipped/>
                     </testcase>
                   </testsuite>

@@ -11,6 +11,8 @@ extension RunCommand {
         _ summary: RunSummary,
         junit junitReporter: JUnitReporter?,
         events: EventStreamWriter?,
+        html: HTMLReportWriter?,
+        pool: WorkerPool?,
         state: StateCollector,
         failureState: FailureState,
         previousFailures: Set<ScenarioID>,
@@ -34,6 +36,12 @@ extension RunCommand {
             Terminal.printError("error: The event stream (--events) was not written whole. \(error)")
             reportFailed = true
         }
+        do {
+            try html?.finish(notes: pool?.workerFailures ?? [])
+        } catch {
+            Terminal.printError("error: The HTML report was not written whole. \(error)")
+            reportFailed = true
+        }
         // Scenarios that did not run this time (filtered out, skipped) keep what the last run said.
         // Merged with the file as it is at the end, under a lock: another run in this folder may have
         // ended meanwhile.
@@ -48,6 +56,14 @@ extension RunCommand {
             if sent.scenarios > 0 { try SentRequestsState(projectDirectory: directory).save(sent) }
         } catch {
             Terminal.printError("warning: The requests sent were not saved for check's coverage: \(error)")
+        }
+        // The run's line in the history the HTML report shows: a run in which nothing ran adds none.
+        if sent.scenarios > 0 {
+            do {
+                try RunHistory(projectDirectory: directory).append(state.historyRun(summary, finished: Date()))
+            } catch {
+                Terminal.printError("warning: The run was not added to .scenario-run/history.jsonl: \(error)")
+            }
         }
         if settings.skipTearDown {
             do {

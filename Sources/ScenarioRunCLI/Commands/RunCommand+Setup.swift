@@ -25,6 +25,9 @@ extension RunCommand {
         if let filter { settings.filter = filter }
         settings.repetitions = `repeat`
         settings.retries = retries
+        if let html { settings.htmlReport = html }
+        // The reports that show each scenario's requests get them from every executor.
+        settings.requestLog = settings.htmlReport != nil || junit != nil
         return settings
     }
 
@@ -93,6 +96,21 @@ extension RunCommand {
                     cancellationGrace: settings.cancellationGrace
                 )
             ) : nil
+    }
+}
+
+extension RunCommand {
+    /// The command line as typed, for the HTML report: the arguments after the executable's name, each
+    /// quoted for a POSIX shell when it needs it.
+    static func commandLine() -> String {
+        let arguments = CommandLine.arguments
+        let name = URL(fileURLWithPath: arguments.first ?? "scenario-run").lastPathComponent
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@%+")
+        let quoted = arguments.dropFirst().map { argument in
+            !argument.isEmpty && argument.allSatisfy(safe.contains)
+                ? argument : "'" + argument.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        }
+        return ([name] + quoted).joined(separator: " ")
     }
 }
 

@@ -134,6 +134,20 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Also write the run as one self-contained HTML page, while it runs (docs/html-report.md).",
+            discussion: """
+                Overrides `html report:` in `scenario-run.yml`. The summary, every scenario with its steps, failure \
+                and source line, its requests and what the stub server answered, the timeline per worker and each \
+                scenario's last runs (`.scenario-run/history.jsonl`). Written as scenarios finish, so a cancelled \
+                or killed run leaves a page that says how far it got.
+                """,
+            valueName: "FILE"
+        )
+    )
+    var html: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Also write the run's events as JSON lines while it runs, for tools (docs/events.md).",
             discussion: "The same lines from every executor.",
             valueName: "FILE"
@@ -259,6 +273,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let events, let problem = FileWriteError.problem(writing: project.resolved(events)) {
             throw ValidationError("--events: \(problem)")
+        }
+        if let html, let problem = FileWriteError.problem(writing: project.resolved(html)) {
+            throw ValidationError("--html: \(problem)")
         }
         if !(1...1_000_000).contains(jobs) {
             throw ValidationError("--jobs takes how many scenarios run at once, from 1 to 1,000,000.")
@@ -452,9 +469,27 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.printError("error: --events: \(error)")
             throw ExitCode(2)
         }
+        let htmlReport: HTMLReportWriter?
+        do {
+            htmlReport = try settings.htmlReport.map { path in
+                try HTMLReportWriter(
+                    path: path,
+                    header: HTMLReportWriter.Header(
+                        commandLine: Self.commandLine(),
+                        seed: shuffle?.seed,
+                        shard: part?.description,
+                        history: RunHistory(projectDirectory: directory).load()
+                    )
+                )
+            }
+        } catch {
+            Terminal.printError("error: \(html != nil ? "--html" : "html report"): \(error)")
+            throw ExitCode(2)
+        }
         let consume: @Sendable (RunEvent) -> Void = { event in
             reporter.handle(event)
             junitReporter?.handle(event)
+            htmlReport?.handle(event)
             state.handle(event)
         }
         // Headless runs also mark when the first scenario started and the last one finished, for the
@@ -494,6 +529,8 @@ struct RunCommand: AsyncParsableCommand {
                 summary,
                 junit: junitReporter,
                 events: eventStream,
+                html: htmlReport,
+                pool: pool,
                 state: state,
                 failureState: failureState,
                 previousFailures: previousFailures,

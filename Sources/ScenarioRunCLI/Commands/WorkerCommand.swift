@@ -206,7 +206,7 @@ final class EventLineWriter: Sendable {
 
     func write(_ event: RunEvent) {
         switch event {
-        case .scenarioStarted(let id):
+        case .scenarioStarted(let id, _):
             if let board {
                 let index = indexes[id] ?? -1
                 board.started(
@@ -235,7 +235,7 @@ final class EventLineWriter: Sendable {
             case .scenarioFinished:
                 now = true
                 state.current = nil
-            case .scenarioStarted(let id):
+            case .scenarioStarted(let id, _):
                 state.current = id
                 state.captured = 0
                 state.dropped = 0

@@ -29,8 +29,9 @@ enum RunEventStream {
                 "event": "run-started",
                 "scenarios": .array(plan.scenarios.map(planned)),
             ]
-        case .scenarioStarted(let id):
+        case .scenarioStarted(let id, let worker):
             fields = scenario("scenario-started", id)
+            if let worker { fields["worker"] = .int(worker) }
         case .stepStarted(let id, let step, let phase):
             fields = scenario("step-started", id)
             fields["step"] = .int(step)
@@ -64,6 +65,10 @@ enum RunEventStream {
             fields["requests"] = .array(
                 requests.map { .object(["method": .string($0.method), "path": .string($0.path)]) }
             )
+        case .requestLog(let id, let requests, let dropped):
+            fields = scenario("request-log", id)
+            fields["requests"] = .array(requests.map(logged))
+            fields["dropped"] = .int(dropped)
         case .attemptFinished(let id, let attempt, let outcome, let duration):
             fields = scenario("attempt-finished", id)
             fields["attempt"] = .int(attempt)
@@ -109,6 +114,17 @@ enum RunEventStream {
             "type": "object", "properties": .object(["method": string, "path": string]),
             "required": ["method", "path"],
         ])
+        let logged: JSONValue = .object([
+            "type": "object",
+            "properties": .object([
+                "method": string, "target": string, "status": count, "route": string, "time": seconds,
+                "requestBody": string, "requestBodyLength": count, "responseBody": string,
+                "responseBodyLength": count,
+            ]),
+            "required": [
+                "method", "target", "time", "requestBody", "requestBodyLength", "responseBody", "responseBodyLength",
+            ],
+        ])
         let scenario: [String: JSONValue] = ["file": string, "scenario": string]
         let scenarioKeys = ["file", "scenario"]
         let stepOutcome: JSONValue = .object(["enum": ["passed", "failed", "warned", "skipped"]])
@@ -137,7 +153,11 @@ enum RunEventStream {
                     ["scenarios": .object(["type": "array", "items": planned])],
                     required: ["scenarios"]
                 ),
-                object("scenario-started", scenario, required: scenarioKeys),
+                object(
+                    "scenario-started",
+                    scenario.merging(["worker": .object(["type": "integer", "minimum": .int(1)])]) { $1 },
+                    required: scenarioKeys
+                ),
                 object(
                     "step-started",
                     scenario.merging(["step": count, "phase": phase]) { $1 },
@@ -161,6 +181,13 @@ enum RunEventStream {
                     "requests",
                     scenario.merging(["requests": .object(["type": "array", "items": request])]) { $1 },
                     required: scenarioKeys + ["requests"]
+                ),
+                object(
+                    "request-log",
+                    scenario.merging(["requests": .object(["type": "array", "items": logged]), "dropped": count]) {
+                        $1
+                    },
+                    required: scenarioKeys + ["requests", "dropped"]
                 ),
                 object(
                     "attempt-finished",
@@ -221,6 +248,19 @@ enum RunEventStream {
         ]
         if let skip = scenario.skip { fields["skip"] = .string(skip) }
         if let row = scenario.row { fields["row"] = .int(row) }
+        return .object(fields)
+    }
+
+    /// A request of the log: `{"method", "target", "status"?, "route"?, "time", "requestBody", …}`.
+    private static func logged(_ request: LoggedRequest) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "method": .string(request.method), "target": .string(request.target),
+            "time": .double((request.received.timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000),
+            "requestBody": .string(request.requestBody), "requestBodyLength": .int(request.requestBodyLength),
+            "responseBody": .string(request.responseBody), "responseBodyLength": .int(request.responseBodyLength),
+        ]
+        if let status = request.status { fields["status"] = .int(status) }
+        if let route = request.route { fields["route"] = .string(route) }
         return .object(fields)
     }
 

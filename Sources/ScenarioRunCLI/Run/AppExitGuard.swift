@@ -67,7 +67,7 @@ final class AppExitGuard: Sendable {
                 state = State()
                 state.tally = tally
                 state.plan = Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first }
-            case .scenarioStarted(let id):
+            case .scenarioStarted(let id, _):
                 state.current = (id, nil, .now)
             case .stepStarted(let id, let step, _):
                 if state.current?.id == id { state.current?.step = step }

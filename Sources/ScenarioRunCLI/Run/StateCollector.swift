@@ -4,11 +4,15 @@ import Synchronization
 
 /// What a run leaves in `.scenario-run/`, gathered from its events: the scenarios that ran and those that
 /// failed, by file and name (for `--rerun-failed`), and the distinct requests they sent (for `check
-/// --openapi`'s coverage, at most ``SentRequestsState/limit``).
+/// --openapi`'s coverage, at most ``SentRequestsState/limit``), and the line of `history.jsonl` (``RunHistory``).
 final class StateCollector: Sendable {
     private struct Seen {
         var ran: Set<ScenarioID> = []
         var failed: Set<ScenarioID> = []
+        /// Passed after an earlier try failed (`--retries`).
+        var flaky: Set<ScenarioID> = []
+        /// Scenarios with a failed try, as the run names them.
+        var failedTries: Set<ScenarioID> = []
         /// Each file's ``FailureState/stableFile(_:)``, found once per file.
         var files: [String: String] = [:]
         var requests: [SentRequest] = []
@@ -31,6 +35,8 @@ final class StateCollector: Sendable {
                     seen.requests.append(request)
                 }
             }
+        case .attemptFinished(let id, _, .failed, _):
+            seen.withLock { _ = $0.failedTries.insert(id) }
         case .scenarioFinished(let id, let outcome, _):
             let failed: Bool
             switch outcome {
@@ -49,6 +55,7 @@ final class StateCollector: Sendable {
                 let key = ScenarioID(file: file, name: id.name)
                 seen.ran.insert(key)
                 if failed { seen.failed.insert(key) }
+                if !failed, seen.failedTries.contains(id) { seen.flaky.insert(key) }
             }
         default:
             return
@@ -59,6 +66,30 @@ final class StateCollector: Sendable {
     var failed: Set<ScenarioID> { seen.withLock { $0.failed } }
     /// The scenarios that ran (passed or failed).
     var ran: Set<ScenarioID> { seen.withLock { $0.ran } }
+
+    /// The run's line of `history.jsonl`.
+    func historyRun(_ summary: RunSummary, finished: Date) -> RunHistory.Run {
+        seen.withLock { seen in
+            var run = RunHistory.Run(
+                time: finished.timeIntervalSince1970,
+                duration: Double(summary.duration.components.seconds)
+                    + Double(summary.duration.components.attoseconds) / 1e18,
+                passed: summary.passed,
+                failed: summary.failed,
+                skipped: summary.skipped,
+                flaky: seen.flaky.count,
+                cancelled: summary.cancelled
+            )
+            guard seen.ran.count <= RunHistory.scenariosPerLine else { return run }
+            func keys(_ ids: some Sequence<ScenarioID>) -> String {
+                ids.map { RunHistory.key(file: $0.file, name: $0.name) }.sorted().joined(separator: " ")
+            }
+            run.passedKeys = keys(seen.ran.subtracting(seen.failed).subtracting(seen.flaky))
+            run.failedKeys = keys(seen.failed)
+            run.flakyKeys = keys(seen.flaky)
+            return run
+        }
+    }
 
     /// The requests the run sent, as `last-requests.json` keeps them.
     func sentRequests(finished: Date) -> SentRequestsState.Run {

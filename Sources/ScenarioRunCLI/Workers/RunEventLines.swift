@@ -21,8 +21,8 @@ package enum RunEventLines {
         switch event {
         case .runStarted, .runFinished:
             return nil
-        case .scenarioStarted(let id):
-            fields = ["started"] + scenario(id)
+        case .scenarioStarted(let id, let worker):
+            fields = ["started"] + scenario(id) + (worker.map { [.int($0)] } ?? [])
         case .stepStarted(let id, let step, let phase):
             fields = ["step"] + scenario(id) + [.int(step), .string(phase.rawValue)]
         case .stepWaiting(let id, let step, let reason, let waited):
@@ -37,6 +37,8 @@ package enum RunEventLines {
         case .requests(let id, let requests):
             let pairs = requests.map { JSONValue.array([.string($0.method), .string($0.path)]) }
             fields = ["requests"] + scenario(id) + [.array(pairs)]
+        case .requestLog(let id, let requests, let dropped):
+            fields = ["requestLog"] + scenario(id) + [.array(requests.map(logged)), .int(dropped)]
         case .attemptFinished(let id, let attempt, let outcome, let duration):
             fields = ["attempt"] + scenario(id) + [.int(attempt), json(outcome), nanoseconds(duration)]
         case .scenarioFinished(let id, let outcome, let duration):
@@ -83,6 +85,9 @@ package enum RunEventLines {
         switch (kind, rest.count) {
         case ("started", 0):
             return .scenarioStarted(id)
+        case ("started", 1):
+            guard case .int(let worker) = rest[0] else { return nil }
+            return .scenarioStarted(id, worker: worker)
         case ("step", 2):
             guard case .int(let step) = rest[0], let phase = phase(rest[1]) else { return nil }
             return .stepStarted(id, step: step, phase: phase)
@@ -110,6 +115,16 @@ package enum RunEventLines {
                 requests.append(SentRequest(method: method, path: path))
             }
             return .requests(id, requests)
+        case ("requestLog", 2):
+            guard case .array(let entries) = rest[0], entries.count <= LoggedRequest.perScenario,
+                case .int(let dropped) = rest[1]
+            else { return nil }
+            var requests: [LoggedRequest] = []
+            for entry in entries {
+                guard let request = logged(entry) else { return nil }
+                requests.append(request)
+            }
+            return .requestLog(id, requests, dropped: dropped)
         case ("attempt", 3):
             guard case .int(let attempt) = rest[0], let outcome = scenarioOutcome(rest[1]),
                 let duration = duration(rest[2])
@@ -126,6 +141,48 @@ package enum RunEventLines {
     }
 
     // MARK: Parts
+
+    /// `[method, target, status|null, route|null, received µs, request body, its length, response body, its length]`.
+    private static func logged(_ request: LoggedRequest) -> JSONValue {
+        [
+            .string(request.method), .string(request.target), request.status.map(JSONValue.int) ?? .null,
+            request.route.map(JSONValue.string) ?? .null,
+            .int(Int((request.received.timeIntervalSince1970 * 1_000_000).rounded())),
+            .string(request.requestBody), .int(request.requestBodyLength), .string(request.responseBody),
+            .int(request.responseBodyLength),
+        ]
+    }
+
+    private static func logged(_ value: JSONValue) -> LoggedRequest? {
+        guard case .array(let parts) = value, parts.count == 9, case .string(let method) = parts[0],
+            case .string(let target) = parts[1], case .int(let received) = parts[4],
+            case .string(let requestBody) = parts[5], case .int(let requestLength) = parts[6],
+            case .string(let responseBody) = parts[7], case .int(let responseLength) = parts[8]
+        else { return nil }
+        var status: Int?
+        switch parts[2] {
+        case .int(let code): status = code
+        case .null: status = nil
+        default: return nil
+        }
+        var route: String?
+        switch parts[3] {
+        case .string(let place): route = place
+        case .null: route = nil
+        default: return nil
+        }
+        return LoggedRequest(
+            method: method,
+            target: target,
+            status: status,
+            route: route,
+            received: Date(timeIntervalSince1970: Double(received) / 1_000_000),
+            requestBody: requestBody,
+            requestBodyLength: requestLength,
+            responseBody: responseBody,
+            responseBodyLength: responseLength
+        )
+    }
 
     private static func scenario(_ id: ScenarioID) -> [JSONValue] {
         [.string(id.file), .string(id.name)]

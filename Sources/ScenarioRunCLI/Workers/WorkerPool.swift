@@ -507,7 +507,14 @@ final class WorkerPool: Sendable {
                         let emit = state.run?.emit
                     else { continue }
                     if case .scenarioFinished = event { state.workers[worker].finishedAny = true }
-                    for event in forward { emit(event) }
+                    for event in forward {
+                        // The worker's start, said with which worker (1-based, as its messages name it).
+                        if case .scenarioStarted(let id, nil) = event {
+                            emit(.scenarioStarted(id, worker: worker + 1))
+                        } else {
+                            emit(event)
+                        }
+                    }
                     send(next, to: worker, in: &state)
                 }
             }

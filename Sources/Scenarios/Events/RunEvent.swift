@@ -3,7 +3,9 @@
 package enum RunEvent: Sendable, Hashable, Codable {
     /// Every scenario of the run and its steps, before anything runs.
     case runStarted(RunPlan)
-    case scenarioStarted(ScenarioID)
+    /// A scenario (or a further try of it) starts; `worker` is the worker process it runs in (1, 2, …),
+    /// `nil` in this process. The parent of the workers says it: a worker sends `nil`.
+    case scenarioStarted(ScenarioID, worker: Int? = nil)
     case stepStarted(ScenarioID, step: Int, phase: StepPhase)
     /// A step answered *wait*; sent at most once per retry.
     case stepWaiting(ScenarioID, step: Int, reason: String, waited: Duration)
@@ -13,6 +15,10 @@ package enum RunEvent: Sendable, Hashable, Codable {
     /// The distinct requests the stub server received during a try of a scenario (method and path, at most
     /// ``SentRequest/perScenario``), sent after its tear-down when there were any.
     case requests(ScenarioID, [SentRequest])
+    /// Every request the stub server received during a try of a scenario, with its answer (at most
+    /// ``LoggedRequest/perScenario``; `dropped` says how many more there were), sent after its tear-down
+    /// when the run asked for it (``RunSettings/requestLog``) and there were any.
+    case requestLog(ScenarioID, [LoggedRequest], dropped: Int)
     /// A try of a scenario run more than once (`--repeat`, `--retries`) ended, and another follows
     /// (it starts with `scenarioStarted` again). The last try ends with `scenarioFinished`.
     case attemptFinished(ScenarioID, attempt: Int, outcome: ScenarioOutcome, duration: Duration)
@@ -27,9 +33,9 @@ extension RunEvent {
         switch self {
         case .runStarted, .runFinished:
             nil
-        case .scenarioStarted(let id), .stepStarted(let id, _, _), .stepWaiting(let id, _, _, _),
-            .stepFinished(let id, _, _, _, _), .log(let id, _), .requests(let id, _), .attemptFinished(let id, _, _, _),
-            .scenarioFinished(let id, _, _):
+        case .scenarioStarted(let id, _), .stepStarted(let id, _, _), .stepWaiting(let id, _, _, _),
+            .stepFinished(let id, _, _, _, _), .log(let id, _), .requests(let id, _), .requestLog(let id, _, _),
+            .attemptFinished(let id, _, _, _), .scenarioFinished(let id, _, _):
             id
         }
     }

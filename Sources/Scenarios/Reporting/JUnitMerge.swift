@@ -14,7 +14,7 @@ package enum JUnitMerge {
     private static let counts = ["tests", "failures", "errors", "skipped"]
     /// How attributes are ordered when written: as ``JUnitReporter`` writes them, the rest by name.
     private static let attributeOrder = [
-        "classname", "name", "file", "tests", "failures", "errors", "skipped", "time", "value", "message",
+        "classname", "name", "file", "line", "tests", "failures", "errors", "skipped", "time", "value", "message",
     ]
 
     /// One merged testsuite, built up across the files.

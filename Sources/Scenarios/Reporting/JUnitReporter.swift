@@ -3,7 +3,9 @@ package import Foundation
 import Synchronization
 
 /// A JUnit XML report: a `testsuite` per scenario file (named after its feature), a `testcase` per
-/// scenario with its time, a `failure` for the failing step, `skipped`, and the step lines in `system-out`.
+/// scenario with its time and where it is written (`file`, `line`: GitLab, Jenkins and GitHub's test reporters
+/// link to it), a `failure` for the failing step, `skipped`, and in `system-out` the step lines, the log and
+/// the request log (when the run reports one, ``RunSettings/requestLog``).
 ///
 /// ```swift
 /// let junit = JUnitReporter()
@@ -90,7 +92,7 @@ package final class JUnitReporter: Sendable {
     private func testcase(_ scenario: RunPlan.PlannedScenario, record: RunRecord) -> String {
         let entry = record.scenarios[scenario.id]
         var xml =
-            #"    <testcase classname="\#(escape(scenario.feature))" name="\#(escape(scenario.id.name))" time="\#((entry?.duration ?? .zero).fixedSeconds)">"#
+            #"    <testcase classname="\#(escape(scenario.feature))" name="\#(escape(scenario.id.name))" file="\#(escape(scenario.location.file))" line="\#(scenario.location.line)" time="\#((entry?.duration ?? .zero).fixedSeconds)">"#
             + "\n"
         /// Where a try failed, as element text: the step and its `FILE:LINE`.
         func failedStep(_ index: Int) -> String {
@@ -138,6 +140,7 @@ package final class JUnitReporter: Sendable {
                 }
             }
             lines += (entry?.logs ?? []).map { "log: \($0)" }
+            lines += (entry?.requests ?? []).map { "request: \($0)" }
             xml += "      <system-out>" + Self.escape(lines.joined(separator: "\n")) + "</system-out>\n"
         }
         xml += "    </testcase>\n"

@@ -5,6 +5,8 @@ struct RunRecord: Sendable {
         var duration: Duration = .zero
         var steps: [Int: StepOutcome] = [:]
         var logs: [String] = []
+        /// The last try's request log, one line per request (``LoggedRequest/line``).
+        var requests: [String] = []
         /// How many tries started (`--repeat`, `--retries`); the steps and logs are the last try's.
         var tries = 0
         /// How many tries passed: each passing try is one repetition of `--repeat` done.
@@ -69,7 +71,7 @@ struct RunRecord: Sendable {
             scenarios = [:]
             summary = nil
             flaky = []
-        case .scenarioStarted(let id):
+        case .scenarioStarted(let id, _):
             // A new try starts clean, remembering how the earlier ones went.
             var record = ScenarioRecord()
             record.tries = (scenarios[id]?.tries ?? 0) + 1
@@ -86,6 +88,10 @@ struct RunRecord: Sendable {
             scenarios[id] = record
         case .stepStarted, .stepWaiting, .requests:
             break
+        case .requestLog(let id, let requests, let dropped):
+            var lines = requests.map(\.line)
+            if dropped > 0 { lines.append("… and \(dropped) more requests, not logged") }
+            scenarios[id, default: ScenarioRecord()].requests = lines
         case .stepFinished(let id, let step, _, let outcome, _):
             scenarios[id, default: ScenarioRecord()].steps[step] = outcome
         case .log(let id, let line):

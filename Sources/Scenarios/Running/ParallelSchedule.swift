@@ -71,7 +71,7 @@ package struct ParallelSchedule: Sendable {
         switch event {
         case .runStarted, .runFinished:
             return ([], [])
-        case .scenarioStarted(let id):
+        case .scenarioStarted(let id, _):
             workers[worker].started = id
             workers[worker].lastStep = nil
         case .stepStarted(_, let step, _):
@@ -85,7 +85,7 @@ package struct ParallelSchedule: Sendable {
             workers[worker].assigned.removeAll { $0 == index }
             if workers[worker].started == id { workers[worker].started = nil }
             return ([event], assignments(for: worker))
-        case .stepWaiting, .log, .requests, .attemptFinished:
+        case .stepWaiting, .log, .requests, .requestLog, .attemptFinished:
             break
         }
         return ([event], [])

@@ -31,6 +31,9 @@ package final class ScenarioRunner: Sendable {
     private let prepare: @Sendable (ScenarioContext) async -> Void
     /// The requests a try of a scenario sent, read after its tear-down (a ``RunEvent/requests(_:_:)``).
     private let sentRequests: (@Sendable (ScenarioContext) -> [SentRequest])?
+    /// A try's request log, read after its tear-down when ``RunSettings/requestLog`` asks for it (a
+    /// ``RunEvent/requestLog(_:_:dropped:)``): the logged requests and how many more there were.
+    private let requestLog: (@Sendable (ScenarioContext) -> (requests: [LoggedRequest], dropped: Int))?
     /// Called after a scenario whose step went on running past its timeout and cancellation has been
     /// reported, before anything else runs: a worker process ends itself there (the step cannot be
     /// stopped any other way). Without it, tear-down runs beside the stray action and the run goes on.
@@ -46,7 +49,7 @@ package final class ScenarioRunner: Sendable {
 
     /// Makes a runner; `prepare` is called with every scenario's fresh context before its first step,
     /// so that step modules can hang their world on it; `sentRequests`, after its tear-down, says which
-    /// requests it sent; `stepCheck`, after each step that passed, whether it fails after all.
+    /// requests it sent, and `requestLog` what they were and what was answered; `stepCheck`, after each step that passed, whether it fails after all.
     package init(
         registry: StepRegistry,
         settings: RunSettings = RunSettings(),
@@ -56,10 +59,12 @@ package final class ScenarioRunner: Sendable {
         onAbandonedStep: (@Sendable () -> Void)? = nil,
         leakCheck: (@Sendable (ScenarioContext) async throws -> [String])? = nil,
         sentRequests: (@Sendable (ScenarioContext) -> [SentRequest])? = nil,
+        requestLog: (@Sendable (ScenarioContext) -> (requests: [LoggedRequest], dropped: Int))? = nil,
         stepCheck: (@Sendable (ScenarioContext) -> StepCheckFailure?)? = nil,
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
     ) throws(DiagnosticList) {
         self.sentRequests = sentRequests
+        self.requestLog = settings.requestLog ? requestLog : nil
         self.stepCheck = stepCheck
         self.onAbandonedStep = onAbandonedStep
         self.settings = settings
@@ -381,6 +386,9 @@ package final class ScenarioRunner: Sendable {
 
         if let sent = sentRequests?(context), !sent.isEmpty {
             emit(.requests(id, SentRequest.distinct(sent)))
+        }
+        if let log = requestLog?(context), !log.requests.isEmpty || log.dropped > 0 {
+            emit(.requestLog(id, log.requests, dropped: log.dropped))
         }
         let outcome: ScenarioOutcome = failure.map { .failed(step: $0.step, reason: $0.reason) } ?? .passed
         let last = isLast(outcome, abandoned)

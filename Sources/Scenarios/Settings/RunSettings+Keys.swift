@@ -69,6 +69,12 @@ extension RunSettings {
             help: "what `check for leaks` does with what a scenario left behind: `fail`, `warn` (reported, not "
                 + "failed) or `off`"
         ),
+        .file(
+            "html report",
+            \.htmlReport,
+            help: "also write the run's HTML report there, as `--html FILE` does (which overrides it; "
+                + "[the HTML report](html-report.md))"
+        ),
     ]
 
     /// `settle time`: seconds, `0`, or `off` (`false`, `no`).

@@ -89,6 +89,11 @@ package struct RunSettings: Sendable, Equatable, Codable {
     package var openapi: String?
     /// What a request that breaks the document does to its scenario (`contract:`).
     package var contract: ContractMode = .fail
+    /// Where the run's HTML report is written (`html report:`, `--html`); `nil` for none.
+    package var htmlReport: String?
+    /// Whether each try of a scenario reports its request log (``RunEvent/requestLog(_:_:dropped:)``): set by
+    /// the command line when a report shows it (`--html`, `--junit`), not read from `scenario-run.yml`.
+    package var requestLog = false
 
     /// Where `default set up` and `default tear down` names were written, by index, when they came
     /// from `scenario-run.yml`: load errors about them point there.

@@ -197,6 +197,7 @@ package struct ScenarioSuite: Sendable {
             onAbandonedStep: onAbandonedStep,
             leakCheck: { context in try await leaks.leaks(in: context) },
             sentRequests: { _ in server.journal.entries.map { SentRequest(method: $0.method, path: $0.path) } },
+            requestLog: { _ in Self.requestLog(server.journal) },
             stepCheck: stepCheck,
             prepare: { context in
                 context[TestEnvironment.Key.self] = testEnvironment

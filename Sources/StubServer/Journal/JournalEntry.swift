@@ -21,6 +21,14 @@ package struct JournalEntry: Sendable, Codable, Equatable {
     package var heldToContract = true
     /// The step that sent it, when the object manager of a scenario run did (``RequestOrigin``).
     package var origin: RequestOrigin?
+    /// When it arrived.
+    package var received = Date()
+    /// The status the stub server answered, once it answered (`nil` before, and for a fault, which answers none).
+    package var status: Int?
+    /// The answer's body, or its first `RequestJournal.Limits.bodyBytes` bytes when it was longer.
+    package var responseBody = Data()
+    /// The answer's whole length.
+    package var responseBodyLength = 0
 
     private enum CodingKeys: String, CodingKey { case method, path, query, headers, body, bodyLength }
 
@@ -41,6 +49,9 @@ package struct JournalEntry: Sendable, Codable, Equatable {
     /// Whether `body` is only the start of the body received.
     package var isBodyTruncated: Bool { body.count < bodyLength }
 
+    /// The target as sent: the path, and `?` and the query when there was one.
+    package var target: String { query.map { path + "?" + $0 } ?? path }
+
     /// The body as UTF-8 text (invalid bytes replaced).
     package func bodyText() -> String {
         String(decoding: body, as: UTF8.self)
@@ -55,5 +66,6 @@ package struct JournalEntry: Sendable, Codable, Equatable {
     var journalCost: Int {
         let headerBytes = headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 32 }
         return 128 + method.utf8.count + path.utf8.count + (query?.utf8.count ?? 0) + headerBytes + body.count
+            + responseBody.count
     }
 }

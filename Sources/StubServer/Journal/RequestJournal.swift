@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 public import SharedValues
 import Synchronization
 
@@ -120,23 +120,48 @@ package final class RequestJournal: Sendable {
     }
 
     /// Records a request (its body cut to `limits.bodyBytes`), forgets the oldest beyond the limits, and
-    /// notifies the observers.
-    package func record(_ entry: JournalEntry) {
+    /// notifies the observers. Returns where it is, for ``answered(_:status:body:)``.
+    @discardableResult
+    package func record(_ entry: JournalEntry) -> Cursor {
         var entry = entry
         if entry.body.count > limits.bodyBytes {
             // A copy, not a slice: a slice would keep the whole body alive.
             entry.body = entry.body.withUnsafeBytes { Data($0.prefix(limits.bodyBytes)) }
         }
         let cost = entry.journalCost
-        state.withLock { state in
+        let place = state.withLock { state in
             state.slots.append(entry)
             state.bytes += cost
             state.received += 1
             while state.count > 1, state.count > limits.entries || state.bytes > limits.bytes {
                 state.forgetOldest()
             }
+            var place = Cursor()
+            place.clears = state.clears
+            place.received = state.received
+            return place
         }
         observers.notify()
+        return place
+    }
+
+    /// Adds the answer to the entry ``record(_:)`` put at `place`: its status and the start of its body (cut
+    /// to `limits.bodyBytes`). Nothing when the entry is no longer kept. Observers are not notified: a step
+    /// that waits for a request waits for its arrival, not its answer.
+    package func answered(_ place: Cursor, status: Int, body: Data) {
+        let kept = body.count > limits.bodyBytes ? body.withUnsafeBytes { Data($0.prefix(limits.bodyBytes)) } : body
+        state.withLock { state in
+            guard place.clears == state.clears else { return }
+            let index = state.slots.count - 1 - (state.received - place.received)
+            guard index >= state.start, index < state.slots.count, var entry = state.slots[index] else { return }
+            let before = entry.journalCost
+            entry.status = status
+            entry.responseBody = kept
+            entry.responseBodyLength = body.count
+            state.slots[index] = entry
+            state.bytes += entry.journalCost - before
+            while state.count > 1, state.bytes > limits.bytes { state.forgetOldest() }
+        }
     }
 
     /// Calls `body` after every change (a request recorded, or the journal cleared) until the returned

@@ -77,16 +77,17 @@ struct StubResponder: HTTPResponder {
         )
         entry.origin = origin
         if let refusal = body.refusal {
-            journal.record(entry)
+            let place = journal.record(entry)
             var response = Self.error(refusal.message, status: .contentTooLarge)
+            journal.answered(place, status: 413, body: Self.errorBody(refusal.message))
             response.headers[.connection] = "close"
             log("413", .refused)
             return response
         }
 
         if let forwarding, forwarding.scope == .everything {
-            journal.record(entry)
-            return await forward(entry, through: forwarding, log: log)
+            let place = journal.record(entry)
+            return await forward(entry, at: place, through: forwarding, log: log)
         }
 
         let incoming = IncomingRequest(entry)
@@ -102,18 +103,21 @@ struct StubResponder: HTTPResponder {
         // also sees the request.
         entry.route = chosen?.route.place
         entry.heldToContract = chosen?.route.heldToContract ?? true
-        journal.record(entry)
+        let journaled = journal.record(entry)
         guard let choice = chosen else {
             if let (data, file) = fixtures.contents(atRequestPath: path), file != routeFile {
                 log("200", .file(path))
+                journal.answered(journaled, status: 200, body: data)
                 return Self.file(data, named: file)
             }
-            if let forwarding { return await forward(entry, through: forwarding, log: log) }
+            if let forwarding { return await forward(entry, at: journaled, through: forwarding, log: log) }
             // Ranking every route against the request takes a while with many routes or a long path: never
             // on the event loop (an unmatched request is not the common case).
             let unmatched = await MatchingThread.run { session.recordUnmatched(incoming, segments: segments) }
             log("404", .unmatched(unmatched))
-            return Self.notFound(unmatched, method: method, path: path)
+            let (response, body) = Self.notFound(unmatched, method: method, path: path)
+            journal.answered(journaled, status: 404, body: body)
+            return response
         }
         let place = choice.route.place
         if let delay = choice.answer.delay {
@@ -124,8 +128,9 @@ struct StubResponder: HTTPResponder {
             return await perform(fault, on: context.channel)
         }
         let values = TemplateValues(request: incoming, parameters: choice.parameters, sequence: choice.sequence)
-        let response = answer(choice.answer, values: values)
+        let (response, bytes) = answer(choice.answer, values: values)
         log("\(response.status.code)", .route(place))
+        journal.answered(journaled, status: response.status.code, body: bytes)
         return response
     }
 
@@ -134,6 +139,7 @@ struct StubResponder: HTTPResponder {
     /// The other server's answer to `entry`, as it gave it (hop-by-hop headers apart).
     private func forward(
         _ entry: JournalEntry,
+        at place: RequestJournal.Cursor,
         through forwarding: Forwarding,
         log: (String, StubExchange.Source) -> Void
     ) async -> Response {
@@ -147,6 +153,7 @@ struct StubResponder: HTTPResponder {
             )
         )
         log("\(answer.status)", .forwarded)
+        journal.answered(place, status: answer.status, body: answer.body)
         var fields = HTTPFields()
         for header in answer.headers where !Forwarding.hopByHop.contains(header.name.lowercased()) {
             if let name = HTTPFields.Element.Name(header.name) {
@@ -198,7 +205,8 @@ struct StubResponder: HTTPResponder {
 
     // MARK: - Answers
 
-    private func answer(_ answer: StubAnswer, values: TemplateValues) -> Response {
+    /// The response, and its body's bytes for the journal.
+    private func answer(_ answer: StubAnswer, values: TemplateValues) -> (Response, Data) {
         let bytes: Data
         switch answer.content {
         case .none:
@@ -214,7 +222,7 @@ struct StubResponder: HTTPResponder {
         case .fixture(let name):
             guard let (data, _) = fixtures.contents(named: name) else {
                 let message = fixtures.folder.message(for: name)
-                return Self.error(message, status: .notFound)
+                return (Self.error(message, status: .notFound), Self.errorBody(message))
             }
             guard answer.fixtureIsTemplate else {
                 bytes = data
@@ -224,10 +232,8 @@ struct StubResponder: HTTPResponder {
             {
             case .success(let template): bytes = Data(template.render(values).utf8)
             case .failure(let error):
-                return Self.error(
-                    "Fixture '\(name)' is not a valid template: \(error.message).",
-                    status: .internalServerError
-                )
+                let message = "Fixture '\(name)' is not a valid template: \(error.message)."
+                return (Self.error(message, status: .internalServerError), Self.errorBody(message))
             }
         }
         var fields = HTTPFields()
@@ -241,11 +247,12 @@ struct StubResponder: HTTPResponder {
             let value = answer.headerTemplates[index]?.render(values) ?? header.value
             fields.append(HTTPFields.Element(name: name, value: value))
         }
-        return Response(
+        let response = Response(
             status: HTTPResponse.Status(code: answer.status),
             headers: fields,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
         )
+        return (response, bytes)
     }
 
     private static func file(_ data: Data, named file: String) -> Response {
@@ -255,7 +262,7 @@ struct StubResponder: HTTPResponder {
     }
 
     /// `{"error": "No route or fixture for GET /x; nearest …", "nearest": [{"route", "at", "why"}]}`.
-    private static func notFound(_ unmatched: UnmatchedRequest, method: String, path: String) -> Response {
+    private static func notFound(_ unmatched: UnmatchedRequest, method: String, path: String) -> (Response, Data) {
         let nearest = unmatched.nearest.map { miss -> JSONValue in
             var members: [String: JSONValue] = [
                 "route": .string(miss.route), "why": .array(miss.reasons.map(JSONValue.string)),
@@ -267,21 +274,27 @@ struct StubResponder: HTTPResponder {
             unmatched.nearest.isEmpty ? "" : "; nearest " + unmatched.nearest.map(\.description).joined(separator: "; ")
         var members: [String: JSONValue] = ["error": .string("No route or fixture for \(method) \(path)" + near)]
         if !nearest.isEmpty { members["nearest"] = .array(nearest) }
-        let body = JSONValue.object(members)
+        let body = JSONValue.object(members).encoded()
         var fields = HTTPFields()
         fields[.contentType] = MIMEType.json
-        return Response(
+        let response = Response(
             status: .notFound,
             headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body.encoded()))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
         )
+        return (response, body)
     }
 
     static func error(_ message: String, status: HTTPResponse.Status) -> Response {
         var fields = HTTPFields()
         fields[.contentType] = MIMEType.json
-        let body = JSONValue.object(["error": .string(message)]).encoded()
+        let body = errorBody(message)
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// `{"error": MESSAGE}`.
+    static func errorBody(_ message: String) -> Data {
+        JSONValue.object(["error": .string(message)]).encoded()
     }
 
     // MARK: - Faults

@@ -29,7 +29,7 @@ extension TUIState {
             running = nil
             runStartedAt = now
             followsRunning = true
-        case .scenarioStarted(let id):
+        case .scenarioStarted(let id, _):
             if let planned = scenarios[id]?.planned, tries[id, default: (0, 0)].started > 0 {
                 // Another try: its steps start afresh.
                 scenarios[id]?.steps = planned.steps.map { StepState(planned: $0) }
@@ -67,7 +67,7 @@ extension TUIState {
             }
         case .log(let id, let line):
             scenarios[id]?.logs.append(line)
-        case .requests:
+        case .requests, .requestLog:
             break
         case .attemptFinished(let id, _, let outcome, _):
             if case .failed = outcome { tries[id, default: (0, 0)].failed += 1 }

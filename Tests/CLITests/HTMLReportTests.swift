@@ -1,0 +1,235 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--html FILE`: the page is loaded in a real browser (headless Chromium, `--dump-dom`: the DOM after the
+/// page's script ran) and checked as a person would read it — counts, failure reasons with their
+/// `FILE:LINE`, request bodies — and for hostile names, that they are shown as text and run nothing. A
+/// screenshot of each page is kept under `.build/html-report/` (CI keeps it as an artifact).
+@Suite(.serialized, .enabled(if: ExternalTool.available("chromium"), "needs chromium (apt-get install chromium)"))
+struct HTMLReportTests {
+    static let screenshots = CLI.repositoryRoot.appendingPathComponent(".build/html-report")
+
+    /// The page's DOM after its script ran, in headless Chromium.
+    static func dom(_ page: URL) async throws -> String {
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        let result = try await CLI.Running(
+            [
+                "120", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+                "--dump-dom", page.absoluteString,
+            ],
+            directory: page.deletingLastPathComponent(),
+            environment: [:],
+            executable: URL(fileURLWithPath: "/usr/bin/timeout")
+        ).wait()
+        #expect(result.status == 0, "chromium: \(result.stderr.suffix(2000))")
+        return result.stdout
+    }
+
+    /// Takes a screenshot of the page into `.build/html-report/NAME.png` and says where.
+    static func screenshot(_ page: URL, name: String) async throws {
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        let file = screenshots.appendingPathComponent("\(name).png")
+        try? FileManager.default.removeItem(at: file)
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        let result = try await CLI.Running(
+            [
+                "120", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                "--user-data-dir=\(profile.path)", "--screenshot=\(file.path)", "--window-size=1280,2000",
+                page.absoluteString,
+            ],
+            directory: page.deletingLastPathComponent(),
+            environment: [:],
+            executable: URL(fileURLWithPath: "/usr/bin/timeout")
+        ).wait()
+        #expect(result.status == 0, "chromium: \(result.stderr.suffix(2000))")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        print("HTML report screenshot: \(file.path)")
+    }
+
+    static func scratch(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("html-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// The demo's failing examples with passing scenarios, in two workers: the counts of the run's tally,
+    /// each failure's reason with its `FILE:LINE` and source line, the request the app sent and what the
+    /// stub server answered (bodies pretty-printed), the route that answered, and the JUnit file's new
+    /// attributes and request log.
+    @Test func theFailingExamplesShowCountsFailuresAndRequests() async throws {
+        let folder = try Self.scratch("failing")
+        let page = folder.appendingPathComponent("report.html")
+        let junit = folder.appendingPathComponent("report.xml")
+        let result = try await CLI.run([
+            "--ci", "--jobs", "2", "--html", page.path, "--junit", junit.path, "Scenarios/examples-failing",
+            "Scenarios/reviews.yml",
+        ])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let summary = try #require(result.stdout.split(separator: "\n").last.map(String.init))
+        let dom = try await Self.dom(page)
+        // The same totals as the summary line (RunTally's).
+        let passed = try #require(summary.firstMatch(of: /(\d+) passed/)?.1)
+        #expect(dom.contains(#"id="count-passed">\#(passed) passed<"#), "\(summary)")
+        #expect(dom.contains(#"id="count-failed">3 failed<"#))
+        #expect(dom.contains(#"id="count-flaky">0 flaky<"#))
+        #expect(dom.contains("at Scenarios/examples-failing/failing.yml:10"))
+        #expect(dom.contains("1 review draft still saved"))
+        #expect(dom.contains("- expect response: { status: 201 }"), "the failing step's source line")
+        // The first failure is open: its request, the route that answered and both bodies.
+        #expect(dom.contains("route Fixtures/server.yml:7"))
+        #expect(dom.contains(#""title": "Whatever""#), "the request body, pretty-printed")
+        #expect(dom.contains("Invalid object."), "the response body")
+        #expect(dom.contains("worker "), "the worker it ran in")
+        #expect(!dom.contains(#"class="banner""#), "a run that finished")
+        try await Self.screenshot(page, name: "failing-examples")
+
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(
+            xml.contains(#"name="Expecting the wrong status" file="Scenarios/examples-failing/failing.yml" line="6""#)
+        )
+        #expect(xml.contains("request: POST /422 → 422 (Fixtures/server.yml:7)"), "\(xml)")
+    }
+
+    /// Names, reasons and bodies from files and apps are text: a scenario named `<script>…`, a feature and a
+    /// fixture that try to close the data block and add an element with a handler. Nothing they hold runs
+    /// (the page's script would set `data-pwned`), no element of theirs exists, and they read as written.
+    @Test func hostileNamesAndBodiesAreShownAsTextAndRunNothing() async throws {
+        let hostileBody =
+            #"{"error": "</script><img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">"}"#
+        let project = try CLI.project([
+            "Scenarios/hostile.yml": """
+            feature: "</script><script>document.body.setAttribute('data-pwned','feature')</script>"
+            scenarios:
+              - scenario: "<script>document.body.setAttribute('data-pwned','name')</script>"
+                steps:
+                  - stub route: { class: Review, method: POST, to: /422 }
+                  - post object: { class: Review, attributes: { restaurantID: 1, title: "<b>bold</b>" } }
+                  - expect response: { status: 201 }
+            """
+        ])
+        try hostileBody.write(
+            to: project.appendingPathComponent("Fixtures/422.json"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let page = project.appendingPathComponent("report.html")
+        let result = try await CLI.run(["--ci", "--html", page.path], directory: project)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let dom = try await Self.dom(page)
+        #expect(dom.contains(#"id="count-failed">1 failed<"#), "the page's own script ran")
+        #expect(!dom.contains(#"data-pwned=""#), "no hostile script or handler ran")
+        #expect(!dom.contains("<img"), "no hostile element exists")
+        #expect(!dom.contains("<b>"))
+        #expect(dom.contains("&lt;script&gt;document.body.setAttribute('data-pwned','name')&lt;/script&gt;"))
+        #expect(dom.contains("&lt;/script&gt;&lt;img src=x onerror="), "the fixture's body, as text")
+        #expect(dom.contains("&lt;b&gt;bold&lt;/b&gt;"), "the request body, as text")
+        try await Self.screenshot(page, name: "hostile-names")
+    }
+
+    /// Ctrl-C: the running scenario's tear-down runs, the rest are skipped, and the page says it was
+    /// cancelled — with the totals of the summary line. Killed outright (SIGKILL, as after a second
+    /// Ctrl-C), the page still opens, shows what finished and says the run did not finish.
+    @Test func aCancelledOrKilledRunLeavesAWholePageThatSaysSo() async throws {
+        let files = [
+            "Scenarios/long.yml": """
+            scenarios:
+              - scenario: Quick
+                steps: [succeed]
+              - scenario: Long
+                steps:
+                  - wait: 30
+              - scenario: Never started
+                steps: [succeed]
+            """
+        ]
+        for signal in [SIGINT, SIGKILL] {
+            let project = try CLI.project(files)
+            let page = project.appendingPathComponent("report.html")
+            let events = project.appendingPathComponent("events.jsonl")
+            let running = try CLI.Running(
+                ["--ci", "--html", page.path, "--events", events.path],
+                directory: project,
+                environment: [:]
+            )
+            // Once Long is under way and Quick's part of the page is on disk.
+            #expect(
+                await eventually {
+                    ((try? String(contentsOf: events, encoding: .utf8)) ?? "").contains(
+                        #""event":"scenario-started","file":"Scenarios/long.yml","scenario":"Long""#
+                    ) && ((try? String(contentsOf: page, encoding: .utf8)) ?? "").contains(#""k":"s""#)
+                }
+            )
+            kill(running.process.processIdentifier, signal)
+            let result = await running.wait()
+            let dom = try await Self.dom(page)
+            #expect(dom.contains(#"id="count-passed">1 passed<"#), "\(dom.suffix(3000))")
+            if signal == SIGINT {
+                #expect(result.status == 1)
+                #expect(result.stdout.hasSuffix("1 passed, 1 failed, 1 skipped\n"), "\(result.stdout)")
+                #expect(dom.contains(#"class="banner">This run was cancelled"#))
+                #expect(dom.contains(#"id="count-skipped">1 skipped<"#))
+                #expect(dom.contains(#"id="count-failed">1 failed<"#))
+            } else {
+                #expect(result.status == 128 + SIGKILL || result.status == SIGKILL)
+                #expect(dom.contains(#"class="banner">This run did not finish"#))
+                #expect(dom.contains("stops after 1 of 3 scenarios"))
+            }
+        }
+    }
+
+    /// A worker that crashes fails its scenario with the reason, the run goes on in a new worker, and the
+    /// page is whole and says why that scenario failed.
+    @Test func aCrashedWorkerIsShownAsItsScenariosFailure() async throws {
+        let project = try CLI.project([
+            "Scenarios/faults.yml": """
+            feature: Faults
+            scenarios:
+              - scenario: Before
+                steps: [succeed]
+              - scenario: Crashes
+                steps:
+                  - crash: boom in app code
+              - scenario: After
+                steps: [succeed]
+            """
+        ])
+        let page = project.appendingPathComponent("report.html")
+        let result = try await CLI.run(
+            ["--ci", "--html", page.path],
+            directory: project,
+            executable: CLI.faultsBinary
+        )
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let dom = try await Self.dom(page)
+        #expect(dom.contains(#"id="count-passed">2 passed<"#))
+        #expect(dom.contains(#"id="count-failed">1 failed<"#))
+        #expect(dom.contains("The process running this scenario crashed: Fatal error: boom in app code"))
+        #expect(!dom.contains(#"class="banner""#), "a run that finished")
+    }
+
+    /// Each run adds a line to `.scenario-run/history.jsonl`, keeping the last 50; the next report shows
+    /// each scenario's last runs as marks and the duration trend.
+    @Test func historyKeepsTheLastFiftyRunsAndThePageShowsThem() async throws {
+        let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n"])
+        let history = project.appendingPathComponent(".scenario-run/history.jsonl")
+        try FileManager.default.createDirectory(
+            at: history.deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
+        let old = #"{"time":1,"duration":0.5,"passed":1,"failed":0,"skipped":0,"flaky":0,"cancelled":false}"#
+        try String(repeating: old + "\n", count: 55).write(to: history, atomically: true, encoding: .utf8)
+        let page = project.appendingPathComponent("report.html")
+        for _ in 0..<2 {
+            let result = try await CLI.run(["--ci", "--html", page.path], directory: project)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        }
+        let lines = try String(contentsOf: history, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 50)
+        #expect(lines.last?.contains(#""passedKeys":""#) == true && lines.last?.contains(#""passedKeys":"""#) == false)
+        let dom = try await Self.dom(page)
+        // 20 marks of earlier runs (the newest of them passed A), then this run's.
+        #expect(dom.contains(#"<i class="p"></i><i class="p now"></i>"#), "\(dom.suffix(4000))")
+        #expect(dom.contains(#"class="trend""#))
+    }
+}
