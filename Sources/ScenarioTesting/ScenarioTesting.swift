@@ -304,13 +304,22 @@ struct ScenarioProject: Sendable {
 }
 
 /// One scenario of a project as a `swift test` case (`Feature: scenario`), run by ``ScenarioTesting/run(_:)``.
-public struct ScenarioCase: Sendable, CustomTestStringConvertible {
+public struct ScenarioCase: Sendable, CustomTestStringConvertible, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
     let project: ScenarioProject
     /// `nil` for the case that stands for load errors or an empty project.
     let scenario: ScenarioID?
     let label: String
 
+    /// `Feature: scenario`, as the test runner names the case.
     public var testDescription: String { label }
+    /// `Feature: scenario`: never the project it was loaded with (its environment may hold secrets).
+    public var description: String { label }
+    /// `Feature: scenario`, also in a failure's dump of the test's arguments.
+    public var debugDescription: String { label }
+    /// Only the label, so that `dump` shows no environment either.
+    public var customMirror: Mirror { Mirror(self, children: ["label": label]) }
 }
 
 /// Lets one scenario run at a time into the process, first come first served: the runs of every suite

@@ -125,6 +125,23 @@ extension FullStack {
             #expect(names.contains("Reviews: Posting a review the server answers with 422"))
         }
 
+        /// A case printed, described or dumped (a failing test prints its arguments) shows its name only, never
+        /// the environment it was loaded with: a CI log must not get its secrets.
+        @Test func aCaseNeverShowsItsEnvironment() throws {
+            let cases = ScenarioTesting.scenarios(
+                app: RestaurantReviews.appUnderTest,
+                directory: Self.repositoryRoot,
+                environment: ["API_TOKEN": "s3cr3t-token"]
+            )
+            let first = try #require(cases.first)
+            var dumped = ""
+            dump(first, to: &dumped)
+            for shown in [String(describing: first), String(reflecting: first), "\(first)", dumped] {
+                #expect(!shown.contains("s3cr3t-token"), "\(shown)")
+                #expect(shown.contains(first.testDescription), "\(shown)")
+            }
+        }
+
         /// A scenario with `skip:` is never counted as passed: its case says skipped in its name (and is
         /// cancelled when run); a whole-project run counts it skipped.
         @Test func aSkippedScenarioIsNeverAPass() async throws {

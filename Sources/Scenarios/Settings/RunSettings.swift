@@ -73,7 +73,7 @@ package struct RunSettings: Sendable, Equatable, Codable {
     /// The folder searched for scenario files when no path is given.
     package var scenarios: String = "Scenarios"
     /// Folders skipped when searching for scenario files, unless a path names them directly.
-    package var exclude: [String] = ["Scenarios/examples-failing", "Scenarios/examples-broken"]
+    package var exclude: [String] = []
     /// Skip tear-down steps (reported skipped) to inspect what a scenario left (`KIF_SKIP_TEAR_DOWN`).
     package var skipTearDown = false
     /// Stop after the first failing scenario (`--fail-fast`, `KIF_EXIT_ON_FAILURE`).
