@@ -39,4 +39,14 @@ struct JSONParserTests {
         #expect(text == #"{"a":null,"m":{"k":true},"z":[1,2.5,"q\"uote\n"]}"#)
         #expect(try JSONValue(parsing: value.encoded()) == value)
     }
+
+    @Test func writesEveryIntegerAndNestedKeysInTheirOrder() throws {
+        for int in [0, 7, -7, 10, -10, 1_000_000, Int.max, Int.min] {
+            #expect(String(decoding: JSONValue.int(int).encoded(), as: UTF8.self) == String(int))
+        }
+        let nested: JSONValue = ["b": ["y": 1, "x": [["d": 2, "c": 3]]], "a": -40]
+        #expect(String(decoding: nested.encoded(), as: UTF8.self) == #"{"a":-40,"b":{"x":[{"c":3,"d":2}],"y":1}}"#)
+        // Unsorted: every member once, whatever the order.
+        #expect(try JSONValue(parsing: nested.encoded(sortedKeys: false)) == nested)
+    }
 }
