@@ -8,9 +8,7 @@ import Synchronization
 /// with exit 2, saying why, as a JUnit report that could not be written does.
 final class EventStreamWriter: Sendable {
     private struct State {
-        var descriptor: Int32
-        var pending = Data()
-        var failure: FileWriteError?
+        var output: AppendedOutput
     }
 
     private let path: String
@@ -21,12 +19,14 @@ final class EventStreamWriter: Sendable {
     /// Opens (creates, or empties) the stream at `path`.
     init(path: String) throws(FileWriteError) {
         self.path = path
-        state = Mutex(State(descriptor: try FileWriteError.openStream(URL(fileURLWithPath: path))))
+        state = Mutex(
+            State(output: AppendedOutput(descriptor: try FileWriteError.openStream(URL(fileURLWithPath: path))))
+        )
     }
 
     deinit {
         state.withLock { state in
-            if state.descriptor >= 0 { close(state.descriptor) }
+            if state.output.descriptor >= 0 { close(state.output.descriptor) }
         }
     }
 
@@ -34,12 +34,12 @@ final class EventStreamWriter: Sendable {
     func handle(_ event: RunEvent) {
         let line = RunEventStream.encode(event)
         state.withLock { state in
-            guard state.failure == nil, state.descriptor >= 0 else { return }
-            state.pending.append(line)
+            guard state.output.isWritable else { return }
+            state.output.pending.append(line)
             switch event {
             // A tool following the run learns at once that a scenario started and how it ended.
-            case .runStarted, .scenarioStarted, .scenarioFinished, .runFinished: flush(&state)
-            default: if state.pending.count >= Self.bufferLimit { flush(&state) }
+            case .runStarted, .scenarioStarted, .scenarioFinished, .runFinished: state.output.flush(path: path)
+            default: if state.output.pending.count >= Self.bufferLimit { state.output.flush(path: path) }
             }
         }
     }
@@ -47,21 +47,11 @@ final class EventStreamWriter: Sendable {
     /// Writes what is left and closes the stream; throws the first failed write, if any.
     func finish() throws(FileWriteError) {
         let failure = state.withLock { state -> FileWriteError? in
-            flush(&state)
-            if state.descriptor >= 0 { close(state.descriptor) }
-            state.descriptor = -1
-            return state.failure
+            state.output.flush(path: path)
+            if state.output.descriptor >= 0 { close(state.output.descriptor) }
+            state.output.descriptor = -1
+            return state.output.failure
         }
         if let failure { throw failure }
-    }
-
-    private func flush(_ state: inout State) {
-        guard !state.pending.isEmpty, state.failure == nil, state.descriptor >= 0 else { return }
-        defer { state.pending = Data() }
-        do {
-            try FileWriteError.writeAll(state.pending, to: state.descriptor, path: path)
-        } catch {
-            state.failure = error
-        }
     }
 }

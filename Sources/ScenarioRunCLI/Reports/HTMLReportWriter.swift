@@ -36,9 +36,7 @@ final class HTMLReportWriter: Sendable {
     }
 
     private struct State {
-        var descriptor: Int32
-        var pending = Data()
-        var failure: FileWriteError?
+        var output: AppendedOutput
         var tally = RunTally()
         var plan = RunPlan(scenarios: [])
         var index: [ScenarioID: Int] = [:]
@@ -70,14 +68,16 @@ final class HTMLReportWriter: Sendable {
     init(path: String, header: Header) throws(FileWriteError) {
         self.path = path
         self.header = header
-        state = Mutex(State(descriptor: try FileWriteError.openStream(URL(fileURLWithPath: path))))
+        state = Mutex(
+            State(output: AppendedOutput(descriptor: try FileWriteError.openStream(URL(fileURLWithPath: path))))
+        )
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "scenario-run.html-report"))
         let interval = DispatchTimeInterval.milliseconds(
             Int(Self.flushInterval.components.attoseconds / 1_000_000_000_000_000)
         )
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler { [weak self] in
-            self?.state.withLock { state in self?.flush(&state) }
+            self?.state.withLock { state in state.output.flush(path: path) }
         }
         timer.resume()
     }
@@ -85,13 +85,13 @@ final class HTMLReportWriter: Sendable {
     deinit {
         timer.cancel()
         state.withLock { state in
-            if state.descriptor >= 0 { close(state.descriptor) }
+            if state.output.descriptor >= 0 { close(state.output.descriptor) }
         }
     }
 
     func handle(_ event: RunEvent) {
         state.withLock { state in
-            guard state.failure == nil, state.descriptor >= 0 else { return }
+            guard state.output.isWritable else { return }
             state.tally.record(event)
             switch event {
             case .runStarted(let plan):
@@ -132,7 +132,7 @@ final class HTMLReportWriter: Sendable {
                     ],
                     to: &state
                 )
-                flush(&state)
+                state.output.flush(path: path)
             case .stepStarted, .stepWaiting, .requests:
                 break
             }
@@ -144,13 +144,13 @@ final class HTMLReportWriter: Sendable {
     func finish(notes: [String]) throws(FileWriteError) {
         timer.cancel()
         let failure = state.withLock { state -> FileWriteError? in
-            if !notes.isEmpty, state.descriptor >= 0 {
+            if !notes.isEmpty, state.output.descriptor >= 0 {
                 append(["k": "notes", "notes": .array(notes.map(JSONValue.string))], to: &state)
             }
-            flush(&state)
-            if state.descriptor >= 0 { close(state.descriptor) }
-            state.descriptor = -1
-            return state.failure
+            state.output.flush(path: path)
+            if state.output.descriptor >= 0 { close(state.output.descriptor) }
+            state.output.descriptor = -1
+            return state.output.failure
         }
         if let failure { throw failure }
     }
@@ -161,15 +161,17 @@ final class HTMLReportWriter: Sendable {
         state.runs += 1
         if state.runs > 1 {
             // `--watch`: the page is of the latest run.
-            flush(&state)
-            if state.failure == nil, lseek(state.descriptor, 0, SEEK_SET) == 0 { _ = ftruncate(state.descriptor, 0) }
+            state.output.flush(path: path)
+            if state.output.failure == nil, lseek(state.output.descriptor, 0, SEEK_SET) == 0 {
+                _ = ftruncate(state.output.descriptor, 0)
+            }
         }
         state.plan = plan
         state.index = Dictionary(plan.scenarios.enumerated().map { ($1.id, $0) }) { first, _ in first }
         state.running = [:]
         state.flaky = 0
         state.started = Date()
-        state.pending.append(Data(HTMLReportPage.shell.utf8))
+        state.output.pending.append(Data(HTMLReportPage.shell.utf8))
         var files: [String: String] = [:]
         let keys = plan.scenarios.map { scenario -> String in
             let file = files[scenario.id.file] ?? FailureState.stableFile(scenario.id.file)
@@ -205,7 +207,7 @@ final class HTMLReportWriter: Sendable {
             ]
         }
         append(["k": "plan", "scenarios": .array(scenarios)], to: &state)
-        flush(&state)
+        state.output.flush(path: path)
     }
 
     private func finished(_ id: ScenarioID, _ outcome: ScenarioOutcome, _ duration: Duration, _ state: inout State) {
@@ -292,7 +294,7 @@ final class HTMLReportWriter: Sendable {
     /// as `\u003c`, `\u003e`, `\u0026` (they can only be inside strings), so no text can end the block
     /// or open a comment.
     private func append(_ fields: [String: JSONValue], to state: inout State) {
-        state.pending.append(contentsOf: #"<script type="application/json" class="run-data">"#.utf8)
+        state.output.pending.append(contentsOf: #"<script type="application/json" class="run-data">"#.utf8)
         let encoded = JSONValue.object(fields).encoded(sortedKeys: false)
         let needsEscaping = encoded.withUnsafeBytes { bytes in
             guard let start = bytes.baseAddress else { return false }
@@ -311,21 +313,11 @@ final class HTMLReportWriter: Sendable {
                 default: escaped.append(byte)
                 }
             }
-            state.pending.append(contentsOf: escaped)
+            state.output.pending.append(contentsOf: escaped)
         } else {
-            state.pending.append(encoded)
+            state.output.pending.append(encoded)
         }
-        state.pending.append(contentsOf: "</script>\n".utf8)
-    }
-
-    private func flush(_ state: inout State) {
-        guard !state.pending.isEmpty, state.failure == nil, state.descriptor >= 0 else { return }
-        defer { state.pending = Data() }
-        do {
-            try FileWriteError.writeAll(state.pending, to: state.descriptor, path: path)
-        } catch {
-            state.failure = error
-        }
+        state.output.pending.append(contentsOf: "</script>\n".utf8)
     }
 
     /// Seconds, to the microsecond.
