@@ -104,7 +104,9 @@ extension FullStack {
             let failure = try #require(firstFailure(outcome), "\(name)")
             #expect(failure.reason.hasPrefix(reason), "\(failure.reason)")
             #expect(!failure.waited, "it failed on its first attempt")
-            #expect(failure.took < .milliseconds(100), "\(failure.took)")
+            // Well within the harness's 5 s step timeout, which a step that retried would wait out; the
+            // margin is for a loaded machine (a 100 ms bound was too tight for one).
+            #expect(failure.took < .seconds(2), "\(failure.took)")
             #expect(!outcome.logs.contains { $0.contains(" → ") }, "nothing was sent: \(outcome.logs)")
         }
 

@@ -24,6 +24,7 @@ public final class StubServer: Sendable {
         let task: Task<Void, Never>
         let group: ServiceGroup
         let held: HeldConnections
+        let gracePeriod: Duration
     }
 
     private enum State {
@@ -31,9 +32,6 @@ public final class StubServer: Sendable {
         case starting(Run?)
         case running(Run, URL, SocketAddress?)
     }
-
-    /// How long `stop()` lets requests in flight finish before cancelling them.
-    static let gracePeriod = Duration.seconds(5)
 
     /// The folder static files and `fixture:` routes are served from.
     public let fixtures: URL
@@ -150,7 +148,7 @@ public final class StubServer: Sendable {
             }
             continuation.finish()
         }
-        let run = Run(task: task, group: group, held: held)
+        let run = Run(task: task, group: group, held: held, gracePeriod: limits.stopGracePeriod)
         state.withLock { state in
             if case .starting = state { state = .starting(run) }
         }
@@ -224,7 +222,7 @@ public final class StubServer: Sendable {
         await run.group.triggerGracefulShutdown()
         // Requests still running after the grace period are cancelled.
         let deadline = Task {
-            if (try? await Task.sleep(for: gracePeriod)) != nil { run.task.cancel() }
+            if (try? await Task.sleep(for: run.gracePeriod)) != nil { run.task.cancel() }
         }
         await run.task.value
         deadline.cancel()

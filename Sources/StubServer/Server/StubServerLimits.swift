@@ -11,7 +11,7 @@
 /// first byte is answered 408 and closed; a connection with nothing to read or write for `idleTimeout`
 /// is closed without a word. Once the server has said its last word on a connection, the client has
 /// `lingerTimeout` to close its end (what it still sends meanwhile is read and dropped) before the
-/// server closes both.
+/// server closes both. `stop()` lets requests in flight finish for `stopGracePeriod`, then cancels them.
 package struct StubServerLimits: Sendable, Equatable {
     /// The most bytes of a request head: request line and every header line.
     package var headBytes: Int
@@ -26,6 +26,8 @@ package struct StubServerLimits: Sendable, Equatable {
     package var idleTimeout: Duration
     /// How long a connection the server has finished with waits for the client to close it.
     package var lingerTimeout: Duration
+    /// How long `stop()` lets requests in flight finish before cancelling them.
+    package var stopGracePeriod: Duration
     /// What the request journal keeps.
     package var journal: RequestJournal.Limits
 
@@ -36,6 +38,7 @@ package struct StubServerLimits: Sendable, Equatable {
         headTimeout: Duration = .seconds(10),
         idleTimeout: Duration = .seconds(30),
         lingerTimeout: Duration = .seconds(2),
+        stopGracePeriod: Duration = .seconds(5),
         journal: RequestJournal.Limits = .standard
     ) {
         self.headBytes = headBytes
@@ -44,10 +47,11 @@ package struct StubServerLimits: Sendable, Equatable {
         self.headTimeout = headTimeout
         self.idleTimeout = idleTimeout
         self.lingerTimeout = lingerTimeout
+        self.stopGracePeriod = stopGracePeriod
         self.journal = journal
     }
 
-    /// Head 64 KiB and 1,000 headers, body 8 MiB, head within 10 s, idle 30 s, linger 2 s, and the
-    /// journal's standard limits.
+    /// Head 64 KiB and 1,000 headers, body 8 MiB, head within 10 s, idle 30 s, linger 2 s, a stop's grace
+    /// period 5 s, and the journal's standard limits.
     package static let standard = StubServerLimits()
 }
