@@ -75,11 +75,11 @@ extension RunCommand {
     /// So few open files allowed that not one worker fits (`ulimit -n 20`): the scenarios run here, said
     /// in a note, rather than Foundation crashing on the first worker.
     func workerPool(settings: RunSettings, live: Bool, openFiles: Int) -> WorkerPool? {
-        let fitting = WorkerPool.workersFitting(openFiles: openFiles)
+        let fitting = OpenFiles.workersFitting(openFiles)
         if fitting == 0, !list, !settings.skipTearDown, !inProcess, record == nil {
             Terminal.printError(
                 "note: ulimit -n is \(openFiles), too few open files for a worker process "
-                    + "(\(WorkerPool.baseDescriptors + WorkerPool.descriptorsPerWorker) are needed): "
+                    + "(\(OpenFiles.base + OpenFiles.perWorker) are needed): "
                     + "the scenarios run in this process, as with --in-process."
             )
         }

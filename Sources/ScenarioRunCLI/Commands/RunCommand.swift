@@ -355,12 +355,12 @@ struct RunCommand: AsyncParsableCommand {
                 "note: KIF_SKIP_TEAR_DOWN runs one scenario at a time, so that the last one's store can be kept."
             )
         }
-        let openFiles = WorkerPool.raiseOpenFileLimit()
-        if openFiles < WorkerPool.leastDescriptors {
+        let openFiles = OpenFiles.raiseLimit()
+        if openFiles < OpenFiles.least {
             // Fewer than the stub server and the client need even in this process: NIO would trap.
             Terminal.printError(
-                "error: ulimit -n is \(openFiles); a run needs at least \(WorkerPool.leastDescriptors) open files "
-                    + "(\(WorkerPool.baseDescriptors + WorkerPool.descriptorsPerWorker) for a worker process)."
+                "error: ulimit -n is \(openFiles); a run needs at least \(OpenFiles.least) open files "
+                    + "(\(OpenFiles.base + OpenFiles.perWorker) for a worker process)."
             )
             throw ExitCode(2)
         }

@@ -16,7 +16,7 @@ import Synchronization
 /// of the parent's ``ProgressBoard``. Ends at the end of its input. Ctrl-C and a closed terminal are the
 /// parent's to handle: the worker ignores SIGINT and SIGHUP; SIGTERM cancels gracefully (the current
 /// scenario's tear-down runs), a second SIGTERM exits at once. A step it cannot stop ends it, with
-/// status ``WorkerPool/abandonedStepStatus``, once its scenario is reported.
+/// status ``WorkerExit.abandonedStepStatus``, once its scenario is reported.
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
@@ -65,7 +65,7 @@ struct WorkerCommand: AsyncParsableCommand {
         try serverStart?.get()
         let runner = try suite.makeRunner(server: server, environment: environment) {
             // The step's action cannot be stopped; its scenario is reported (the writer has flushed it).
-            _exit(WorkerPool.abandonedStepStatus)
+            _exit(WorkerExit.abandonedStepStatus)
         }
         // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
         let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }

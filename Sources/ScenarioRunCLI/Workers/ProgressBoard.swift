@@ -1,5 +1,5 @@
 import Foundation
-import Scenarios
+package import Scenarios
 import Synchronization
 
 /// Memory both sides map, one slot per worker process: which scenario the worker is running, its step,
@@ -66,22 +66,7 @@ final class ProgressBoard: @unchecked Sendable {  // the memory is written by on
     }
 
     /// What a worker is doing, as its slot says.
-    struct Progress: Equatable {
-        /// The scenario's index into the loaded list.
-        var scenario: Int
-        /// The step started last (`nil` before the first).
-        var step: Int?
-        var phase: StepPhase
-        /// Whether no step of the scenario has failed.
-        var earlierPassed: Bool
-        /// How long the scenario has run.
-        var elapsed: Duration
-        /// When the step started (CLOCK_MONOTONIC nanoseconds), while it runs; `nil` once it finished.
-        var stepStart: Int64?
-        /// How long the running step has run, and its timeout.
-        var stepElapsed: Duration?
-        var stepTimeout: Duration
-    }
+    typealias Progress = WorkerProgress
 
     /// The parent's board: anonymous memory, every slot empty.
     init(creatingSlots slots: Int) throws {
@@ -252,5 +237,43 @@ final class ProgressBoard: @unchecked Sendable {  // the memory is written by on
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+/// What a worker is doing, as its slot of the ``ProgressBoard`` says.
+package struct WorkerProgress: Equatable, Sendable {
+    /// The scenario's index into the loaded list.
+    package var scenario: Int
+    /// The step started last (`nil` before the first).
+    package var step: Int?
+    package var phase: StepPhase
+    /// Whether no step of the scenario has failed.
+    package var earlierPassed: Bool
+    /// How long the scenario has run.
+    package var elapsed: Duration
+    /// When the step started (CLOCK_MONOTONIC nanoseconds), while it runs; `nil` once it finished.
+    package var stepStart: Int64?
+    /// How long the running step has run, and its timeout.
+    package var stepElapsed: Duration?
+    package var stepTimeout: Duration
+
+    package init(
+        scenario: Int,
+        step: Int?,
+        phase: StepPhase,
+        earlierPassed: Bool,
+        elapsed: Duration,
+        stepStart: Int64? = nil,
+        stepElapsed: Duration? = nil,
+        stepTimeout: Duration = .zero
+    ) {
+        self.scenario = scenario
+        self.step = step
+        self.phase = phase
+        self.earlierPassed = earlierPassed
+        self.elapsed = elapsed
+        self.stepStart = stepStart
+        self.stepElapsed = stepElapsed
+        self.stepTimeout = stepTimeout
     }
 }

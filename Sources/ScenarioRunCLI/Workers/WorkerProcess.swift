@@ -1,0 +1,255 @@
+import Foundation
+import Synchronization
+
+/// One `scenario-run worker` process as ``WorkerPool`` drives it: started with its channel (a socket
+/// that is its standard input until it takes it over) and its standard error; the run's line written
+/// first; the channel's lines read and framed on a thread of their own; its end reported once, after
+/// everything it wrote was read. Nothing here decides anything: ``WorkerPoolMachine`` does.
+///
+/// ```swift
+/// let worker = try WorkerProcess(arguments: ["worker"], runLine: line, forwardOutput: true,
+///     onLines: { messages in … }, onExit: { exit in … })
+/// worker.write(Data("#3 9f2c…\n0\n1\n".utf8)); worker.closeInput()
+/// ```
+final class WorkerProcess: Sendable {
+    /// How much of a worker's standard error is kept to explain its end.
+    static let standardErrorTailBytes = 8192
+
+    private let process: Process
+    /// The pool's end of the channel for writing (a descriptor of its own, shut down and closed once the
+    /// worker gets nothing more; the reader keeps the channel open until the worker ends).
+    private let input: Mutex<FileHandle?>
+
+    /// Why a worker could not start, in words (the open-file limit named when that may be why).
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts the process. `onLines` gets each batch of whole lines it writes on its channel (a line that
+    /// is no message is dropped); `onExit` is called once, after the last of them, when it has ended.
+    init(
+        arguments: [String],
+        runLine: Data?,
+        forwardOutput: Bool,
+        onLines: @escaping @Sendable ([RunEventLines.Message]) -> Void,
+        onExit: @escaping @Sendable (WorkerExit) -> Void
+    ) throws(StartFailure) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        // A crash is reported from its message; the runtime's backtrace would take seconds per crash.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        process.environment = environment
+        // Foundation's Pipe() crashes when pipe(2) fails (at a low `ulimit -n`); these fail in words.
+        // The channel is the worker's standard input until the worker takes it over; its standard output
+        // is the app's, which the worker puts in the scenario's log.
+        let channel: SocketChannel
+        let errors: Channel
+        do {
+            channel = try SocketChannel()
+            errors = try Channel()
+        } catch {
+            throw StartFailure(description: error.description)
+        }
+        process.standardInput = channel.workers
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors.writing
+        do {
+            try process.run()
+        } catch {
+            for handle in [channel.reading, channel.writing, channel.workers, errors.reading, errors.writing] {
+                try? handle.close()
+            }
+            var reason = "\(error)"
+            if let posix = (error as NSError?).flatMap({ $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }) {
+                reason = String(cString: strerror(posix)) + OpenFiles.limitNote
+            }
+            throw StartFailure(description: reason)
+        }
+        ChildProcesses.add(process.processIdentifier)
+        try? channel.workers.close()
+        // The run comes first on the channel: the worker reads it before it loads anything.
+        // Without one (it could not be encoded) the worker reads the end of its input and stops, saying so.
+        if let runLine {
+            try? channel.writing.write(contentsOf: runLine)
+        } else {
+            shutdown(channel.writing.fileDescriptor, Int32(SHUT_WR))
+        }
+        try? errors.writing.close()
+        self.process = process
+        self.input = Mutex(channel.writing)
+        let tail = StandardErrorTail(limit: Self.standardErrorTailBytes)
+        let errorsRead = DispatchSemaphore(value: 0)
+        Thread {
+            tail.read(errors.reading, forwarding: forwardOutput)
+            errorsRead.signal()
+        }.start()
+        Thread {
+            Self.readLines(channel.reading, onLines)
+            process.waitUntilExit()
+            errorsRead.wait()
+            ChildProcesses.remove(process.processIdentifier)
+            let bySignal = process.terminationReason == .uncaughtSignal
+            onExit(
+                WorkerExit(
+                    signal: bySignal ? process.terminationStatus : nil,
+                    status: bySignal ? 0 : process.terminationStatus,
+                    standardErrorTail: tail.text
+                )
+            )
+        }.start()
+    }
+
+    /// Writes to the worker's channel; a worker that is gone is reported by its end, not here.
+    func write(_ text: String) {
+        input.withLock { input in
+            try? input?.write(contentsOf: Data(text.utf8))
+        }
+    }
+
+    /// Tells the worker it gets nothing more (its channel's end of input) and closes the pool's writing end.
+    func closeInput() {
+        input.withLock { input in
+            guard let handle = input else { return }
+            shutdown(handle.fileDescriptor, Int32(SHUT_WR))
+            try? handle.close()
+            input = nil
+        }
+    }
+
+    /// Sends `signal` to the process while it runs.
+    func signal(_ signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
+    /// Reads the worker's JSON lines (run events, the app's output between scenarios) until the worker
+    /// ends; a line that is neither is dropped.
+    ///
+    /// Linear in what the worker writes: a chunk without a line break is only appended (a long line —
+    /// a 4 MB failure reason — arrives in many chunks, and scanning and copying the unfinished line at
+    /// every chunk was quadratic); the bytes left after the last line break are the tail of one chunk.
+    private static func readLines(_ handle: FileHandle, _ onLines: ([RunEventLines.Message]) -> Void) {
+        var buffer = Data()
+        while true {
+            let chunk = nextChunk(of: handle)
+            if chunk.isEmpty { break }
+            // Only the new chunk is scanned; its offsets are shifted past the unfinished line before it.
+            let newlines = newlineOffsets(in: chunk).map { $0 + buffer.count }
+            buffer.append(chunk)
+            guard !newlines.isEmpty else { continue }
+            var lines: [RunEventLines.Message] = []
+            var consumed = 0
+            for newline in newlines {
+                let line = buffer[(buffer.startIndex + consumed)..<(buffer.startIndex + newline)]
+                if let message = RunEventLines.decodeMessage(line) { lines.append(message) }
+                consumed = newline + 1
+            }
+            buffer = Data(buffer[(buffer.startIndex + consumed)...])
+            if !lines.isEmpty { onLines(lines) }
+        }
+    }
+
+    /// What `handle` has to read, waiting for it; empty at its end — and when reading fails, as it does
+    /// on a channel whose worker ended without reading all it was sent (`ECONNRESET`, on which
+    /// `FileHandle.availableData` traps).
+    static func nextChunk(of handle: FileHandle) -> Data {
+        withUnsafeTemporaryAllocation(byteCount: 64 << 10, alignment: 1) { buffer in
+            while true {
+                let count = Glibc.read(handle.fileDescriptor, buffer.baseAddress, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                return count > 0 ? Data(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) : Data()
+            }
+        }
+    }
+
+    /// The offsets of the line breaks in `data`, found with `memchr`: a byte-by-byte iteration of `Data`
+    /// checked its exclusive access at every byte, a third of a 4 MB line's reading.
+    static func newlineOffsets(in data: Data) -> [Int] {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [Int] in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
+            var offsets: [Int] = []
+            var offset = 0
+            while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
+                let index = base.distance(to: UnsafeRawPointer(found))
+                offsets.append(index)
+                offset = index + 1
+            }
+            return offsets
+        }
+    }
+}
+
+/// A worker's standard error: passed on as it comes (unless the live runner owns the terminal), the
+/// last few kilobytes kept to explain a crash.
+private final class StandardErrorTail: Sendable {
+    private let kept = Mutex(Data())
+    private let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func read(_ handle: FileHandle, forwarding: Bool) {
+        while true {
+            let chunk = WorkerProcess.nextChunk(of: handle)
+            if chunk.isEmpty { return }
+            if forwarding { Terminal.write(chunk, to: .standardError) }
+            kept.withLock { kept in
+                kept.append(chunk)
+                if kept.count > limit { kept = Data(kept.suffix(limit)) }
+            }
+        }
+    }
+
+    var text: String { String(decoding: kept.withLock { $0 }, as: UTF8.self) }
+}
+
+/// A pipe whose creation fails with an error rather than a crash (Foundation's `Pipe()` traps when
+/// pipe(2) fails); both ends close on exec and when their handle is released.
+private struct Channel {
+    let reading: FileHandle
+    let writing: FileHandle
+
+    /// Why a pipe could not be made, with the open-file limit when that is what ran out.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+
+        /// The failure of the last system call, in words.
+        static func last(_ what: String) -> Failure {
+            Failure(description: "\(what): \(String(cString: strerror(errno)))\(OpenFiles.limitNote)")
+        }
+    }
+
+    init() throws(Failure) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw .last("no pipe to it") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    }
+}
+
+/// A worker's channel: a socket pair, the pool's end read and written through descriptors of their own
+/// (so the writing one can be closed while the reader goes on), the worker's end its standard input.
+/// Every descriptor closes on exec and when its handle is released.
+private struct SocketChannel {
+    let reading: FileHandle
+    let writing: FileHandle
+    let workers: FileHandle
+
+    init() throws(Channel.Failure) {
+        var ends: [Int32] = [0, 0]
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &ends) == 0 else { throw .last("no channel to it") }
+        let duplicate = fcntl(ends[0], F_DUPFD_CLOEXEC, 0)
+        guard duplicate >= 0 else {
+            let failure = Channel.Failure.last("no channel to it")
+            for end in ends { close(end) }
+            throw failure
+        }
+        reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: duplicate, closeOnDealloc: true)
+        workers = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+    }
+}
