@@ -168,7 +168,7 @@ let package = Package(
             name: "FullStackTests",
             dependencies: [
                 "ObjectManager", "StubServer", "ExampleApp", "Scenarios", "Steps", "ScenarioTesting", "Diagnostics",
-                "TestSupport",
+                "ScenarioRunCLI", "TestSupport",
             ],
             // README's `swift test` project: scenario files and fixtures, read at run time.
             exclude: ["ReadmeProject/Scenarios", "ReadmeProject/Fixtures"],

@@ -12,10 +12,11 @@ struct EventStreamTests {
         }
     }
 
-    /// Each scenario's events in order, times, waits and workers left out (how often a step waits, how long it
+    /// Each scenario's events in order (its log lines as a set, after them), times, waits and workers left out (how often a step waits, how long it
     /// had left and how long it took differ from run to run).
     static func byScenario(_ lines: [[String: Any]]) throws -> [String: [String]] {
         var result: [String: [String]] = [:]
+        var logs: [String: [String]] = [:]
         for var line in lines where line["event"] as? String != "step-waiting" {
             line["duration"] = nil
             line["waited"] = nil
@@ -25,13 +26,25 @@ struct EventStreamTests {
             if let reason = line["reason"] as? String {
                 line["reason"] = reason.replacing(/after \d+\.\d+ s\b/, with: "after N s")
             }
+            // Requests sent together arrive in either order.
+            if line["event"] as? String == "requests", let requests = line["requests"] as? [[String: String]] {
+                line["requests"] = requests.sorted {
+                    ($0["method"] ?? "", $0["path"] ?? "") < ($1["method"] ?? "", $1["path"] ?? "")
+                }
+            }
             let key = "\(line["file"] ?? "-") \(line["scenario"] ?? "-")"
             let text = String(
                 decoding: try JSONSerialization.data(withJSONObject: line, options: .sortedKeys),
                 as: UTF8.self
             )
-            result[key, default: []].append(text)
+            // Requests that finish together log in either order: log lines are compared as a set.
+            if line["event"] as? String == "log" {
+                logs[key, default: []].append(text)
+            } else {
+                result[key, default: []].append(text)
+            }
         }
+        for (key, lines) in logs { result[key, default: []] += lines.sorted() }
         return result
     }
 

@@ -548,8 +548,8 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
 
-        /// Runs a selection of `scenarios` where they run: in the workers, or in this process.
-        let failFast = settings.failFast
+        /// Where the selections run: the workers, or this process.
+        let executor: any RunExecutor = pool ?? InProcessExecutor { session.state.runner }
         let execute: @Sendable ([Scenario], @escaping @Sendable (RunEvent) -> Void) async -> RunSummary = {
             selected,
             given in
@@ -563,21 +563,9 @@ struct RunCommand: AsyncParsableCommand {
                 }
             }
             let current = session.state
-            if let pool {
-                return await pool.run(
-                    selected,
-                    loaded: current.loaded,
-                    plan: current.runner.plan(selected),
-                    failFast: failFast,
-                    emit: emit
-                )
-            }
-            return await current.runner.run(selected, onEvent: emit)
+            return await executor.run(selected, loaded: current.loaded, plan: current.runner.plan(selected), emit: emit)
         }
-        let cancelRun: @Sendable () -> Void = {
-            pool?.cancel()
-            session.state.runner.cancel()
-        }
+        let cancelRun: @Sendable () -> Void = { executor.cancel() }
 
         let summary: RunSummary
         if live, !scenarios.isEmpty {

@@ -23,7 +23,7 @@ import Synchronization
 /// The decisions — who runs what, fail-fast, skipped scenarios, which worker to end or replace — are
 /// ``WorkerPoolMachine``'s (over ``ParallelSchedule``), a plain value this type feeds and whose actions
 /// it carries out with no lock held; ``WorkerProcess`` is one process with its channel and readers.
-final class WorkerPool: Sendable {
+final class WorkerPool: RunExecutor {
     struct Options: Sendable {
         /// How many worker processes run scenarios at once.
         var jobs: Int
@@ -151,7 +151,6 @@ final class WorkerPool: Sendable {
         _ scenarios: [Scenario],
         loaded: [Scenario],
         plan: RunPlan,
-        failFast: Bool,
         emit: @escaping @Sendable (RunEvent) -> Void
     ) async -> RunSummary {
         let start = ContinuousClock.now
@@ -162,7 +161,7 @@ final class WorkerPool: Sendable {
             scenarios: scenarios.map(\.id),
             loaded: loaded.map(\.id),
             planned: Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first },
-            failFast: failFast
+            failFast: options.run.settings.failFast
         )
         var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
             core.withLock { core in

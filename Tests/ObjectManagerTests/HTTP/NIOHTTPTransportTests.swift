@@ -7,6 +7,12 @@ import Testing
 /// The live transport against scripted loopback servers: what goes on the wire, connection reuse,
 /// and every way an exchange can end without a response.
 @Suite struct NIOHTTPTransportTests {
+    /// How long a request here may take: what is tested is what the transport answers, not how fast. The
+    /// scripted server's tasks run on the cooperative pool, which the rest of a parallel `swift test` on
+    /// two cores has held for over ten seconds (every request of this suite then timed out at the 10 s
+    /// default); the tests of the timeout itself give their own.
+    static let patience = Duration.seconds(120)
+
     /// Answers every request on a connection with `body` and keeps the connection open.
     static func answering(_ body: String, received: Recorder<String>? = nil) -> ScriptedHTTPServer.Script {
         { connection in
@@ -34,7 +40,8 @@ import Testing
                     URLQueryItem(name: "q", value: "a b")
                 ]),
                 headers: [HTTPHeader(name: "Content-Type", value: "application/json")],
-                body: Data(#"{"title":"Great"}"#.utf8)
+                body: Data(#"{"title":"Great"}"#.utf8),
+                timeout: Self.patience
             )
         )
         #expect(response.status == 201)
@@ -58,7 +65,7 @@ import Testing
         let url = try #require(
             URL(string: "\(server.url.absoluteString)/restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262")
         )
-        _ = try await transport.send(HTTPRequest(method: .get, url: url))
+        _ = try await transport.send(HTTPRequest(method: .get, url: url, timeout: Self.patience))
         #expect(
             received.all.first?.hasPrefix(
                 "GET /restaurants/caf%C3%A9/a%2Fb%20c?name=%C3%A9t%C3%A9&x=1%262 HTTP/1.1\r\n"
@@ -80,7 +87,9 @@ import Testing
         let received = Recorder<String>()
         let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
         let transport = NIOHTTPTransport()
-        _ = try await transport.send(HTTPRequest(method: .post, url: server.url.appendingPathComponent("touch")))
+        _ = try await transport.send(
+            HTTPRequest(method: .post, url: server.url.appendingPathComponent("touch"), timeout: Self.patience)
+        )
         #expect(received.all.first?.contains("Content-Length: 0\r\n") == true)
         await transport.shutdown()
         await server.stop()
@@ -91,7 +100,7 @@ import Testing
         let transport = NIOHTTPTransport()
         for _ in 0..<5 {
             let response = try await transport.send(
-                HTTPRequest(method: .get, url: server.url.appendingPathComponent("items"))
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("items"), timeout: Self.patience)
             )
             #expect(response.status == 200)
         }
@@ -145,7 +154,7 @@ import Testing
         }
         let transport = NIOHTTPTransport()
         let response = try await transport.send(
-            HTTPRequest(method: .get, url: server.url.appendingPathComponent("numbers"))
+            HTTPRequest(method: .get, url: server.url.appendingPathComponent("numbers"), timeout: Self.patience)
         )
         #expect(response.bodyText == "[1,2,3]")
         await transport.shutdown()
@@ -160,7 +169,7 @@ import Testing
         let transport = NIOHTTPTransport()
         for _ in 0..<3 {
             let response = try await transport.send(
-                HTTPRequest(method: .get, url: server.url.appendingPathComponent("once"))
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("once"), timeout: Self.patience)
             )
             #expect(response.status == 200)
         }
@@ -182,7 +191,7 @@ import Testing
         let transport = NIOHTTPTransport()
         for method in [HTTPMethod.get, .put, .delete] {
             let response = try await transport.send(
-                HTTPRequest(method: method, url: server.url.appendingPathComponent("short"))
+                HTTPRequest(method: method, url: server.url.appendingPathComponent("short"), timeout: Self.patience)
             )
             #expect(response.status == 200)
         }
@@ -195,10 +204,17 @@ import Testing
     @Test func aPostOnADroppedKeptAliveConnectionIsNotSentTwice() async throws {
         let server = try await ScriptedHTTPServer(script: Self.answersOncePerConnection)
         let transport = NIOHTTPTransport()
-        _ = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("first")))
+        _ = try await transport.send(
+            HTTPRequest(method: .get, url: server.url.appendingPathComponent("first"), timeout: Self.patience)
+        )
         let error = try await #require(throws: ObjectManagerError.self) {
             try await transport.send(
-                HTTPRequest(method: .post, url: server.url.appendingPathComponent("reviews"), body: Data("{}".utf8))
+                HTTPRequest(
+                    method: .post,
+                    url: server.url.appendingPathComponent("reviews"),
+                    body: Data("{}".utf8),
+                    timeout: Self.patience
+                )
             )
         }
         #expect(
@@ -215,7 +231,9 @@ import Testing
         }
         let transport = NIOHTTPTransport()
         let error = try await #require(throws: ObjectManagerError.self) {
-            try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("gone")))
+            try await transport.send(
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("gone"), timeout: Self.patience)
+            )
         }
         #expect(
             error.description == "The request to /gone failed: The server closed the connection without a response."
@@ -264,12 +282,14 @@ import Testing
         let transport = NIOHTTPTransport()
         let request = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("never")))
+            return try await transport.send(
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("never"), timeout: Self.patience)
+            )
         }
         let error = try await #require(throws: ObjectManagerError.self) { try await request.value }
         #expect(error.isCancellation)
         let response = try await transport.send(
-            HTTPRequest(method: .get, url: server.url.appendingPathComponent("next"))
+            HTTPRequest(method: .get, url: server.url.appendingPathComponent("next"), timeout: Self.patience)
         )
         #expect(response.status == 200)
         #expect(received.all.map { $0.components(separatedBy: " ")[1] } == ["/next"])
@@ -285,7 +305,7 @@ import Testing
         let url = try #require(URL(string: "http://127.0.0.1:\(socket.port)/nobody"))
         let transport = NIOHTTPTransport()
         let error = try await #require(throws: ObjectManagerError.self) {
-            try await transport.send(HTTPRequest(method: .get, url: url))
+            try await transport.send(HTTPRequest(method: .get, url: url, timeout: Self.patience))
         }
         #expect(error.description == "The request to /nobody failed: The connection was refused.")
         await transport.shutdown()
@@ -295,7 +315,7 @@ import Testing
         let server = try await ScriptedHTTPServer(script: Self.answering(#"{"ok":true}"#))
         let transport = NIOHTTPTransport()
         let url = try #require(URL(string: "http://localhost:\(server.port)/named"))
-        let response = try await transport.send(HTTPRequest(method: .get, url: url))
+        let response = try await transport.send(HTTPRequest(method: .get, url: url, timeout: Self.patience))
         #expect(response.bodyText == #"{"ok":true}"#)
         await transport.shutdown()
         await server.stop()
@@ -310,11 +330,15 @@ import Testing
             closed.append("closed")  // the client closed its kept-alive connection
         }
         let transport = NIOHTTPTransport()
-        _ = try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("a")))
+        _ = try await transport.send(
+            HTTPRequest(method: .get, url: server.url.appendingPathComponent("a"), timeout: Self.patience)
+        )
         await transport.shutdown()
         #expect(await eventually { closed.all == ["closed"] })
         let error = try await #require(throws: ObjectManagerError.self) {
-            try await transport.send(HTTPRequest(method: .get, url: server.url.appendingPathComponent("b")))
+            try await transport.send(
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("b"), timeout: Self.patience)
+            )
         }
         #expect(error.isCancellation)
         await server.stop()

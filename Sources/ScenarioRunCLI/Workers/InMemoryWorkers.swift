@@ -1,0 +1,126 @@
+import Foundation
+package import Scenarios
+import Synchronization
+
+/// The worker pool without processes — its twin for tests, as NIO's embedded channel is to its
+/// sockets: the same ``WorkerPoolMachine`` hands the scenarios out to `jobs` workers, refills them and
+/// ends the run, and each worker runs the indexes it is written with a ``ScenarioRunner`` of this
+/// process, its events encoded and decoded as on the wire (``RunEventLines``) and checked against the
+/// header it was sent. Workers take turns, one scenario at a time (they share the process's object
+/// manager), in slot order. What has no twin here is what only processes have: crashes, signals, the
+/// progress board, a thread held past its timeout — ``WorkerPoolMachineTests`` script those.
+///
+/// ```swift
+/// let workers = InMemoryWorkers(runner: runner, jobs: 2)
+/// let summary = await workers.run(selected, loaded: loaded, plan: runner.plan(selected)) { print($0) }
+/// ```
+package final class InMemoryWorkers: RunExecutor {
+    private let runner: ScenarioRunner
+    private let jobs: Int
+    private let cancelled = Mutex(false)
+
+    /// `jobs` workers, each running with `runner` (whose settings' fail-fast the hand-out follows, as
+    /// the pool follows the run's).
+    package init(runner: ScenarioRunner, jobs: Int) {
+        self.runner = runner
+        self.jobs = jobs
+    }
+
+    /// What the workers were written and what they reported, as a worker process would keep it.
+    private struct Workers {
+        var pending: [Int: [Int]] = [:]
+        var inputOpen: Set<Int> = []
+        var running: Set<Int> = []
+        var summary: RunSummary?
+    }
+
+    package func run(
+        _ scenarios: [Scenario],
+        loaded: [Scenario],
+        plan: RunPlan,
+        emit: @escaping @Sendable (RunEvent) -> Void
+    ) async -> RunSummary {
+        let start = ContinuousClock.now
+        emit(.runStarted(plan))
+        var machine = WorkerPoolMachine(.init(jobs: max(1, jobs), forwardOutput: false))
+        var workers = Workers()
+        let header = ScenarioInput.header(of: loaded.map(\.id))
+        func perform(_ actions: [WorkerPoolMachine.Action]) {
+            for action in actions {
+                switch action {
+                case .launch(let slot):
+                    workers.running.insert(slot)
+                    workers.inputOpen.insert(slot)
+                    workers.pending[slot] = []
+                case .write(let slot, let text):
+                    for line in text.split(separator: "\n") {
+                        if line.hasPrefix("#") {
+                            precondition(line + "\n" == header, "a worker was told another list: \(line)")
+                        } else if let index = Int(line), loaded.indices.contains(index) {
+                            workers.pending[slot, default: []].append(index)
+                        }
+                    }
+                case .closeInput(let slot):
+                    workers.inputOpen.remove(slot)
+                case .kill(let slot), .terminate(let slot):
+                    // Nothing runs between two scenarios here: a worker told to end ends now.
+                    workers.pending[slot] = []
+                    workers.inputOpen.remove(slot)
+                case .clearBoard, .output, .reportError:
+                    break
+                case .emit(let event):
+                    emit(event)
+                case .finish(let summary):
+                    workers.summary = summary
+                }
+            }
+        }
+        perform(machine.start())
+        let selected = Set(scenarios.map(\.id))
+        perform(
+            machine.run(
+                .init(
+                    scenarios: scenarios.map(\.id),
+                    loaded: loaded.map(\.id),
+                    planned: Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first },
+                    failFast: runner.settings.failFast
+                )
+            )
+        )
+        var cancelling = false
+        while workers.summary == nil {
+            if !cancelling, cancelled.withLock({ $0 }) {
+                cancelling = true
+                perform(machine.cancel(now: 0))
+            }
+            if let slot = workers.running.sorted().first(where: { !(workers.pending[$0] ?? []).isEmpty }) {
+                let index = workers.pending[slot, default: []].removeFirst()
+                precondition(selected.contains(loaded[index].id), "sent a scenario that was not selected")
+                let lines = Mutex<[RunEventLines.Message]>([])
+                await runner.run([loaded[index]]) { event in
+                    // As on the wire: encoded by the worker, decoded by the pool (run-level events are not sent).
+                    guard let line = RunEventLines.encode(event),
+                        let message = RunEventLines.decodeMessage(line.dropLast())
+                    else { return }
+                    lines.withLock { $0.append(message) }
+                }
+                perform(machine.received(lines.withLock { $0 }, from: slot))
+            } else if let slot = workers.running.sorted().first(where: { !workers.inputOpen.contains($0) }) {
+                // Its input ended and it ran everything: the worker ends, as a process does.
+                workers.running.remove(slot)
+                perform(machine.exited(slot, WorkerExit(), progress: nil))
+            } else {
+                preconditionFailure("every worker waits for input the machine will not send")
+            }
+        }
+        var summary = workers.summary ?? RunSummary()
+        summary.duration = ContinuousClock.now - start
+        emit(.runFinished(summary))
+        return summary
+    }
+
+    package func cancel() {
+        cancelled.withLock { $0 = true }
+        runner.cancel()
+    }
+}
