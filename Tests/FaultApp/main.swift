@@ -101,6 +101,17 @@ let printLine = StepDefinition("print line", summary: "Prints a line on standard
     }
 }
 
+/// `log line: TEXT` — a line in the scenario's log, as a step writes one (`ScenarioContext.log`).
+let logLine = StepDefinition("log line", summary: "Writes a line to the scenario's log", forms: [.value(printedText)]) {
+    input,
+    _ in
+    let text = try input.literal(printedText)
+    return Step("log line") { context in
+        context.log(text)
+        return .success
+    }
+}
+
 let touchedPath = StepArgument<String>.required("path", .string)
 
 /// `touch: PATH` — creates an empty file: a test waits for it to know the scenario got that far.
@@ -188,7 +199,7 @@ await ScenarioRun.main(
         makeFactory: { RestaurantReviews.makeTestFactory() },
         steps: RestaurantReviews.steps + [
             crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes, failOnRun, startAppJob,
-            blockThread, printLine,
+            blockThread, printLine, logLine,
         ],
         idlingResources: [appJobs]
     )

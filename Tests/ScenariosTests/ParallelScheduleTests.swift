@@ -83,6 +83,30 @@ struct ParallelScheduleTests {
         #expect(schedule.finish().summary == RunSummary(passed: 4, failed: 1))
     }
 
+    /// The steps a dead worker reported (its board's copy of what it never sent included) are not
+    /// reported again; only steps it never reported, before the one its board names, are said passed.
+    @Test func onlyStepsNeverReportedAreSaidPassed() {
+        var schedule = ParallelSchedule(scenarios: ids, workers: 1, prefetch: 1)
+        _ = schedule.assignments(for: 0)
+        _ = schedule.handle(.scenarioStarted(ids[0]), from: 0)
+        for step in 0..<2 {
+            let finished = RunEvent.stepFinished(
+                ids[0],
+                step: step,
+                phase: .steps,
+                outcome: .passed,
+                duration: .milliseconds(3)
+            )
+            _ = schedule.handle(finished, from: 0)
+        }
+        let interrupted = ParallelSchedule.Interrupted(scenario: ids[0], step: 3, earlierStepsPassed: true)
+        let (events, _) = schedule.workerExited(0, running: interrupted, failure: "ended")
+        let steps = events.compactMap { event -> Int? in
+            if case .stepFinished(_, let step, _, _, _) = event { step } else { nil }
+        }
+        #expect(steps == [2, 3], "step 2 was never reported; 0 and 1 were")
+    }
+
     @Test func cancelStopsHandingOutAndFinishReportsACancelledRun() {
         var schedule = ParallelSchedule(scenarios: ids, workers: 1, prefetch: 1)
         _ = schedule.assignments(for: 0)

@@ -160,6 +160,9 @@ final class OutputCapture: Sendable {
 /// waits are left out: the parent's headless reporters do not use them, and they are half of all events.
 /// `live` (the live runner's workers) writes every event as it happens. What the app printed (an
 /// ``OutputCapture``) is added to the running scenario's log, or sent as output between scenarios.
+/// Every line buffered is also kept on the board (``ProgressBoard/keep(_:)``) until it is sent, so the
+/// parent reads what a worker that died never sent; lines that would overflow the board's copy are sent
+/// sooner instead.
 final class EventLineWriter: Sendable {
     private struct State {
         var data = Data()
@@ -227,7 +230,7 @@ final class EventLineWriter: Sendable {
         }
         guard let line = RunEventLines.encode(event) else { return }
         let written = pending.withLock { state -> Bool in
-            state.data.append(line)
+            guard buffer(line, &state) else { return false }
             // At once: every event when live; the first start of the run (the parent marks when the
             // first scenario started); a scenario's end (with its events).
             var now = live
@@ -256,7 +259,22 @@ final class EventLineWriter: Sendable {
     private func flush(_ state: inout State) -> Bool {
         guard !state.data.isEmpty else { return true }
         defer { state.data = Data() }
+        board?.sending()
         return Terminal.write(state.data, to: channel)
+    }
+
+    /// Adds `line` to what is pending, and its copy to the board; what the board cannot hold beside it
+    /// is sent first (and a line it cannot hold at all, at once). `false` when the parent has gone.
+    private func buffer(_ line: Data, _ state: inout State) -> Bool {
+        if let board, !board.keep(line) {
+            guard flush(&state) else { return false }
+            if !board.keep(line) {
+                state.data = line
+                return flush(&state)
+            }
+        }
+        state.data.append(line)
+        return true
     }
 
     /// Reads what the app printed: each whole line into the current scenario's log (or, between
@@ -283,7 +301,9 @@ final class EventLineWriter: Sendable {
             }
             guard let id = state.current else {
                 for line in lines {
-                    state.data.append(RunEventLines.encodeOutput(String(decoding: line, as: UTF8.self)))
+                    guard buffer(RunEventLines.encodeOutput(String(decoding: line, as: UTF8.self)), &state) else {
+                        return false
+                    }
                 }
                 return flush(&state)
             }
@@ -294,12 +314,14 @@ final class EventLineWriter: Sendable {
                 }
                 state.captured += line.count + 1
                 if let event = RunEventLines.encode(.log(id, String(decoding: line, as: UTF8.self))) {
-                    state.data.append(event)
+                    guard buffer(event, &state) else { return false }
                 }
             }
             if atScenarioEnd, state.dropped > 0 {
                 let note = "(\(state.dropped.groupedDigits) more bytes the app printed were not kept)"
-                if let event = RunEventLines.encode(.log(id, note)) { state.data.append(event) }
+                if let event = RunEventLines.encode(.log(id, note)) {
+                    guard buffer(event, &state) else { return false }
+                }
             }
             return live ? flush(&state) : true
         }

@@ -9,6 +9,12 @@ import Synchronization
 /// a second, to end a worker whose step has held its thread past the step's timeout, or whose scenario
 /// runs past `--scenario-timeout`.
 ///
+/// Each slot also holds the event lines the worker has not sent yet (``unsentCapacity`` bytes: a
+/// worker sends a scenario's events at its end, and sooner only when they would not fit). A worker
+/// keeps every line here as it buffers it and empties the copy as it sends; when a worker dies — a
+/// crash, a signal, the pool's own kill — the parent reads what it never sent, so the steps that ran
+/// before are reported with their own outcomes, durations and logs rather than guessed.
+///
 /// The memory is an anonymous file (`memfd_create`): it has no name in `/dev/shm` or anywhere else, so
 /// nothing is left behind whatever way the parent ends (`kill -9` included). A worker opens it through
 /// the parent's descriptor, `/proc/PID/fd/N` (``path``). A slot is written under a sequence number
@@ -41,7 +47,11 @@ final class ProgressBoard: @unchecked Sendable {  // the memory is written by on
         case phase
     }
 
-    private static let slotBytes = Field.allCases.count * MemoryLayout<Int64>.stride
+    /// The fields, then the unsent lines' length and the lines.
+    private static let fieldBytes = Field.allCases.count * MemoryLayout<Int64>.stride
+    /// How many bytes of unsent event lines a slot holds (64 KiB: the pages are only used as written).
+    static let unsentCapacity = 64 << 10
+    private static let slotBytes = fieldBytes + MemoryLayout<Int64>.stride + unsentCapacity
     private static let phases: [StepPhase] = [.setUp, .steps, .tearDown, .leakCheck]
 
     /// Where a worker opens the board: the parent's descriptor of it, under `/proc`.
@@ -167,6 +177,30 @@ final class ProgressBoard: @unchecked Sendable {  // the memory is written by on
         }
     }
 
+    /// Keeps a copy of `line`, which the worker buffers to send; `false` when it does not fit beside
+    /// what is kept (send what is buffered, ``sending()``, and keep it then) or at all (send it at once).
+    func keep(_ line: Data) -> Bool {
+        guard let slot else { return true }
+        let kept = Int(unsentLength(slot))
+        guard kept + line.count <= Self.unsentCapacity else { return false }
+        line.withUnsafeBytes { bytes in
+            guard let source = bytes.baseAddress else { return }
+            (base + unsentOffset(slot) + kept).copyMemory(from: source, byteCount: bytes.count)
+        }
+        // The length after the bytes: a worker ended between the two leaves the line out, never half of it.
+        atomicMemoryFence(ordering: .releasing)
+        storeUnsentLength(Int64(kept + line.count), slot)
+        return true
+    }
+
+    /// The worker sends what it buffered: the copy is emptied first (a worker that dies while sending
+    /// leaves its lines out of the report rather than in it twice).
+    func sending() {
+        guard let slot else { return }
+        storeUnsentLength(0, slot)
+        atomicMemoryFence(ordering: .releasing)
+    }
+
     // MARK: Reading (the parent)
 
     /// What `slot` is running; `nil` when no scenario (or the slot was being written at every try).
@@ -201,10 +235,19 @@ final class ProgressBoard: @unchecked Sendable {  // the memory is written by on
         return nil
     }
 
+    /// The event lines the worker in `slot` buffered and never sent (read once it has ended).
+    func unsent(in slot: Int) -> Data {
+        guard (slot + 1) * Self.slotBytes <= size else { return Data() }
+        atomicMemoryFence(ordering: .acquiring)
+        let length = min(max(0, Int(unsentLength(slot))), Self.unsentCapacity)
+        return Data(bytes: base + unsentOffset(slot), count: length)
+    }
+
     /// Empties `slot`, for a new worker in it.
     func clear(_ slot: Int) {
         guard (slot + 1) * Self.slotBytes <= size else { return }
         for field in Field.allCases { store(field == .scenario || field == .step ? -1 : 0, slot, field) }
+        storeUnsentLength(0, slot)
     }
 
     // MARK: Memory
@@ -225,6 +268,18 @@ final class ProgressBoard: @unchecked Sendable {  // the memory is written by on
 
     private func load(_ slot: Int, _ field: Field) -> Int64 {
         base.load(fromByteOffset: slot * Self.slotBytes + field.rawValue * 8, as: Int64.self)
+    }
+
+    private func unsentLength(_ slot: Int) -> Int64 {
+        base.load(fromByteOffset: slot * Self.slotBytes + Self.fieldBytes, as: Int64.self)
+    }
+
+    private func storeUnsentLength(_ length: Int64, _ slot: Int) {
+        base.storeBytes(of: length, toByteOffset: slot * Self.slotBytes + Self.fieldBytes, as: Int64.self)
+    }
+
+    private func unsentOffset(_ slot: Int) -> Int {
+        slot * Self.slotBytes + Self.fieldBytes + MemoryLayout<Int64>.stride
     }
 
     /// CLOCK_MONOTONIC in nanoseconds: the same clock in the parent and its workers.

@@ -213,10 +213,13 @@ final class WorkerPool: RunExecutor {
         case .lines(let slot, let lines):
             return core.withLock { $0.machine.received(lines, from: slot) }
         case .exited(let slot, let exit):
+            // What it buffered and never sent (its board's copy) comes first: the steps that ran before
+            // its end are reported as it would have reported them.
+            let unsent = board.map { WorkerProcess.messages(in: $0.unsent(in: slot)).messages } ?? []
             let progress = board?.running(in: slot)
             return core.withLock { core in
                 core.processes[slot] = nil
-                return core.machine.exited(slot, exit, progress: progress)
+                return core.machine.received(unsent, from: slot) + core.machine.exited(slot, exit, progress: progress)
             }
         case .run(let request):
             return core.withLock { $0.machine.run(request) }

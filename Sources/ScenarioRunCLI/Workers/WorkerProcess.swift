@@ -138,16 +138,23 @@ final class WorkerProcess: Sendable {
             let newlines = newlineOffsets(in: chunk).map { $0 + buffer.count }
             buffer.append(chunk)
             guard !newlines.isEmpty else { continue }
-            var lines: [RunEventLines.Message] = []
-            var consumed = 0
-            for newline in newlines {
-                let line = buffer[(buffer.startIndex + consumed)..<(buffer.startIndex + newline)]
-                if let message = RunEventLines.decodeMessage(line) { lines.append(message) }
-                consumed = newline + 1
-            }
+            let (lines, consumed) = messages(in: buffer, newlines: newlines)
             buffer = Data(buffer[(buffer.startIndex + consumed)...])
             if !lines.isEmpty { onLines(lines) }
         }
+    }
+
+    /// The messages of the whole lines in `data` (ending at `newlines`, offsets found with
+    /// ``newlineOffsets(in:)``), and how many bytes they took; a line that is no message is dropped.
+    static func messages(in data: Data, newlines: [Int]? = nil) -> (messages: [RunEventLines.Message], consumed: Int) {
+        var messages: [RunEventLines.Message] = []
+        var consumed = 0
+        for newline in newlines ?? newlineOffsets(in: data) {
+            let line = data[(data.startIndex + consumed)..<(data.startIndex + newline)]
+            if let message = RunEventLines.decodeMessage(line) { messages.append(message) }
+            consumed = newline + 1
+        }
+        return (messages, consumed)
     }
 
     /// What `handle` has to read, waiting for it; empty at its end — and when reading fails, as it does

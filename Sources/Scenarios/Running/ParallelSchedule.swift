@@ -22,6 +22,8 @@ package struct ParallelSchedule: Sendable {
         var assigned: [Int] = []
         var started: ScenarioID?
         var lastStep: Int?
+        /// How many of the started scenario's first steps it reported finished.
+        var reportedSteps = 0
         var alive = true
     }
 
@@ -74,11 +76,13 @@ package struct ParallelSchedule: Sendable {
         case .scenarioStarted(let id, _):
             workers[worker].started = id
             workers[worker].lastStep = nil
+            workers[worker].reportedSteps = 0
         case .stepStarted(_, let step, _):
             workers[worker].lastStep = step
         case .stepFinished(_, let step, _, _, _):
             // The step after the last finished one is running (workers leave out step starts).
             workers[worker].lastStep = max(step + 1, workers[worker].lastStep ?? 0)
+            workers[worker].reportedSteps = max(workers[worker].reportedSteps, step + 1)
         case .scenarioFinished(let id, let outcome, _):
             guard let index = indexByID[id], !tally.hasFinished(id) else { return ([], []) }
             record(event, outcome)
@@ -109,10 +113,11 @@ package struct ParallelSchedule: Sendable {
             if scenarios[index] == started {
                 let step = running?.step ?? workers[worker].lastStep ?? 0
                 let outcome = ScenarioOutcome.failed(step: step, reason: failure)
-                // No step fails without the rest being skipped: before a step that ran after no failure,
-                // every step passed (the worker's own events for them may have died with it).
+                // Before a step that ran after no failure, every step passed. A worker's events for them
+                // reach this schedule even when it dies (its board keeps what it had not sent); only
+                // without a board are they missing, and then they are reported passed, taking no time.
                 if let running, running.earlierStepsPassed {
-                    for earlier in 0..<step {
+                    for earlier in min(workers[worker].reportedSteps, step)..<step {
                         events.append(
                             .stepFinished(
                                 scenarios[index],
