@@ -47,6 +47,15 @@ struct HTMLReportTests {
         print("HTML report screenshot: \(file.path)")
     }
 
+    /// The page's data blocks (`<script type="application/json" class="run-data">`), parsed, as the page's
+    /// script reads them.
+    static func dataBlocks(_ page: URL) throws -> [[String: Any]] {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        return try html.matches(of: /<script type="application\/json" class="run-data">(.*?)<\/script>/).map { match in
+            try #require(JSONSerialization.jsonObject(with: Data(match.1.utf8)) as? [String: Any])
+        }
+    }
+
     static func scratch(_ name: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("html-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -56,7 +65,9 @@ struct HTMLReportTests {
     /// The demo's failing examples with passing scenarios, in two workers: the counts of the run's tally,
     /// each failure's reason with its `FILE:LINE` and source line, the request the app sent and what the
     /// stub server answered (bodies pretty-printed), the route that answered, and the JUnit file's new
-    /// attributes and request log.
+    /// attributes and request log. Bodies are kept for the scenarios that failed only: a passed one's
+    /// requests say their lengths and that the bodies were not kept; JUnit logs a failed testcase's
+    /// requests only.
     @Test func theFailingExamplesShowCountsFailuresAndRequests() async throws {
         let folder = try Self.scratch("failing")
         let page = folder.appendingPathComponent("report.html")
@@ -89,6 +100,34 @@ struct HTMLReportTests {
             xml.contains(#"name="Expecting the wrong status" file="Scenarios/examples-failing/failing.yml" line="6""#)
         )
         #expect(xml.contains("request: POST /422 → 422 (Fixtures/server.yml:7)"), "\(xml)")
+        let testcases = xml.components(separatedBy: "<testcase ").dropFirst()
+        #expect(testcases.contains { !$0.contains("<failure") }, "some passed")
+        for testcase in testcases where !testcase.contains("<failure") {
+            #expect(!testcase.contains("request: "), "a passed testcase logs no request: \(testcase)")
+        }
+
+        // In the data: every request of a failed scenario has its bodies, a passed one's none (`null`), with
+        // their lengths either way.
+        let scenarios = try Self.dataBlocks(page).filter { $0["k"] as? String == "s" }
+        let failedBlocks = scenarios.filter { $0["o"] as? String == "failed" }
+        let passedBlocks = scenarios.filter { $0["o"] as? String == "passed" }
+        #expect(failedBlocks.count == 3)
+        func requests(_ block: [String: Any]) -> [[Any]] { block["requests"] as? [[Any]] ?? [] }
+        #expect(failedBlocks.contains { !requests($0).isEmpty })
+        for request in failedBlocks.flatMap(requests) {
+            #expect(request[5] as? String != nil && request[7] as? String != nil, "\(request)")
+        }
+        let passedRequests = passedBlocks.flatMap(requests)
+        #expect(passedRequests.contains { ($0[8] as? Int ?? 0) > 0 }, "a passed scenario's answer had a body")
+        for request in passedRequests {
+            #expect(request[5] is NSNull && request[7] is NSNull, "\(request)")
+            #expect(request[6] as? Int != nil && request[8] as? Int != nil)
+        }
+        // A passed scenario opened: its requests are listed, their bodies said not kept.
+        let shown = try #require(passedBlocks.first { !requests($0).isEmpty }?["i"] as? Int)
+        let passedDOM = try await Self.dom(try #require(URL(string: page.absoluteString + "#s=\(shown)")))
+        #expect(passedDOM.contains("route Fixtures/server.yml:"), "its requests are listed")
+        #expect(passedDOM.contains("): not kept \u{2014} the report keeps the bodies of scenarios that did not pass"))
     }
 
     /// Names, reasons and bodies from files and apps are text: a scenario named `<script>…`, a feature and a
