@@ -10,14 +10,14 @@ import Testing
 struct HTMLReportTests {
     static let screenshots = CLI.repositoryRoot.appendingPathComponent(".build/html-report")
 
-    /// The page's DOM after its script ran, in headless Chromium.
-    static func dom(_ page: URL) async throws -> String {
+    /// The page's DOM after its script ran, in headless Chromium (`options` before the page: e.g. a virtual
+    /// time budget, so that the page's timers run first).
+    static func dom(_ page: URL, options: [String] = []) async throws -> String {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         let result = try await CLI.Running(
             [
                 "120", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
-                "--dump-dom", page.absoluteString,
-            ],
+            ] + options + ["--dump-dom", page.absoluteString],
             directory: page.deletingLastPathComponent(),
             environment: [:],
             executable: URL(fileURLWithPath: "/usr/bin/timeout")
@@ -47,6 +47,15 @@ struct HTMLReportTests {
         print("HTML report screenshot: \(file.path)")
     }
 
+    /// The page's data blocks (`<script type="application/json" class="run-data">`), parsed, as the page's
+    /// script reads them.
+    static func dataBlocks(_ page: URL) throws -> [[String: Any]] {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        return try html.matches(of: /<script type="application\/json" class="run-data">(.*?)<\/script>/).map { match in
+            try #require(JSONSerialization.jsonObject(with: Data(match.1.utf8)) as? [String: Any])
+        }
+    }
+
     static func scratch(_ name: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("html-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -56,7 +65,9 @@ struct HTMLReportTests {
     /// The demo's failing examples with passing scenarios, in two workers: the counts of the run's tally,
     /// each failure's reason with its `FILE:LINE` and source line, the request the app sent and what the
     /// stub server answered (bodies pretty-printed), the route that answered, and the JUnit file's new
-    /// attributes and request log.
+    /// attributes and request log. Bodies are kept for the scenarios that failed only: a passed one's
+    /// requests say their lengths and that the bodies were not kept; JUnit logs a failed testcase's
+    /// requests only.
     @Test func theFailingExamplesShowCountsFailuresAndRequests() async throws {
         let folder = try Self.scratch("failing")
         let page = folder.appendingPathComponent("report.html")
@@ -89,6 +100,34 @@ struct HTMLReportTests {
             xml.contains(#"name="Expecting the wrong status" file="Scenarios/examples-failing/failing.yml" line="6""#)
         )
         #expect(xml.contains("request: POST /422 → 422 (Fixtures/server.yml:7)"), "\(xml)")
+        let testcases = xml.components(separatedBy: "<testcase ").dropFirst()
+        #expect(testcases.contains { !$0.contains("<failure") }, "some passed")
+        for testcase in testcases where !testcase.contains("<failure") {
+            #expect(!testcase.contains("request: "), "a passed testcase logs no request: \(testcase)")
+        }
+
+        // In the data: every request of a failed scenario has its bodies, a passed one's none (`null`), with
+        // their lengths either way.
+        let scenarios = try Self.dataBlocks(page).filter { $0["k"] as? String == "s" }
+        let failedBlocks = scenarios.filter { $0["o"] as? String == "failed" }
+        let passedBlocks = scenarios.filter { $0["o"] as? String == "passed" }
+        #expect(failedBlocks.count == 3)
+        func requests(_ block: [String: Any]) -> [[Any]] { block["requests"] as? [[Any]] ?? [] }
+        #expect(failedBlocks.contains { !requests($0).isEmpty })
+        for request in failedBlocks.flatMap(requests) {
+            #expect(request[5] as? String != nil && request[7] as? String != nil, "\(request)")
+        }
+        let passedRequests = passedBlocks.flatMap(requests)
+        #expect(passedRequests.contains { ($0[8] as? Int ?? 0) > 0 }, "a passed scenario's answer had a body")
+        for request in passedRequests {
+            #expect(request[5] is NSNull && request[7] is NSNull, "\(request)")
+            #expect(request[6] as? Int != nil && request[8] as? Int != nil)
+        }
+        // A passed scenario opened: its requests are listed, their bodies said not kept.
+        let shown = try #require(passedBlocks.first { !requests($0).isEmpty }?["i"] as? Int)
+        let passedDOM = try await Self.dom(try #require(URL(string: page.absoluteString + "#s=\(shown)")))
+        #expect(passedDOM.contains("route Fixtures/server.yml:"), "its requests are listed")
+        #expect(passedDOM.contains("): not kept \u{2014} the report keeps the bodies of scenarios that did not pass"))
     }
 
     /// Names, reasons and bodies from files and apps are text: a scenario named `<script>…`, a feature and a
@@ -206,6 +245,81 @@ struct HTMLReportTests {
         #expect(dom.contains(#"id="count-failed">1 failed<"#))
         #expect(dom.contains("The process running this scenario crashed: Fatal error: boom in app code"))
         #expect(!dom.contains(#"class="banner""#), "a run that finished")
+    }
+
+    /// The filter box and the keys, as a person uses them: `/` focuses the filter, typing narrows the list
+    /// (after the page's 120 ms pause), `Enter` leaves the box and opens the first match, `j` and `k` move
+    /// through the scenarios. A driver script is added after the page's data in a copy of the page (with
+    /// its hash in the copy's policy: nothing else may run) and sends the page the keys and the input
+    /// event; what it saw is read back from the DOM.
+    @Test func theFilterBoxAndTheKeysMoveThroughTheScenarios() async throws {
+        let project = try CLI.project([
+            "Scenarios/keys.yml": """
+            feature: Keys
+            scenarios:
+              - scenario: Alpha fails
+                steps:
+                  - fail: on purpose
+              - scenario: Bravo passes
+                steps: [succeed]
+              - scenario: Charlie passes
+                steps: [succeed]
+            """
+        ])
+        let page = project.appendingPathComponent("report.html")
+        let result = try await CLI.run(["--ci", "--html", page.path], directory: project)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let driver = """
+
+            document.addEventListener('DOMContentLoaded', function () {
+              var seen = [];
+              function key(target, k) { target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true })); }
+              function shown() { var h = document.querySelector('#detail h2'); return h ? h.textContent : ''; }
+              function note(what) { seen.push(what); document.body.setAttribute('data-seen', JSON.stringify(seen)); }
+              var filter = document.getElementById('filter');
+              note('open:' + shown());
+              key(document.body, '/');
+              note('focus:' + (document.activeElement === filter));
+              filter.value = 'charlie';
+              filter.dispatchEvent(new Event('input', { bubbles: true }));
+              setTimeout(function () {
+                note('hint:' + document.querySelector('#list .hint').textContent);
+                key(filter, 'Enter');
+                note('enter:' + shown() + ':' + (document.activeElement !== filter));
+                filter.value = '';
+                filter.dispatchEvent(new Event('input', { bubbles: true }));
+                setTimeout(function () {
+                  key(document.body, 'k');
+                  note('k:' + shown());
+                  key(document.body, 'k');
+                  note('k:' + shown());
+                  key(document.body, 'j');
+                  note('j:' + shown());
+                }, 500);
+              }, 500);
+            });
+
+            """
+        let hashed = try await CLI.Running(
+            ["-c", "printf '%s' \"$1\" | openssl dgst -sha256 -binary | base64", "sh", driver],
+            directory: project,
+            environment: [:],
+            executable: URL(fileURLWithPath: "/bin/sh")
+        ).wait()
+        let hash = hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(hashed.status == 0 && hash.count == 44, "\(hashed.stderr)")
+        var html = try String(contentsOf: page, encoding: .utf8)
+        let policy = try #require(html.firstMatch(of: /script-src ('sha256-[^']+')/))
+        html.replaceSubrange(policy.range, with: "script-src \(policy.1) 'sha256-\(hash)'")
+        let driven = project.appendingPathComponent("driven.html")
+        try (html + "<script>" + driver + "</script>\n").write(to: driven, atomically: true, encoding: .utf8)
+        let dom = try await Self.dom(driven, options: ["--virtual-time-budget=10000"])
+        let seen = try #require(dom.firstMatch(of: /data-seen="([^"]*)"/)?.1)
+        #expect(
+            seen.replacing("&quot;", with: "\"")
+                == #"["open:Alpha fails","focus:true","hint:1 matching","enter:Charlie passes:true","k:Bravo passes","k:Alpha fails","j:Bravo passes"]"#,
+            "\(dom.suffix(3000))"
+        )
     }
 
     /// Each run adds a line to `.scenario-run/history.jsonl`, keeping the last 50; the next report shows

@@ -43,6 +43,39 @@ struct RunEventLinesTests {
                 id,
                 [SentRequest(method: "GET", path: "/r\u{e9}views/7"), SentRequest(method: "POST", path: "/a\"b")]
             ),
+            // A failed try's log has its bodies; a passed one's (the HTML report's rule) only their lengths.
+            .requestLog(
+                id,
+                [
+                    LoggedRequest(
+                        method: "POST",
+                        target: "/r\u{e9}views?draft=\"1\"",
+                        status: 422,
+                        route: "Fixtures/server.yml:7",
+                        received: Date(timeIntervalSince1970: 1_700_000_000),
+                        requestBody: #"{"title": "</script>"}"#,
+                        requestBodyLength: 22,
+                        responseBody: "",
+                        responseBodyLength: 0
+                    ),
+                    LoggedRequest(method: "GET", target: "/slow", status: nil, route: nil),
+                ],
+                dropped: 3
+            ),
+            .requestLog(
+                id,
+                [
+                    LoggedRequest(
+                        method: "GET",
+                        target: "/restaurants",
+                        status: 200,
+                        route: nil,
+                        requestBodyLength: 0,
+                        responseBodyLength: 1024
+                    )
+                ],
+                dropped: 0
+            ),
             .scenarioFinished(id, outcome: .failed(step: 5, reason: "Expected 201"), duration: .milliseconds(31)),
             .scenarioFinished(id, outcome: .passed, duration: .seconds(3600)),
             .scenarioFinished(id, outcome: .skipped, duration: .zero),

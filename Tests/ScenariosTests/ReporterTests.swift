@@ -162,10 +162,20 @@ struct ReporterTests {
         #expect(output.all.last == "\nRun cancelled.\n0 passed, 0 failed, 2 skipped\n")
     }
 
-    /// Each testcase says where it is written and, in `system-out`, the request log when there is one.
+    /// Each testcase says where it is written and, in `system-out`, the request log of a failed one (a
+    /// passed testcase's log, sent when the run also writes the HTML page, is left out).
     @Test func junitReport() {
         let junit = JUnitReporter()
         for event in Self.events {
+            if case .scenarioFinished(Self.posting, _, _) = event {
+                let passed = LoggedRequest(
+                    method: "POST",
+                    target: "/review",
+                    status: 201,
+                    route: "Fixtures/server.yml:3"
+                )
+                junit.handle(.requestLog(Self.posting, [passed], dropped: 1))
+            }
             if case .scenarioFinished(Self.rejected, _, _) = event {
                 let sent = LoggedRequest(
                     method: "POST",
@@ -258,5 +268,22 @@ struct ReporterTests {
         let xml = junit.xml()
         #expect(xml.contains(#"<failure message="line one&#10;linetwo">x</failure>"#))
         #expect(xml.contains("<system-out>✗ x: line one\nlinetwo</system-out>"))
+    }
+
+    /// The escaper works on UTF-8 bytes: the five markup characters become entities, tab, newline and
+    /// return are kept in content and written as references in attributes, other controls and U+FFFE, U+FFFF
+    /// are dropped, and every other character (U+FFFD, whose bytes are next to theirs, too) is kept.
+    @Test func junitEscapesByteByByte() {
+        let text = "a&b<c>d\"e'f\tg\nh\ri\u{0}j\u{1F}k é✓\u{FFFD}\u{FFFE}\u{FFFF}🙂 end"
+        #expect(
+            JUnitReporter.escape(text)
+                == "a&amp;b&lt;c&gt;d&quot;e&apos;f\tg\nh\rijk é✓\u{FFFD}🙂 end"
+        )
+        #expect(
+            JUnitReporter.escape(text, attribute: true)
+                == "a&amp;b&lt;c&gt;d&quot;e&apos;f&#9;g&#10;h&#13;ijk é✓\u{FFFD}🙂 end"
+        )
+        #expect(JUnitReporter.escape("") == "")
+        #expect(JUnitReporter.escape("\u{FFFF}") == "")
     }
 }

@@ -69,7 +69,46 @@ struct RequestJournalTests {
     }
 
     @Test func theStandardLimits() {
-        #expect(RequestJournal.Limits.standard == .init(bodyBytes: 65_536, entries: 10_000, bytes: 33_554_432))
+        #expect(
+            RequestJournal.Limits.standard
+                == .init(bodyBytes: 65_536, entries: 10_000, bytes: 33_554_432, answers: false)
+        )
         #expect(RequestJournal().limits == .standard)
+    }
+
+    /// An answer is added to the entry at its place: the status and the body up to the cap, whose whole
+    /// length is said; a place the journal forgot, or one from before a clear, adds nothing to any entry.
+    @Test func anAnswerIsKeptWithItsStatusAndTheStartOfItsBody() {
+        let journal = RequestJournal(limits: .init(bodyBytes: 10, entries: 3, bytes: 1 << 20, answers: true))
+        let first = journal.record(Self.entry("/first"))
+        let second = journal.record(Self.entry("/second"))
+        journal.answered(second, status: 422, body: Data("0123456789abcdef".utf8))
+        journal.answered(first, status: 201, body: Data("{}".utf8))
+        let entries = journal.entries
+        #expect(entries.map(\.status) == [201, 422])
+        #expect(entries.map { String(decoding: $0.responseBody, as: UTF8.self) } == ["{}", "0123456789"])
+        #expect(entries.map(\.responseBodyLength) == [2, 16])
+        // Forgotten (three newer entries) or cleared: its answer goes nowhere.
+        for index in 0..<3 { journal.record(Self.entry("/\(index)")) }
+        journal.answered(first, status: 500, body: Data("late".utf8))
+        #expect(journal.entries.map(\.status) == [nil, nil, nil])
+        let third = journal.end
+        journal.clear()
+        journal.record(Self.entry("/after"))
+        journal.answered(third, status: 500, body: Data("late".utf8))
+        #expect(journal.entries.map(\.status) == [nil])
+    }
+
+    /// Without `answers` (the standard limits: a run with no report showing the request log), an answer
+    /// keeps nothing: no status, no body, no length.
+    @Test func noAnswerIsKeptUnlessTheLimitsSaySo() {
+        let journal = RequestJournal()
+        let place = journal.record(Self.entry("/review", body: 4))
+        journal.answered(place, status: 201, body: Data("{\"reviewID\": 1}".utf8))
+        let entry = journal.entries.first
+        #expect(entry?.path == "/review")
+        #expect(entry?.status == nil)
+        #expect(entry?.responseBody.isEmpty == true)
+        #expect(entry?.responseBodyLength == 0)
     }
 }

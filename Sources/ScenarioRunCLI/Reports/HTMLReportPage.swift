@@ -15,7 +15,7 @@ enum HTMLReportPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="generator" content="scenario-run">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-HY6Vb5lDgCOsiftfjuOZ9cXNw/RDBUDfKQfjMi83FbA='">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-pwYGyi99CDEzFDBndT9iWNFci9oOA0oa+yT8Vtspfes='">
         <title>scenario-run report</title>
         <style>
         :root{--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--panel:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--flaky:#9a6700;--skip:#818b98;--sel:#ddf4ff;--accent:#0969da}
@@ -282,6 +282,7 @@ enum HTMLReportPage {
           function body(label, text, length, cap) {
             var out = document.createDocumentFragment();
             if (!length) { out.appendChild(el('div', 'muted', label + ': none')); return out; }
+            if (text === null) { out.appendChild(el('div', 'muted', label + ' (' + bytes(length) + '): not kept \u2014 the report keeps the bodies of scenarios that did not pass')); return out; }
             var shown = text;
             try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON, or cut: as sent */ }
             var note = label + ' (' + bytes(length) + (text.length && length > cap ? ', the first ' + bytes(cap) + ' shown: the report keeps ' + bytes(cap) + ' of each body' : '') + ')';

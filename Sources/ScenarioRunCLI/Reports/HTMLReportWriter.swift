@@ -11,7 +11,8 @@ import Synchronization
 /// The page is its shell (``HTMLReportPage``: the style and the script, no network) followed by the run's
 /// data, one `<script type="application/json">` block per part: the run (command line, seed, shard, the
 /// history), the plan, each scenario as it finishes (its steps, failure with the source line, tries, log
-/// and request log), and the end (the totals of ``RunTally``). The page's script reads the blocks when it
+/// and request log: the bodies only of a scenario that did not pass, `null` for one that did), and the end
+/// (the totals of ``RunTally``). The page's script reads the blocks when it
 /// opens and renders lazily. Blocks are only ever appended, so the file is a valid page at every write; a
 /// block cut short by a killed process is one the page skips and says so. No text is ever put in HTML by
 /// this writer: it is JSON with `<`, `>` and `&` escaped, which the page sets as text.
@@ -268,8 +269,8 @@ final class HTMLReportWriter: Sendable {
                         .string(request.method), .string(request.target), request.status.map(JSONValue.int) ?? .null,
                         request.route.map(JSONValue.string) ?? .null,
                         seconds(.seconds(max(0, request.received.timeIntervalSince(state.started)))),
-                        .string(request.requestBody), .int(request.requestBodyLength), .string(request.responseBody),
-                        .int(request.responseBodyLength),
+                        request.requestBody.map(JSONValue.string) ?? .null, .int(request.requestBodyLength),
+                        request.responseBody.map(JSONValue.string) ?? .null, .int(request.responseBodyLength),
                     ]
                 }
             )

@@ -119,7 +119,7 @@ enum RunEventStream {
             "properties": .object([
                 "method": string, "target": string, "status": count, "route": string, "time": seconds,
                 "requestBody": string, "requestBodyLength": count, "responseBody": string,
-                "responseBodyLength": count,
+                "responseBodyLength": count, "bodiesKept": .object(["type": "boolean"]),
             ]),
             "required": [
                 "method", "target", "time", "requestBody", "requestBodyLength", "responseBody", "responseBodyLength",
@@ -251,13 +251,16 @@ enum RunEventStream {
         return .object(fields)
     }
 
-    /// A request of the log: `{"method", "target", "status"?, "route"?, "time", "requestBody", …}`.
+    /// A request of the log: `{"method", "target", "status"?, "route"?, "time", "requestBody", …,
+    /// "bodiesKept"}` (bodies not kept for the try: `""`, and `bodiesKept` false).
     private static func logged(_ request: LoggedRequest) -> JSONValue {
         var fields: [String: JSONValue] = [
             "method": .string(request.method), "target": .string(request.target),
             "time": .double((request.received.timeIntervalSince1970 * 1_000_000).rounded() / 1_000_000),
-            "requestBody": .string(request.requestBody), "requestBodyLength": .int(request.requestBodyLength),
-            "responseBody": .string(request.responseBody), "responseBodyLength": .int(request.responseBodyLength),
+            "requestBody": .string(request.requestBody ?? ""), "requestBodyLength": .int(request.requestBodyLength),
+            "responseBody": .string(request.responseBody ?? ""),
+            "responseBodyLength": .int(request.responseBodyLength),
+            "bodiesKept": .bool(request.requestBody != nil || request.responseBody != nil),
         ]
         if let status = request.status { fields["status"] = .int(status) }
         if let route = request.route { fields["route"] = .string(route) }

@@ -142,33 +142,29 @@ package enum RunEventLines {
 
     // MARK: Parts
 
-    /// `[method, target, status|null, route|null, received µs, request body, its length, response body, its length]`.
+    /// `[method, target, status|null, route|null, received µs, request body|null, its length, response body|null,
+    /// its length]` (a body `null`: not kept for the try).
     private static func logged(_ request: LoggedRequest) -> JSONValue {
         [
             .string(request.method), .string(request.target), request.status.map(JSONValue.int) ?? .null,
             request.route.map(JSONValue.string) ?? .null,
             .int(Int((request.received.timeIntervalSince1970 * 1_000_000).rounded())),
-            .string(request.requestBody), .int(request.requestBodyLength), .string(request.responseBody),
-            .int(request.responseBodyLength),
+            request.requestBody.map(JSONValue.string) ?? .null, .int(request.requestBodyLength),
+            request.responseBody.map(JSONValue.string) ?? .null, .int(request.responseBodyLength),
         ]
     }
 
     private static func logged(_ value: JSONValue) -> LoggedRequest? {
         guard case .array(let parts) = value, parts.count == 9, case .string(let method) = parts[0],
             case .string(let target) = parts[1], case .int(let received) = parts[4],
-            case .string(let requestBody) = parts[5], case .int(let requestLength) = parts[6],
-            case .string(let responseBody) = parts[7], case .int(let responseLength) = parts[8]
+            let route = optionalString(parts[3]), let requestBody = optionalString(parts[5]),
+            case .int(let requestLength) = parts[6], let responseBody = optionalString(parts[7]),
+            case .int(let responseLength) = parts[8]
         else { return nil }
         var status: Int?
         switch parts[2] {
         case .int(let code): status = code
         case .null: status = nil
-        default: return nil
-        }
-        var route: String?
-        switch parts[3] {
-        case .string(let place): route = place
-        case .null: route = nil
         default: return nil
         }
         return LoggedRequest(
@@ -182,6 +178,15 @@ package enum RunEventLines {
             responseBody: responseBody,
             responseBodyLength: responseLength
         )
+    }
+
+    /// A string, or `.some(nil)` for `null`; `nil` for anything else.
+    private static func optionalString(_ value: JSONValue) -> String?? {
+        switch value {
+        case .string(let text): .some(text)
+        case .null: .some(nil)
+        default: nil
+        }
     }
 
     private static func scenario(_ id: ScenarioID) -> [JSONValue] {

@@ -2,7 +2,9 @@ package import Foundation
 
 /// One request the stub server received during a try of a scenario, with its answer: a line of the
 /// scenario's request log (the HTML report, JUnit's `system-out`). Bounded: each body is kept up to
-/// ``bodyCharacters`` (its whole length said), a try logs at most ``perScenario`` requests.
+/// ``bodyBytes`` (its whole length said), a try logs at most ``perScenario`` requests, and the bodies
+/// themselves only when a report shows them for that try (the HTML report, for a try that failed): else
+/// they are `nil`, and only their lengths are said.
 ///
 /// ```swift
 /// LoggedRequest(method: "POST", target: "/reviews?draft=1", status: 422, route: "Fixtures/server.yml:12")
@@ -24,11 +26,12 @@ package struct LoggedRequest: Sendable, Hashable, Codable {
     package var route: String?
     /// When it arrived.
     package var received: Date
-    /// The start of the request's body as text, and the body's whole length in bytes.
-    package var requestBody: String
+    /// The start of the request's body as text (`nil`: not kept for this try), and the body's whole length
+    /// in bytes.
+    package var requestBody: String?
     package var requestBodyLength: Int
-    /// The start of the answer's body as text, and its whole length in bytes.
-    package var responseBody: String
+    /// The start of the answer's body as text (`nil`: not kept for this try), and its whole length in bytes.
+    package var responseBody: String?
     package var responseBodyLength: Int
 
     package init(
@@ -37,9 +40,9 @@ package struct LoggedRequest: Sendable, Hashable, Codable {
         status: Int?,
         route: String?,
         received: Date = Date(timeIntervalSince1970: 0),
-        requestBody: String = "",
+        requestBody: String? = nil,
         requestBodyLength: Int = 0,
-        responseBody: String = "",
+        responseBody: String? = nil,
         responseBodyLength: Int = 0
     ) {
         self.method = method

@@ -4,8 +4,11 @@ import Synchronization
 
 /// A JUnit XML report: a `testsuite` per scenario file (named after its feature), a `testcase` per
 /// scenario with its time and where it is written (`file`, `line`: GitLab, Jenkins and GitHub's test reporters
-/// link to it), a `failure` for the failing step, `skipped`, and in `system-out` the step lines, the log and
-/// the request log (when the run reports one, ``RunSettings/requestLog``).
+/// link to it), a `failure` for the failing step, `skipped`, and in `system-out` the step lines, the log and,
+/// for a testcase that failed, the request log of its last try (when the run reports one,
+/// ``RunSettings/requestLog``): one line per request — method, target, status and route, no bodies. A
+/// testcase that passed has none: a failure is what the request log is read for, and a run with JUnit
+/// alone then logs nothing of a passed try (DECISIONS 156).
 ///
 /// ```swift
 /// let junit = JUnitReporter()
@@ -140,35 +143,46 @@ package final class JUnitReporter: Sendable {
                 }
             }
             lines += (entry?.logs ?? []).map { "log: \($0)" }
-            lines += (entry?.requests ?? []).map { "request: \($0)" }
+            if case .failed? = entry?.outcome {
+                lines += (entry?.requestLines ?? []).map { "request: \($0)" }
+            }
             xml += "      <system-out>" + Self.escape(lines.joined(separator: "\n")) + "</system-out>\n"
         }
         xml += "    </testcase>\n"
         return xml
     }
 
-    /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold.
-    static func escape(_ text: String, attribute: Bool = false) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t", "\r":
-                if attribute {
-                    out += "&#\(scalar.value);"
-                } else {
-                    out.unicodeScalars.append(scalar)
+    /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold (controls but tab,
+    /// newline and return; U+FFFE, U+FFFF). Byte by byte over the UTF-8: every `testcase` of a run goes
+    /// through here (a scalar at a time, it was most of the report's cost).
+    package static func escape(_ text: String, attribute: Bool = false) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 16)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "&"): out += "&amp;".utf8
+                case UInt8(ascii: "<"): out += "&lt;".utf8
+                case UInt8(ascii: ">"): out += "&gt;".utf8
+                case UInt8(ascii: "\""): out += "&quot;".utf8
+                case UInt8(ascii: "'"): out += "&apos;".utf8
+                case 0x09, 0x0A, 0x0D:
+                    if attribute { out += "&#\(byte);".utf8 } else { out.append(byte) }
+                case ..<0x20:
+                    continue
+                case 0xEF where index + 1 < bytes.count && bytes[index] == 0xBF && bytes[index + 1] & 0xFE == 0xBE:
+                    // U+FFFE or U+FFFF (EF BF BE, EF BF BF).
+                    index += 2
+                default:
+                    out.append(byte)
                 }
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                out.unicodeScalars.append(scalar)
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        return out
     }
 
     private func escape(_ text: String) -> String { Self.escape(text, attribute: true) }

@@ -5,14 +5,23 @@ struct RunRecord: Sendable {
         var duration: Duration = .zero
         var steps: [Int: StepOutcome] = [:]
         var logs: [String] = []
-        /// The last try's request log, one line per request (``LoggedRequest/line``).
-        var requests: [String] = []
+        /// The last try's request log, and how many more requests it left out (lines are made only by the
+        /// reporter that writes them: ``requestLines``).
+        var requests: [LoggedRequest] = []
+        var droppedRequests = 0
         /// How many tries started (`--repeat`, `--retries`); the steps and logs are the last try's.
         var tries = 0
         /// How many tries passed: each passing try is one repetition of `--repeat` done.
         var passedTries = 0
         /// The earlier tries that failed: their failing step and reason, and the repetition they ran.
         var failedTries: [(step: Int, reason: String, repetition: Int)] = []
+
+        /// The last try's request log, one line per request (``LoggedRequest/line``), then how many more.
+        var requestLines: [String] {
+            var lines = requests.map(\.line)
+            if droppedRequests > 0 { lines.append("… and \(droppedRequests) more requests, not logged") }
+            return lines
+        }
 
         /// The repetition of `--repeat` the last try ran (1 for the first): the passed tries before it, plus one.
         var repetition: Int {
@@ -89,9 +98,8 @@ struct RunRecord: Sendable {
         case .stepStarted, .stepWaiting, .requests:
             break
         case .requestLog(let id, let requests, let dropped):
-            var lines = requests.map(\.line)
-            if dropped > 0 { lines.append("… and \(dropped) more requests, not logged") }
-            scenarios[id, default: ScenarioRecord()].requests = lines
+            scenarios[id, default: ScenarioRecord()].requests = requests
+            scenarios[id, default: ScenarioRecord()].droppedRequests = dropped
         case .stepFinished(let id, let step, _, let outcome, _):
             scenarios[id, default: ScenarioRecord()].steps[step] = outcome
         case .log(let id, let line):

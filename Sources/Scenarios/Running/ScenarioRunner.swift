@@ -32,8 +32,9 @@ package final class ScenarioRunner: Sendable {
     /// The requests a try of a scenario sent, read after its tear-down (a ``RunEvent/requests(_:_:)``).
     private let sentRequests: (@Sendable (ScenarioContext) -> [SentRequest])?
     /// A try's request log, read after its tear-down when ``RunSettings/requestLog`` asks for it (a
-    /// ``RunEvent/requestLog(_:_:dropped:)``): the logged requests and how many more there were.
-    private let requestLog: (@Sendable (ScenarioContext) -> (requests: [LoggedRequest], dropped: Int))?
+    /// ``RunEvent/requestLog(_:_:dropped:)``), told whether the try failed: the logged requests and how many
+    /// more there were.
+    private let requestLog: (@Sendable (ScenarioContext, _ failed: Bool) -> (requests: [LoggedRequest], dropped: Int))?
     /// Called after a scenario whose step went on running past its timeout and cancellation has been
     /// reported, before anything else runs: a worker process ends itself there (the step cannot be
     /// stopped any other way). Without it, tear-down runs beside the stray action and the run goes on.
@@ -59,7 +60,7 @@ package final class ScenarioRunner: Sendable {
         onAbandonedStep: (@Sendable () -> Void)? = nil,
         leakCheck: (@Sendable (ScenarioContext) async throws -> [String])? = nil,
         sentRequests: (@Sendable (ScenarioContext) -> [SentRequest])? = nil,
-        requestLog: (@Sendable (ScenarioContext) -> (requests: [LoggedRequest], dropped: Int))? = nil,
+        requestLog: (@Sendable (ScenarioContext, _ failed: Bool) -> (requests: [LoggedRequest], dropped: Int))? = nil,
         stepCheck: (@Sendable (ScenarioContext) -> StepCheckFailure?)? = nil,
         prepare: @escaping @Sendable (ScenarioContext) async -> Void = { _ in }
     ) throws(DiagnosticList) {
@@ -387,7 +388,7 @@ package final class ScenarioRunner: Sendable {
         if let sent = sentRequests?(context), !sent.isEmpty {
             emit(.requests(id, SentRequest.distinct(sent)))
         }
-        if let log = requestLog?(context), !log.requests.isEmpty || log.dropped > 0 {
+        if let log = requestLog?(context, failure != nil), !log.requests.isEmpty || log.dropped > 0 {
             emit(.requestLog(id, log.requests, dropped: log.dropped))
         }
         let outcome: ScenarioOutcome = failure.map { .failed(step: $0.step, reason: $0.reason) } ?? .passed

@@ -149,13 +149,23 @@ package struct ScenarioSuite: Sendable {
     }
 
     /// Starts the stub server on 127.0.0.1 (a free port unless `port` says otherwise); `onExchange` sees
-    /// every request it answers; `forwarding` hands requests to another server (`--record`).
+    /// every request it answers; `forwarding` hands requests to another server (`--record`). Its journal
+    /// keeps the answers (status, body) only when a report shows the request log (``RunSettings/requestLog``).
     package func makeServer(
         port: Int = 0,
         onExchange: (@Sendable (StubExchange) -> Void)? = nil,
         forwarding: Forwarding? = nil
     ) -> StubServer {
-        StubServer(fixtures: fixtures, routes: serverRoutes, port: port, onExchange: onExchange, forwarding: forwarding)
+        var limits = StubServerLimits.standard
+        limits.journal.answers = settings.requestLog
+        return StubServer(
+            fixtures: fixtures,
+            routes: serverRoutes,
+            port: port,
+            limits: limits,
+            onExchange: onExchange,
+            forwarding: forwarding
+        )
     }
 
     /// `server.yml` routes that an earlier route always answers first: `check` warns about them.
@@ -197,7 +207,7 @@ package struct ScenarioSuite: Sendable {
             onAbandonedStep: onAbandonedStep,
             leakCheck: { context in try await leaks.leaks(in: context) },
             sentRequests: { _ in server.journal.entries.map { SentRequest(method: $0.method, path: $0.path) } },
-            requestLog: { _ in Self.requestLog(server.journal) },
+            requestLog: { _, failed in Self.requestLog(server.journal, failed: failed, settings: settings) },
             stepCheck: stepCheck,
             prepare: { context in
                 context[TestEnvironment.Key.self] = testEnvironment

@@ -23,11 +23,13 @@ package struct JournalEntry: Sendable, Codable, Equatable {
     package var origin: RequestOrigin?
     /// When it arrived.
     package var received = Date()
-    /// The status the stub server answered, once it answered (`nil` before, and for a fault, which answers none).
+    /// The status the stub server answered, once it answered (`nil` before, for a fault, which answers none,
+    /// and always when the journal keeps no answers: `RequestJournal.Limits.answers`).
     package var status: Int?
-    /// The answer's body, or its first `RequestJournal.Limits.bodyBytes` bytes when it was longer.
+    /// The answer's body, or its first `RequestJournal.Limits.bodyBytes` bytes when it was longer (empty
+    /// when the journal keeps no answers).
     package var responseBody = Data()
-    /// The answer's whole length.
+    /// The answer's whole length (0 when the journal keeps no answers).
     package var responseBodyLength = 0
 
     private enum CodingKeys: String, CodingKey { case method, path, query, headers, body, bodyLength }

@@ -10,7 +10,7 @@ import Synchronization
 /// ```
 ///
 /// It is bounded (`Limits`): each body is kept up to 64 KiB, and only the newest 10,000 entries within
-/// 32 MiB are kept (the newest entry always is).
+/// 32 MiB are kept (the newest entry always is). Answers are kept only when the limits say so.
 package final class RequestJournal: Sendable {
     /// The kept entries (from `start` on), their size, and how many were recorded since the last clear.
     private struct State {
@@ -146,9 +146,11 @@ package final class RequestJournal: Sendable {
     }
 
     /// Adds the answer to the entry ``record(_:)`` put at `place`: its status and the start of its body (cut
-    /// to `limits.bodyBytes`). Nothing when the entry is no longer kept. Observers are not notified: a step
-    /// that waits for a request waits for its arrival, not its answer.
+    /// to `limits.bodyBytes`). Nothing when the limits keep no answers (`limits.answers`) or the entry is no
+    /// longer kept. Observers are not notified: a step that waits for a request waits for its arrival, not
+    /// its answer.
     package func answered(_ place: Cursor, status: Int, body: Data) {
+        guard limits.answers else { return }
         let kept = body.count > limits.bodyBytes ? body.withUnsafeBytes { Data($0.prefix(limits.bodyBytes)) } : body
         state.withLock { state in
             guard place.clears == state.clears else { return }
