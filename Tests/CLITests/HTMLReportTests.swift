@@ -300,11 +300,16 @@ struct HTMLReportTests {
             });
 
             """
+        // Its hash for the page's policy, with Python's hashlib (python3 is on every machine CI runs on).
         let hashed = try await CLI.Running(
-            ["-c", "printf '%s' \"$1\" | openssl dgst -sha256 -binary | base64", "sh", driver],
+            [
+                "-c",
+                "import base64, hashlib, sys; print(base64.b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).decode())",
+                driver,
+            ],
             directory: project,
             environment: [:],
-            executable: URL(fileURLWithPath: "/bin/sh")
+            executable: URL(fileURLWithPath: ExternalTool.path("python3") ?? "/usr/bin/python3")
         ).wait()
         let hash = hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(hashed.status == 0 && hash.count == 44, "\(hashed.stderr)")
