@@ -97,6 +97,13 @@ enum CLI {
         } ?? []
     }
 
+    /// Whether the `--events` file at `events` says the scenario `name` of `file` has started.
+    static func eventsSayStarted(_ name: String, file: String, in events: URL) -> Bool {
+        ((try? String(contentsOf: events, encoding: .utf8)) ?? "").contains(
+            #""event":"scenario-started","file":"\#(file)","scenario":"\#(name)""#
+        )
+    }
+
     static func project(_ files: [String: String]) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "scenario-run-project-\(UUID().uuidString)"

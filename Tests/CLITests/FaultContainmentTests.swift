@@ -173,12 +173,15 @@ struct FaultContainmentTests {
         )
     }
 
+    /// What the worker buffered and never sent — the log of the steps before it was killed — is read from
+    /// its board: the report has the scenario's events as the worker would have sent them.
     @Test func aWorkerKilledFromOutsideFailsItsScenarioAndAnotherTakesOver() async throws {
         let project = try CLI.project([
             "Scenarios/killed.yml": """
             scenarios:
               - scenario: Killed
                 steps:
+                  - log line: written before the end
                   - touch: started
                   - sleep: 30
               - scenario: After
@@ -198,27 +201,6 @@ struct FaultContainmentTests {
         let cases = try #require(CLI.junitCases(report))
         #expect(cases.failures["Killed"] == .some(reason))
         #expect(cases.failures["After"] == .some(nil))
-    }
-
-    /// What a worker buffered and never sent — here the log of the steps before it was killed — is read
-    /// from its board: the report has the scenario's events as the worker would have sent them.
-    @Test func whatAWorkerNeverSentIsReadFromItsBoard() async throws {
-        let project = try CLI.project([
-            "Scenarios/killed.yml": """
-            scenarios:
-              - scenario: Killed
-                steps:
-                  - log line: written before the end
-                  - touch: started
-                  - sleep: 30
-            """
-        ])
-        let report = project.appendingPathComponent("report.xml")
-        let (running, workers) = try await CLI.startFaults(["--ci", "--junit", report.path], in: project)
-        #expect(workers.count == 1)
-        for worker in workers { kill(worker, SIGKILL) }
-        let result = await running.wait()
-        #expect(result.status == 1)
         #expect(result.stdout.contains("✓ log line"), "\(result.stdout)")
         let junit = try String(contentsOf: report, encoding: .utf8)
         #expect(junit.contains("written before the end"), "the killed scenario's log: \(junit)")

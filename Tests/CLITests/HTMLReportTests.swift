@@ -194,9 +194,8 @@ struct HTMLReportTests {
             // Once Long is under way and Quick's part of the page is on disk.
             #expect(
                 await eventually {
-                    ((try? String(contentsOf: events, encoding: .utf8)) ?? "").contains(
-                        #""event":"scenario-started","file":"Scenarios/long.yml","scenario":"Long""#
-                    ) && ((try? String(contentsOf: page, encoding: .utf8)) ?? "").contains(#""k":"s""#)
+                    CLI.eventsSayStarted("Long", file: "Scenarios/long.yml", in: events)
+                        && ((try? String(contentsOf: page, encoding: .utf8)) ?? "").contains(#""k":"s""#)
                 }
             )
             kill(running.process.processIdentifier, signal)

@@ -265,11 +265,7 @@ struct RunCommandTests {
         )
         // Interrupted once Long is under way (not merely once Quick has passed).
         #expect(
-            await eventually {
-                ((try? String(contentsOf: events, encoding: .utf8)) ?? "").contains(
-                    #""event":"scenario-started","file":"Scenarios/long.yml","scenario":"Long""#
-                )
-            }
+            await eventually { CLI.eventsSayStarted("Long", file: "Scenarios/long.yml", in: events) }
         )
         running.process.interrupt()
         let result = await running.wait()

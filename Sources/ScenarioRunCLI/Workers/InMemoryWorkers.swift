@@ -78,14 +78,7 @@ package final class InMemoryWorkers: RunExecutor {
         perform(machine.start())
         let selected = Set(scenarios.map(\.id))
         perform(
-            machine.run(
-                .init(
-                    scenarios: scenarios.map(\.id),
-                    loaded: loaded.map(\.id),
-                    planned: Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first },
-                    failFast: runner.settings.failFast
-                )
-            )
+            machine.run(.init(scenarios, loaded: loaded, plan: plan, failFast: runner.settings.failFast))
         )
         var cancelling = false
         while workers.summary == nil {

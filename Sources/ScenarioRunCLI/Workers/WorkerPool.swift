@@ -158,9 +158,9 @@ final class WorkerPool: RunExecutor {
         let watchdog = startWatchdog()
         defer { watchdog.cancel() }
         let request = WorkerPoolMachine.RunRequest(
-            scenarios: scenarios.map(\.id),
-            loaded: loaded.map(\.id),
-            planned: Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first },
+            scenarios,
+            loaded: loaded,
+            plan: plan,
             failFast: options.run.settings.failFast
         )
         var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
@@ -240,6 +240,8 @@ final class WorkerPool: RunExecutor {
     /// Carries the machine's actions out, in order, with no lock held; a launch that fails adds the
     /// machine's answer to it.
     private func perform(_ actions: [WorkerPoolMachine.Action]) {
+        // The run's reporting, read once: it changes only with the run (`finish` is the last action).
+        let emit = core.withLock { $0.emit }
         var pending = actions[...]
         while let action = pending.popFirst() {
             switch action {
@@ -261,7 +263,7 @@ final class WorkerPool: RunExecutor {
             case .clearBoard(let slot):
                 board?.clear(slot)
             case .emit(let event):
-                core.withLock { $0.emit }?(event)
+                emit?(event)
             case .output(let text):
                 Terminal.write(Data((text + "\n").utf8), to: .standardOutput)
             case .reportError(let message):

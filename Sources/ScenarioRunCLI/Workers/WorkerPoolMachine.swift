@@ -86,6 +86,17 @@ package struct WorkerPoolMachine: Sendable {
             self.planned = planned
             self.failFast = failFast
         }
+
+        /// The run of `scenarios` (of `loaded`) that `plan` announces, as every executor of the worker
+        /// protocol starts it.
+        package init(_ scenarios: [Scenario], loaded: [Scenario], plan: RunPlan, failFast: Bool) {
+            self.init(
+                scenarios: scenarios.map(\.id),
+                loaded: loaded.map(\.id),
+                planned: Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first },
+                failFast: failFast
+            )
+        }
     }
 
     /// How many scenarios a lone worker holds ahead.
