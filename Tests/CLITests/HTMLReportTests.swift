@@ -65,9 +65,8 @@ struct HTMLReportTests {
     /// The demo's failing examples with passing scenarios, in two workers: the counts of the run's tally,
     /// each failure's reason with its `FILE:LINE` and source line, the request the app sent and what the
     /// stub server answered (bodies pretty-printed), the route that answered, and the JUnit file's new
-    /// attributes and request log. Bodies are kept for the scenarios that failed only: a passed one's
-    /// requests say their lengths and that the bodies were not kept; JUnit logs a failed testcase's
-    /// requests only.
+    /// attributes and request log — of every testcase, passed ones included. A passed scenario's requests
+    /// keep their bodies too (cut sooner: ``LoggedRequest/passedBodyBytes``).
     @Test func theFailingExamplesShowCountsFailuresAndRequests() async throws {
         let folder = try Self.scratch("failing")
         let page = folder.appendingPathComponent("report.html")
@@ -101,13 +100,12 @@ struct HTMLReportTests {
         )
         #expect(xml.contains("request: POST /422 → 422 (Fixtures/server.yml:7)"), "\(xml)")
         let testcases = xml.components(separatedBy: "<testcase ").dropFirst()
-        #expect(testcases.contains { !$0.contains("<failure") }, "some passed")
-        for testcase in testcases where !testcase.contains("<failure") {
-            #expect(!testcase.contains("request: "), "a passed testcase logs no request: \(testcase)")
-        }
+        #expect(
+            testcases.contains { !$0.contains("<failure") && $0.contains("request: POST /review → 201") },
+            "a passed testcase logs its requests too"
+        )
 
-        // In the data: every request of a failed scenario has its bodies, a passed one's none (`null`), with
-        // their lengths either way.
+        // In the data: every request has its bodies and their lengths, a failed scenario's and a passed one's.
         let scenarios = try Self.dataBlocks(page).filter { $0["k"] as? String == "s" }
         let failedBlocks = scenarios.filter { $0["o"] as? String == "failed" }
         let passedBlocks = scenarios.filter { $0["o"] as? String == "passed" }
@@ -120,14 +118,64 @@ struct HTMLReportTests {
         let passedRequests = passedBlocks.flatMap(requests)
         #expect(passedRequests.contains { ($0[8] as? Int ?? 0) > 0 }, "a passed scenario's answer had a body")
         for request in passedRequests {
-            #expect(request[5] is NSNull && request[7] is NSNull, "\(request)")
+            #expect(request[5] as? String != nil && request[7] as? String != nil, "\(request)")
             #expect(request[6] as? Int != nil && request[8] as? Int != nil)
         }
-        // A passed scenario opened: its requests are listed, their bodies said not kept.
+        // A passed scenario opened: its requests are listed with their bodies.
         let shown = try #require(passedBlocks.first { !requests($0).isEmpty }?["i"] as? Int)
         let passedDOM = try await Self.dom(try #require(URL(string: page.absoluteString + "#s=\(shown)")))
         #expect(passedDOM.contains("route Fixtures/server.yml:"), "its requests are listed")
-        #expect(passedDOM.contains("): not kept \u{2014} the report keeps the bodies of scenarios that did not pass"))
+        #expect(passedDOM.contains("Response body ("), "\(passedDOM.suffix(3000))")
+        #expect(!passedDOM.contains("): not kept<"))
+    }
+
+    /// A body longer than the report keeps: a passed try's is cut at ``LoggedRequest/passedBodyBytes``, a
+    /// failed try's at ``LoggedRequest/bodyBytes``, and the page says how much it shows of how much, and
+    /// both caps.
+    @Test func aLongBodyIsCutAndThePageSaysWhere() async throws {
+        let post = """
+                  - stub route: { class: Review, method: POST, to: /422 }
+                  - post object: { class: Review, attributes: { restaurantID: 1, title: Long } }
+            """
+        let project = try CLI.project([
+            "Scenarios/long.yml": """
+            scenarios:
+              - scenario: Passing
+                steps:
+            \(post)
+                  - expect response: { status: 422 }
+              - scenario: Failing
+                steps:
+            \(post)
+                  - expect response: { status: 201 }
+            """
+        ])
+        let items = (0..<400).map { #"{"id": \#($0), "name": "Restaurant number \#($0)"}"# }
+        try ("{\"errors\": [" + items.joined(separator: ", ") + "]}").write(
+            to: project.appendingPathComponent("Fixtures/422.json"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let page = project.appendingPathComponent("report.html")
+        let result = try await CLI.run(["--ci", "--html", page.path], directory: project)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let blocks = try Self.dataBlocks(page).filter { $0["k"] as? String == "s" }
+        for (outcome, kept) in [("passed", "2.0 KiB"), ("failed", "16 KiB")] {
+            let block = try #require(blocks.first { $0["o"] as? String == outcome })
+            let request = try #require((block["requests"] as? [[Any]])?.first)
+            let length = try #require(request[8] as? Int)
+            #expect(length > 16 * 1024)
+            let index = try #require(block["i"] as? Int)
+            let dom = try await Self.dom(try #require(URL(string: page.absoluteString + "#s=\(index)")))
+            let shownLength = Int((Double(length) / 1024).rounded())
+            #expect(
+                dom.contains(
+                    "Response body (\(shownLength) KiB, the first \(kept) shown: the report keeps 16 KiB of each body"
+                        + " of a try that failed, 2.0 KiB of one that passed)"
+                ),
+                "\(outcome): \(dom.suffix(4000))"
+            )
+        }
     }
 
     /// Names, reasons and bodies from files and apps are text: a scenario named `<script>…`, a feature and a

@@ -196,7 +196,9 @@ struct ReporterTests {
                     <testcase classname="Reviews" name="Posting a review" file="Scenarios/reviews.yml" line="4" time="0.012">
                       <system-out>✓ set up the test environment
                 ✓ stub route {class: Review, method: POST, to: /review}
-                ✓ tear down the test environment</system-out>
+                ✓ tear down the test environment
+                request: POST /review → 201 (Fixtures/server.yml:3)
+                request: … and 1 more request, not logged</system-out>
                     </testcase>
                     <testcase classname="Reviews" name="Posting a review the server &lt;rejects&gt;" file="Scenarios/reviews.yml" line="8" time="0.031">
                       <failure message="Expected status 201, got 422 &amp; &quot;Invalid&quot;">expect response {status: 201} at Scenarios/reviews.yml:11</failure>

@@ -40,6 +40,18 @@ struct JSONParserTests {
         #expect(try JSONValue(parsing: value.encoded()) == value)
     }
 
+    @Test func writesEveryEscapeAndTheRunsBetweenThem() throws {
+        func written(_ string: String) -> String { String(decoding: JSONValue.string(string).encoded(), as: UTF8.self) }
+        #expect(written("") == #""""#)
+        #expect(written("plain é 日本") == #""plain é 日本""#)
+        #expect(written("\"") == #""\"""#)
+        #expect(written(#"{"a": "b\c"}"#) == #""{\"a\": \"b\\c\"}""#)
+        #expect(written("a\nb\rc\td\u{0}e\u{1F}f\u{7F}") == "\"a\\nb\\rc\\td\\u0000e\\u001ff\u{7F}\"")
+        // Every byte below 0x20, between runs, reads back as written.
+        let controls = String(decoding: (0..<0x20).flatMap { [UInt8($0), UInt8(ascii: "x")] }, as: UTF8.self)
+        #expect(try JSONValue(parsing: JSONValue.string(controls).encoded()) == .string(controls))
+    }
+
     @Test func writesEveryIntegerAndNestedKeysInTheirOrder() throws {
         for int in [0, 7, -7, 10, -10, 1_000_000, Int.max, Int.min] {
             #expect(String(decoding: JSONValue.int(int).encoded(), as: UTF8.self) == String(int))

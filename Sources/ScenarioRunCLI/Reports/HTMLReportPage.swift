@@ -15,7 +15,7 @@ enum HTMLReportPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="generator" content="scenario-run">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-pwYGyi99CDEzFDBndT9iWNFci9oOA0oa+yT8Vtspfes='">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-qvBG758hMUuxbtclZ31MDNa2Nk4cYDXLFij9bFyNhh0='">
         <title>scenario-run report</title>
         <style>
         :root{--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--panel:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--flaky:#9a6700;--skip:#818b98;--sel:#ddf4ff;--accent:#0969da}
@@ -279,13 +279,14 @@ enum HTMLReportPage {
             refreshVisible();
           }
 
-          function body(label, text, length, cap) {
+          function body(label, text, length, caps) {
             var out = document.createDocumentFragment();
             if (!length) { out.appendChild(el('div', 'muted', label + ': none')); return out; }
-            if (text === null) { out.appendChild(el('div', 'muted', label + ' (' + bytes(length) + '): not kept \u2014 the report keeps the bodies of scenarios that did not pass')); return out; }
+            if (text === null) { out.appendChild(el('div', 'muted', label + ' (' + bytes(length) + '): not kept')); return out; }
             var shown = text;
             try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON, or cut: as sent */ }
-            var note = label + ' (' + bytes(length) + (text.length && length > cap ? ', the first ' + bytes(cap) + ' shown: the report keeps ' + bytes(cap) + ' of each body' : '') + ')';
+            var kept = new TextEncoder().encode(text).length;
+            var note = label + ' (' + bytes(length) + (kept < length ? ', the first ' + bytes(kept) + ' shown: the report keeps ' + bytes(caps.body) + ' of each body of a try that failed, ' + bytes(caps.passedBody) + ' of one that passed' : '') + ')';
             add(out, el('div', 'muted', note), el('pre', 'body', shown));
             return out;
           }
@@ -341,8 +342,8 @@ enum HTMLReportPage {
                 add(d, add(el('summary', 'mono'), el('span', null, '+' + secs(q[4])), el('span', 'method', q[0]), el('span', null, q[1]),
                   el('span', 'code' + (q[2] === null ? '0' : String(q[2])[0]), '\u2192 ' + code),
                   el('span', 'muted', q[3] ? 'route ' + q[3] : 'no route answered')));
-                d.appendChild(body('Request body', q[5], q[6], caps.body));
-                d.appendChild(body('Response body', q[7], q[8], caps.body));
+                d.appendChild(body('Request body', q[5], q[6], caps));
+                d.appendChild(body('Response body', q[7], q[8], caps));
                 box.appendChild(d);
               });
             }

@@ -11,7 +11,8 @@ import Synchronization
 /// The page is its shell (``HTMLReportPage``: the style and the script, no network) followed by the run's
 /// data, one `<script type="application/json">` block per part: the run (command line, seed, shard, the
 /// history), the plan, each scenario as it finishes (its steps, failure with the source line, tries, log
-/// and request log: the bodies only of a scenario that did not pass, `null` for one that did), and the end
+/// and request log, its bodies cut to ``LoggedRequest/bodyBytes`` or, for a try that passed,
+/// ``LoggedRequest/passedBodyBytes``), and the end
 /// (the totals of ``RunTally``). The page's script reads the blocks when it
 /// opens and renders lazily. Blocks are only ever appended, so the file is a valid page at every write; a
 /// block cut short by a killed process is one the page skips and says so. No text is ever put in HTML by
@@ -192,7 +193,8 @@ final class HTMLReportWriter: Sendable {
                 }
             ),
             "caps": [
-                "body": .int(LoggedRequest.bodyBytes), "requests": .int(LoggedRequest.perScenario),
+                "body": .int(LoggedRequest.bodyBytes), "passedBody": .int(LoggedRequest.passedBodyBytes),
+                "requests": .int(LoggedRequest.perScenario),
                 "log": .int(Self.logLines),
             ],
         ]

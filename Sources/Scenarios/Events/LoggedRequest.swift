@@ -1,10 +1,10 @@
 package import Foundation
 
 /// One request the stub server received during a try of a scenario, with its answer: a line of the
-/// scenario's request log (the HTML report, JUnit's `system-out`). Bounded: each body is kept up to
-/// ``bodyBytes`` (its whole length said), a try logs at most ``perScenario`` requests, and the bodies
-/// themselves only when a report shows them for that try (the HTML report, for a try that failed): else
-/// they are `nil`, and only their lengths are said.
+/// scenario's request log (the HTML report, JUnit's `system-out`). Bounded: a try logs at most
+/// ``perScenario`` requests; each body is kept up to ``bodyBytes`` for a try that failed and
+/// ``passedBodyBytes`` for one that passed (its whole length said), and only when a report shows bodies
+/// (the HTML report): else they are `nil`, and only their lengths are said.
 ///
 /// ```swift
 /// LoggedRequest(method: "POST", target: "/reviews?draft=1", status: 422, route: "Fixtures/server.yml:12")
@@ -12,8 +12,11 @@ package import Foundation
 package struct LoggedRequest: Sendable, Hashable, Codable {
     /// How many requests one try of a scenario logs at most (the first ones; the rest are counted).
     package static let perScenario = 200
-    /// How much of each body is kept, in UTF-8 bytes.
+    /// How much of each body is kept for a try that failed, in UTF-8 bytes.
     package static let bodyBytes = 16 * 1024
+    /// How much of each body is kept for a try that passed: enough for a typical JSON answer, while a run
+    /// of thousands of passing scenarios does not carry every large body into its report.
+    package static let passedBodyBytes = 2 * 1024
 
     /// The upper-cased method.
     package var method: String
@@ -56,10 +59,10 @@ package struct LoggedRequest: Sendable, Hashable, Codable {
         self.responseBodyLength = responseBodyLength
     }
 
-    /// The first ``bodyBytes`` of `data` as text (invalid UTF-8 replaced, a character cut in two dropped).
-    package static func text(_ data: Data) -> String {
-        guard data.count > bodyBytes else { return String(decoding: data, as: UTF8.self) }
-        var end = bodyBytes
+    /// The first `limit` bytes of `data` as text (invalid UTF-8 replaced, a character cut in two dropped).
+    package static func text(_ data: Data, upTo limit: Int = bodyBytes) -> String {
+        guard data.count > limit else { return String(decoding: data, as: UTF8.self) }
+        var end = limit
         // Back to the start of a UTF-8 sequence, so the cut leaves no broken character.
         while end > 0, data[data.startIndex + end] & 0xC0 == 0x80 { end -= 1 }
         return String(decoding: data.prefix(end), as: UTF8.self)

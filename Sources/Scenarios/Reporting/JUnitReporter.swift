@@ -4,11 +4,9 @@ import Synchronization
 
 /// A JUnit XML report: a `testsuite` per scenario file (named after its feature), a `testcase` per
 /// scenario with its time and where it is written (`file`, `line`: GitLab, Jenkins and GitHub's test reporters
-/// link to it), a `failure` for the failing step, `skipped`, and in `system-out` the step lines, the log and,
-/// for a testcase that failed, the request log of its last try (when the run reports one,
-/// ``RunSettings/requestLog``): one line per request — method, target, status and route, no bodies. A
-/// testcase that passed has none: a failure is what the request log is read for, and a run with JUnit
-/// alone then logs nothing of a passed try (DECISIONS 156).
+/// link to it), a `failure` for the failing step, `skipped`, and in `system-out` the step lines, the log and
+/// the request log of its last try (when the run reports one, ``RunSettings/requestLog``): one line per
+/// request — method, target, status and route, no bodies.
 ///
 /// ```swift
 /// let junit = JUnitReporter()
@@ -143,9 +141,7 @@ package final class JUnitReporter: Sendable {
                 }
             }
             lines += (entry?.logs ?? []).map { "log: \($0)" }
-            if case .failed? = entry?.outcome {
-                lines += (entry?.requestLines ?? []).map { "request: \($0)" }
-            }
+            lines += (entry?.requestLines ?? []).map { "request: \($0)" }
             xml += "      <system-out>" + Self.escape(lines.joined(separator: "\n")) + "</system-out>\n"
         }
         xml += "    </testcase>\n"

@@ -19,7 +19,9 @@ struct RunRecord: Sendable {
         /// The last try's request log, one line per request (``LoggedRequest/line``), then how many more.
         var requestLines: [String] {
             var lines = requests.map(\.line)
-            if droppedRequests > 0 { lines.append("… and \(droppedRequests) more requests, not logged") }
+            if droppedRequests > 0 {
+                lines.append("… and \(droppedRequests) more request\(droppedRequests == 1 ? "" : "s"), not logged")
+            }
             return lines
         }
 

@@ -93,8 +93,9 @@ package struct RunSettings: Sendable, Equatable, Codable {
     package var htmlReport: String?
     /// Whether each try of a scenario reports its request log (``RunEvent/requestLog(_:_:dropped:)``): set by
     /// the command line when a report shows it (`--html`, `--junit`), not read from `scenario-run.yml`. Only
-    /// then does the stub server's journal keep answers; the bodies are logged only for a try that failed
-    /// in a run with an HTML report, and with JUnit alone only a failed try is logged.
+    /// then does the stub server's journal keep answers; the bodies are logged only in a run with an HTML
+    /// report (``LoggedRequest/bodyBytes`` of a try that failed, ``LoggedRequest/passedBodyBytes`` of one
+    /// that passed).
     package var requestLog = false
 
     /// Where `default set up` and `default tear down` names were written, by index, when they came

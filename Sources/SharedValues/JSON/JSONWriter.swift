@@ -36,35 +36,34 @@ enum JSONWriter {
 
     static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Runs of bytes that need no escape are copied at once: a 4 MB failure reason crosses the worker
-        // pipe as one of these strings.
+        // Runs of bytes that need no escape are copied at once (a 4 MB failure reason crosses the worker
+        // pipe as one of these strings; a JSON body in a report has a quote every few bytes).
         var string = string
-        let copied = string.withUTF8 { bytes -> Bool in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-                return false
+        string.withUTF8 { bytes in
+            var run = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if run < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index])) }
+                run = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    out.append(contentsOf: "u00".utf8)
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0xF))
+                default: out.append(byte)
+                }
             }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if copied {
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
-            }
+            if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

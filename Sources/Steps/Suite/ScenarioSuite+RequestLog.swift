@@ -4,9 +4,9 @@ import StubServer
 
 extension ScenarioSuite {
     /// The journal as a try's request log: the first ``LoggedRequest/perScenario`` requests with their
-    /// answers, and how many more there were (the journal's own bounds included). The bodies (cut to
-    /// ``LoggedRequest/bodyBytes``) only with `bodies`; else only their lengths.
-    static func requestLog(_ journal: RequestJournal, bodies: Bool) -> (requests: [LoggedRequest], dropped: Int) {
+    /// answers, and how many more there were (the journal's own bounds included). The bodies cut to
+    /// `bodyBytes` bytes each; with `nil`, only their lengths.
+    static func requestLog(_ journal: RequestJournal, bodyBytes: Int?) -> (requests: [LoggedRequest], dropped: Int) {
         let (entries, forgotten) = journal.entriesAndDropped
         let logged = entries.prefix(LoggedRequest.perScenario).map { entry in
             LoggedRequest(
@@ -15,25 +15,25 @@ extension ScenarioSuite {
                 status: entry.status,
                 route: entry.route,
                 received: entry.received,
-                requestBody: bodies ? LoggedRequest.text(entry.body) : nil,
+                requestBody: bodyBytes.map { LoggedRequest.text(entry.body, upTo: $0) },
                 requestBodyLength: entry.bodyLength,
-                responseBody: bodies ? LoggedRequest.text(entry.responseBody) : nil,
+                responseBody: bodyBytes.map { LoggedRequest.text(entry.responseBody, upTo: $0) },
                 responseBodyLength: entry.responseBodyLength
             )
         }
         return (logged, forgotten + entries.count - logged.count)
     }
 
-    /// What a try's request log holds, by the reports the run writes (``RunSettings/requestLog``): the HTML
-    /// page shows every try's requests and the bodies of a try that failed; JUnit only a failed try's
-    /// requests (its `system-out`), so a run with JUnit alone logs nothing of a try that passed.
+    /// What a try's request log holds, by the reports the run writes (``RunSettings/requestLog``): every
+    /// try's requests (JUnit's `system-out` lists them), and for the HTML page their bodies — up to
+    /// ``LoggedRequest/bodyBytes`` of a try that failed, ``LoggedRequest/passedBodyBytes`` of one that
+    /// passed. JUnit shows no bodies, so a run without the page keeps only their lengths.
     static func requestLog(
         _ journal: RequestJournal,
         failed: Bool,
         settings: RunSettings
     ) -> (requests: [LoggedRequest], dropped: Int) {
-        let page = settings.htmlReport != nil
-        guard page || failed else { return ([], 0) }
-        return requestLog(journal, bodies: page && failed)
+        guard settings.htmlReport != nil else { return requestLog(journal, bodyBytes: nil) }
+        return requestLog(journal, bodyBytes: failed ? LoggedRequest.bodyBytes : LoggedRequest.passedBodyBytes)
     }
 }
