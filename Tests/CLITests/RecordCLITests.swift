@@ -260,4 +260,67 @@ struct RecordCLITests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("--target takes an http or https URL"), "\(result.stderr)")
     }
+
+    /// A user name or password in the target would be printed and written into server.yml's comment.
+    @Test func aTargetWithCredentialsIsAUsageErrorNamingNoSecret() async throws {
+        for arguments in [
+            ["record", "--target", "http://ada:SECRET-PASSWORD@127.0.0.1:1"],
+            ["--ci", "--in-process", "--record", "http://ada:SECRET-PASSWORD@127.0.0.1:1"],
+            ["verify", "--target", "http://ada:SECRET-PASSWORD@127.0.0.1:1"],
+        ] {
+            let result = try await CLI.run(arguments, directory: try Self.upstream())
+            #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("takes a URL without a user name or password"), "\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains("SECRET-PASSWORD"))
+        }
+    }
+
+    /// A body longer than the journal keeps (64 KiB) reaches the target whole.
+    @Test func aLongBodyIsForwardedWhole() async throws {
+        let upstream = try await TestUpstream.start(tls: false)
+        let recording = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n"])
+        let (recorder, proxy) = try await Self.start(["record", "--target", upstream.url], in: recording)
+        let body = Data(repeating: UInt8(ascii: "x"), count: 200_000)
+        let answers = try await Self.send([(.post, "/length", body)], to: proxy)
+        recorder.process.interrupt()
+        _ = await recorder.wait()
+        await upstream.stop()
+        #expect(answers.first?.status == 200)
+        let received = String(decoding: answers.first?.body ?? Data(), as: UTF8.self)
+        #expect(received == #"{"received":200000}"#)
+    }
+
+    /// `--overwrite` takes out the routes that answer a recorded request, `when:` looked at — not another
+    /// route of the same path — so that the recording is what plays back.
+    @Test func overwriteReplacesOnlyTheRoutesThatAnswer() async throws {
+        let (upstream, target) = try await Self.start(["serve"], in: try Self.upstream())
+        defer { upstream.process.interrupt() }
+        let recording = try CLI.project([
+            "Fixtures/server.yml": """
+            routes:
+              - { path: /items, method: GET, when: { query: { page: "1" } }, json: [ { id: 100 } ] }
+              - { path: /items, method: GET, json: [ ] }
+
+            """,
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+        ])
+        let (recorder, proxy) = try await Self.start(["record", "--target", target, "--overwrite"], in: recording)
+        _ = try await Self.send([(.get, "/items?page=2", nil)], to: proxy)
+        recorder.process.interrupt()
+        let result = await recorder.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Replaced (--overwrite): Fixtures/server.yml:3"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Fixtures/server.yml:2"), "the page=1 route does not answer page=2")
+        let server = try String(contentsOf: recording.appendingPathComponent("Fixtures/server.yml"), encoding: .utf8)
+        #expect(server.contains(#"page: "1""#), "\(server)")
+        #expect(try await CLI.run(["check"], directory: recording).status == 0)
+        // Played back: page 2 as the target answered it, page 1 as before.
+        let (player, playback) = try await Self.start(["serve"], in: recording)
+        defer { player.process.interrupt() }
+        let answers = try await Self.send([(.get, "/items?page=2", nil), (.get, "/items?page=1", nil)], to: playback)
+        let expected = try await Self.send([(.get, "/items?page=2", nil)], to: target)
+        #expect(answers.first?.body == expected.first?.body, "\(answers)")
+        let pageOne = String(decoding: answers.last?.body ?? Data(), as: UTF8.self)
+        #expect(pageOne.contains("100"), "\(answers)")
+    }
 }

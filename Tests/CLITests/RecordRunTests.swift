@@ -174,4 +174,52 @@ struct RecordRunTests {
         let check = try await CLI.run(["check"], directory: project)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
+
+    /// Ctrl-C during a `--record` run: what was recorded before it is written, and the run ends with its
+    /// report (the scenario under way failed, the rest skipped).
+    @Test func ctrlCDuringARecordingRunWritesWhatWasRecorded() async throws {
+        let (upstream, target) = try await RecordCLITests.start(["serve"], in: try CLI.project([:]))
+        defer { upstream.process.interrupt() }
+        let project = try CLI.project([
+            "Scenarios/api.yml": """
+            scenarios:
+              - scenario: The list from the real API
+                steps:
+                  - get objects: { path: /restaurants }
+                  - expect response: { status: 200 }
+              - scenario: Long
+                steps:
+                  - wait: 60
+              - scenario: Never started
+                steps: [succeed]
+
+            """
+        ])
+        let fixtures = project.appendingPathComponent("Fixtures")
+        try FileManager.default.removeItem(at: fixtures)
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+        try Self.ownRoutes.write(to: fixtures.appendingPathComponent("server.yml"), atomically: true, encoding: .utf8)
+        let events = project.appendingPathComponent("events.jsonl")
+        let running = try CLI.Running(
+            ["--ci", "--record", target, "--events", events.path],
+            directory: project,
+            environment: [:]
+        )
+        #expect(await eventually { CLI.eventsSayStarted("Long", file: "Scenarios/api.yml", in: events) })
+        running.process.interrupt()
+        let result = await running.wait()
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("1 passed, 1 failed, 1 skipped"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "Recorded 1 request from \(target): 1 route added to Fixtures/server.yml, 1 fixture file written."
+            ),
+            "\(result.stdout)"
+        )
+        let written = try Data(contentsOf: fixtures.appendingPathComponent("restaurants.json"))
+        #expect(
+            written == (try Data(contentsOf: CLI.repositoryRoot.appendingPathComponent("Fixtures/restaurants.json")))
+        )
+        #expect(try await CLI.run(["check"], directory: project).status == 0)
+    }
 }

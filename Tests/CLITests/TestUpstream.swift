@@ -7,8 +7,9 @@ import ServiceLifecycle
 import Synchronization
 
 /// A real server the tests record from, on 127.0.0.1 — over https with the test certificate of `TLS/`, or
-/// plain http — answering `GET /greeting` with a JSON body, and holding `GET /hang` open until it stops
-/// (``arrivals`` yields when a request to it has arrived).
+/// plain http — answering `GET /greeting` with a JSON body and `POST /length` with how many bytes of body
+/// it received, and holding `GET /hang` open until it stops (``arrivals`` yields when a request to it has
+/// arrived).
 final class TestUpstream: Sendable {
     let url: String
     private let group: ServiceGroup
@@ -43,6 +44,14 @@ final class TestUpstream: Sendable {
                 status: .ok,
                 headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: greeting))
+            )
+        }
+        router.post("length") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 64 << 20)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"received":\#(body.readableBytes)}"#))
             )
         }
         router.get("hang") { _, _ -> Response in

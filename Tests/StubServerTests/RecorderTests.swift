@@ -136,6 +136,32 @@ struct RecorderTests {
         #expect(recorder.redactedKeyCounts == ["token": 1, "pin": 1])
     }
 
+    /// `--redact-query`: the parameter is left out of the fixture's name and the route's `when:` (any value of
+    /// it plays back), shown `REDACTED` in the line, counted; `--redact-json` reads a JSON body whatever its
+    /// Content-Type says.
+    @Test func aRedactedQueryParameterIsNeverWrittenNorShown() throws {
+        var recorder = Recorder(
+            options: Recorder.Options(redactedKeys: ["token"], redactedQueryNames: ["api_key"]),
+            existingFiles: []
+        )
+        let first = recorder.add(
+            Self.request("GET", "/things?api_key=SEKRIT1&page=2"),
+            answer: Self.answer(200, #"{"token": "SEKRIT-T", "n": 2}"#, type: "text/plain")
+        )
+        #expect(first == "GET /things?api_key=REDACTED&page=2 → 200  Fixtures/things-page-2.txt")
+        _ = recorder.add(
+            Self.request("GET", "/things?api_key=SEKRIT2"),
+            answer: Self.answer(200, #"[{"token": 1}]"#, type: nil)
+        )
+        let output = try recorder.output(serverText: nil, table: nil, serverFile: "Fixtures/server.yml", source: "test")
+        let written =
+            output.serverText + output.files.map { $0.name + String(decoding: $0.data, as: UTF8.self) }.joined()
+        for secret in ["SEKRIT", "api_key"] { #expect(!written.contains(secret), "\(written)") }
+        #expect(output.serverText.contains(#"when: { query: { "page": "2" } }"#), "\(output.serverText)")
+        #expect(recorder.redactedQueryCounts == ["api_key": 2])
+        #expect(recorder.redactedKeyCounts == ["token": 2])
+    }
+
     @Test func routesJoinAnExistingFileAfterItsOwnKeepingItsComments() throws {
         let existing = """
             # Hand-written.

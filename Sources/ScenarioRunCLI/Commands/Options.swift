@@ -63,6 +63,15 @@ struct ProjectOptions: ParsableArguments {
         else {
             throw ValidationError("\(option) takes an http or https URL, like https://staging.example.com/api.")
         }
+        // A URL's user name and password would be printed and written where the target is named (the
+        // summary, server.yml's comment), and are not sent: credentials travel as the app's own headers.
+        guard url.user == nil, url.password == nil else {
+            throw ValidationError(
+                "\(option) takes a URL without a user name or password (the URL is printed and written down). "
+                    + "Send credentials as a header: verify's --header, or, when recording, the app's own "
+                    + "Authorization header (forwarded, never written)."
+            )
+        }
     }
 
     /// `SSL_CERT_FILE`, as OpenSSL and curl read it: the PEM certificates an https target (`record`, `--record`, `verify`) is verified

@@ -163,7 +163,7 @@ struct RunCommand: AsyncParsableCommand {
                 request that no scenario stub, `server.yml` route or fixture file answers goes on to URL and its \
                 answer comes back to the app; when the run ends, each distinct one is written as a fixture file \
                 and a route, as `record` writes them, and the run says what it added. The next run plays them \
-                back. With `--redact`, `--redact-json` and `--overwrite`; not with `--jobs`, `--watch` or \
+                back. With `--redact`, `--redact-json`, `--redact-query` and `--overwrite`; not with `--jobs`, `--watch` or \
                 `--list`. See docs/record.md.
                 """,
             valueName: "URL"
@@ -301,7 +301,7 @@ struct RunCommand: AsyncParsableCommand {
             if list { throw ValidationError("--record forwards the requests of a run; --list runs nothing.") }
         } else if recording.isGiven {
             throw ValidationError(
-                "--redact, --redact-json and --overwrite say what --record URL writes; give --record."
+                "--redact, --redact-json, --redact-query and --overwrite say what --record URL writes; give --record."
             )
         }
         if let shuffleValue, ShuffleArgument.shuffle(shuffleValue) == nil {

@@ -28,11 +28,22 @@ struct RecordingOptions: ParsableArguments {
     )
     var redactedKeys: [String] = []
 
+    @Option(
+        name: .customLong("redact-query"),
+        help: ArgumentHelp(
+            "A query parameter (an API key, a token) left out of what is written — the fixture's name and the route's when: — so any value of it plays back; repeated for more.",
+            valueName: "NAME"
+        )
+    )
+    var redactedQueryNames: [String] = []
+
     @Flag(help: "Replace an existing fixture file or server.yml route for a recorded request.")
     var overwrite = false
 
     /// Whether any of these options was given.
-    var isGiven: Bool { !redactedHeaders.isEmpty || !redactedKeys.isEmpty || overwrite }
+    var isGiven: Bool {
+        !redactedHeaders.isEmpty || !redactedKeys.isEmpty || !redactedQueryNames.isEmpty || overwrite
+    }
 }
 
 /// A recording under way: requests forwarded to a real server (`record`: every request; `--record`: those no
@@ -98,6 +109,7 @@ final class Recording: Sendable {
                 options: Recorder.Options(
                     redactedHeaders: options.redactedHeaders,
                     redactedKeys: options.redactedKeys,
+                    redactedQueryNames: options.redactedQueryNames,
                     overwrite: options.overwrite,
                     fixturesName: settings.fixtures
                 ),
@@ -238,6 +250,8 @@ final class Recording: Sendable {
         if !keys.isEmpty {
             lines.append("Redacted JSON keys, written as \"REDACTED\": " + keys.joined(separator: ", "))
         }
+        let query = recorded.redactedQueryCounts.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
+        if !query.isEmpty { lines.append("Redacted query parameters, never written: " + query.joined(separator: ", ")) }
         return lines
     }
 

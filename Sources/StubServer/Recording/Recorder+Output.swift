@@ -47,19 +47,36 @@ extension Recorder {
                 groups.append((key, [request]))
             }
         }
-        for (key, members) in groups {
-            let first = members[0]
-            if let (route, _) = table?.match(method: first.method, path: first.path), let location = route.location {
-                let place = "\(location.file):\(location.line)"
-                guard options.overwrite else {
-                    output.kept.append("\(key): \(place) already answers it (--overwrite replaces it)")
+        var removed: Set<Int> = []
+        for (_, group) in groups {
+            var members: [Request] = []
+            for request in group {
+                // Every existing route that would answer it, `when:` looked at, in the scenario's first state.
+                let answering = table.map { Self.routes(answering: request.sample, in: $0) } ?? []
+                guard let first = answering.first?.location else {
+                    members.append(request)
                     continue
                 }
-                if !removedLines.contains(location.line) {
-                    removedLines.append(location.line)
-                    output.replaced.append(place)
+                let label = "\(request.method) \(request.path)" + (request.query.map { "?" + $0 } ?? "")
+                guard options.overwrite else {
+                    output.kept.append(
+                        "\(label): \(first.file):\(first.line) already answers it (--overwrite replaces it)"
+                    )
+                    continue
                 }
+                // All of them go, so that the recorded route, written after them, is the one that answers.
+                let elsewhere = answering.compactMap(\.location).first { $0.file != serverFile }
+                if let elsewhere {
+                    output.kept.append("\(label): \(elsewhere.file):\(elsewhere.line) answers it, in another file")
+                    continue
+                }
+                for location in answering.compactMap(\.location) where removed.insert(location.line).inserted {
+                    removedLines.append(location.line)
+                    output.replaced.append("\(location.file):\(location.line)")
+                }
+                members.append(request)
             }
+            guard !members.isEmpty else { continue }
             // The same path asked with different queries: a route per query, the most specific first.
             let ordered =
                 members.count == 1
@@ -69,7 +86,7 @@ extension Recorder {
                     return l != r ? l > r : left.offset < right.offset
                 }.map(\.element)
             for request in ordered {
-                routeTexts.append(route(for: request, withQuery: members.count > 1))
+                routeTexts.append(route(for: request, withQuery: group.count > 1))
                 output.added += 1
                 for (data, name) in request.files { output.files.append((name, data)) }
             }
@@ -92,6 +109,20 @@ extension Recorder {
             )
         }
         return output
+    }
+
+    /// The routes of `table` that answer `request` in the scenario's first state, in order: method, path and
+    /// every condition of `when:` (a route that needs another `state:` does not answer a recording's replay
+    /// from its start).
+    static func routes(answering request: JournalEntry, in table: ServerRouteTable) -> [ServerRoute] {
+        guard let segments = RequestPath.decodedSegments(of: request.path) else { return [] }
+        let incoming = IncomingRequest(request)
+        return table.routes.filter { route in
+            route.accepts(method: request.method)
+                && (route.state == nil || route.state == StubSession.initialState)
+                && route.path.match(segments: segments) != nil
+                && route.conditions.holds(for: incoming)
+        }
     }
 
     // MARK: - One route

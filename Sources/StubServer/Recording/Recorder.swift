@@ -27,6 +27,8 @@ package struct Recorder: Sendable {
         package var redactedHeaders: Set<String>
         /// JSON keys whose values are replaced in bodies.
         package var redactedKeys: Set<String>
+        /// Query parameter names left out of what is written (a fixture's name, a route's `when:`).
+        package var redactedQueryNames: Set<String>
         /// Whether an existing fixture file or route for the same request is replaced.
         package var overwrite: Bool
         /// The fixture folder as shown (`Fixtures`).
@@ -40,11 +42,13 @@ package struct Recorder: Sendable {
         package init(
             redactedHeaders: [String] = [],
             redactedKeys: [String] = [],
+            redactedQueryNames: [String] = [],
             overwrite: Bool = false,
             fixturesName: String = "Fixtures"
         ) {
             self.redactedHeaders = Self.secretHeaders.union(redactedHeaders.map { $0.lowercased() })
             self.redactedKeys = Set(redactedKeys)
+            self.redactedQueryNames = Set(redactedQueryNames)
             self.overwrite = overwrite
             self.fixturesName = fixturesName
         }
@@ -55,6 +59,8 @@ package struct Recorder: Sendable {
         package static let requests = 10_000
         package static let answersPerRequest = 100
         package static let bytes = 256 << 20
+        /// How much of a request's body is kept to match it against existing routes' `when: { json }`.
+        package static let sampleBodyBytes = 64 << 10
     }
 
     /// The response headers written with an answer (lower-cased): how a client reads it, never when or by
@@ -77,6 +83,9 @@ package struct Recorder: Sendable {
         var method: String
         var path: String
         var query: String?
+        /// The first exchange's request, headers and the start of its body included: only to find which
+        /// existing route answers it (``output(serverText:table:serverFile:source:)``), never written.
+        var sample: JournalEntry
         var answers: [Answer] = []
         var name: String
         /// The fixture file of each distinct body, by the body.
@@ -95,6 +104,8 @@ package struct Recorder: Sendable {
     /// How many of each header were dropped, by its name as first seen; and of each redacted JSON key.
     package private(set) var redactedHeaderCounts: [String: Int] = [:]
     package private(set) var redactedKeyCounts: [String: Int] = [:]
+    /// How many times each redacted query parameter was left out.
+    package private(set) var redactedQueryCounts: [String: Int] = [:]
 
     package init(options: Options, existingFiles: Set<String>) {
         self.options = options
@@ -106,8 +117,11 @@ package struct Recorder: Sendable {
 
     /// Records one exchange and returns its line: method, target, status and the file it is written to
     /// (or why it is not recorded).
-    package mutating func add(_ request: ForwardedRequest, answer: ForwardedAnswer) -> String {
-        let label = "\(request.method) \(request.target) → \(answer.status)"
+    package mutating func add(_ forwarded: ForwardedRequest, answer: ForwardedAnswer) -> String {
+        var request = forwarded
+        let (kept, shown) = redactingQuery(forwarded.query)
+        request.query = kept
+        let label = "\(request.method) \(request.path)\(shown.map { "?" + $0 } ?? "") → \(answer.status)"
         for header in request.headers where options.redactedHeaders.contains(header.name.lowercased()) {
             redactedHeaderCounts[header.name, default: 0] += 1
         }
@@ -132,6 +146,14 @@ package struct Recorder: Sendable {
                     method: request.method,
                     path: request.path,
                     query: request.query,
+                    sample: JournalEntry(
+                        method: request.method,
+                        path: request.path,
+                        query: request.query,
+                        headers: request.headers,
+                        body: request.body.prefix(Limits.sampleBodyBytes),
+                        bodyLength: request.body.count
+                    ),
                     name: baseName(method: request.method, path: request.path, query: request.query)
                 )
             )
@@ -147,7 +169,27 @@ package struct Recorder: Sendable {
         return "\(label)  \(file)"
     }
 
-    // MARK: - What is written of an answer
+    // MARK: - What is written of a request and of an answer
+
+    /// `query` without the parameters of ``Options/redactedQueryNames`` (counted), and as it is shown: their
+    /// values `REDACTED`. Either is `nil` when nothing is left.
+    private mutating func redactingQuery(_ query: String?) -> (kept: String?, shown: String?) {
+        guard let query, !options.redactedQueryNames.isEmpty else { return (query, query) }
+        var kept: [Substring] = []
+        var shown: [String] = []
+        for part in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let rawName = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let name = rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
+            if options.redactedQueryNames.contains(name) {
+                redactedQueryCounts[name, default: 0] += 1
+                shown.append(rawName + "=REDACTED")
+            } else {
+                kept.append(part)
+                shown.append(String(part))
+            }
+        }
+        return (kept.isEmpty ? nil : kept.joined(separator: "&"), shown.joined(separator: "&"))
+    }
 
     private mutating func written(_ answer: ForwardedAnswer) -> Answer {
         var headers: [HTTPHeader] = []
@@ -162,9 +204,12 @@ package struct Recorder: Sendable {
             }
         }
         var body = answer.body
-        if !options.redactedKeys.isEmpty, (contentType ?? "").lowercased().contains("json"),
-            let json = try? JSONValue(parsing: body)
-        {
+        // JSON by its Content-Type, or by its first byte when the server said another type or none.
+        let start = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let looksLikeJSON =
+            (contentType ?? "").lowercased().contains("json")
+            || start == UInt8(ascii: "{") || start == UInt8(ascii: "[")
+        if !options.redactedKeys.isEmpty, looksLikeJSON, let json = try? JSONValue(parsing: body) {
             var count = 0
             let redacted = Self.redacting(json, keys: options.redactedKeys, count: &count, counts: &redactedKeyCounts)
             if count > 0 { body = redacted.encoded(sortedKeys: true) }

@@ -16,8 +16,9 @@ import SharedValues
 /// nearest routes and why each missed. The request is journaled, with the route chosen, before any answer.
 ///
 /// The body is read only to be journaled and matched: its first `RequestJournal.Limits.bodyBytes` are
-/// kept, and one longer than `StubServerLimits.bodyBytes` is answered 413 and its connection closed — at
-/// once when its `Content-Length` says so, otherwise as soon as the limit is passed.
+/// kept (all of it when requests are forwarded), and one longer than `StubServerLimits.bodyBytes` is
+/// answered 413 and its connection closed — at once when its `Content-Length` says so, otherwise as soon
+/// as the limit is passed.
 struct StubResponder: HTTPResponder {
     typealias Context = StubRequestContext
 
@@ -67,12 +68,13 @@ struct StubResponder: HTTPResponder {
             headers.remove(at: index)
         }
         let body = try await readBody(of: request)
+        let journalBytes = journal.limits.bodyBytes
         var entry = JournalEntry(
             method: method,
             path: path,
             query: query,
             headers: headers,
-            body: body.kept,
+            body: body.kept.count > journalBytes ? Data(body.kept.prefix(journalBytes)) : body.kept,
             bodyLength: body.length
         )
         entry.origin = origin
@@ -87,7 +89,7 @@ struct StubResponder: HTTPResponder {
 
         if let forwarding, forwarding.scope == .everything {
             let place = journal.record(entry)
-            return await forward(entry, at: place, through: forwarding, log: log)
+            return await forward(entry, body: body.kept, at: place, through: forwarding, log: log)
         }
 
         let incoming = IncomingRequest(entry)
@@ -110,7 +112,9 @@ struct StubResponder: HTTPResponder {
                 journal.answered(journaled, status: 200, body: data)
                 return Self.file(data, named: file)
             }
-            if let forwarding { return await forward(entry, at: journaled, through: forwarding, log: log) }
+            if let forwarding {
+                return await forward(entry, body: body.kept, at: journaled, through: forwarding, log: log)
+            }
             // Ranking every route against the request takes a while with many routes or a long path: never
             // on the event loop (an unmatched request is not the common case).
             let unmatched = await MatchingThread.run { session.recordUnmatched(incoming, segments: segments) }
@@ -136,9 +140,11 @@ struct StubResponder: HTTPResponder {
 
     // MARK: - Forwarding
 
-    /// The other server's answer to `entry`, as it gave it (hop-by-hop headers apart).
+    /// The other server's answer to `entry`, sent with its whole `body`, as it gave it (hop-by-hop headers
+    /// apart).
     private func forward(
         _ entry: JournalEntry,
+        body: Data,
         at place: RequestJournal.Cursor,
         through forwarding: Forwarding,
         log: (String, StubExchange.Source) -> Void
@@ -149,7 +155,7 @@ struct StubResponder: HTTPResponder {
                 path: entry.path,
                 query: entry.query,
                 headers: entry.headers,
-                body: entry.body
+                body: body
             )
         )
         log("\(answer.status)", .forwarded)
@@ -169,7 +175,8 @@ struct StubResponder: HTTPResponder {
 
     // MARK: - Body
 
-    /// The start of a body kept for the journal, its length, and why it was refused, if it was.
+    /// The start of a body kept for the journal (the whole body when requests are forwarded: the other
+    /// server gets what was sent), its length, and why it was refused, if it was.
     private struct Body {
         var kept = Data()
         var length = 0
@@ -185,7 +192,7 @@ struct StubResponder: HTTPResponder {
             body.refusal = .bodyTooLarge(length: declared, limit: limits.bodyBytes)
             return body
         }
-        let keep = journal.limits.bodyBytes
+        let keep = forwarding == nil ? journal.limits.bodyBytes : limits.bodyBytes
         for try await chunk in request.body {
             body.length += chunk.readableBytes
             if body.kept.count < keep {
