@@ -47,7 +47,7 @@ package final class AsyncHTTPTransport: HTTPTransport {
         }
         do {
             let response = try await client.execute(outgoing, timeout: request.timeout.timeAmount)
-            let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
+            let body = try await response.body.collect(upTo: HTTPResponse.maximumBodyBytes)
             return HTTPResponse(
                 status: Int(response.status.code),
                 headers: response.headers.map { HTTPHeader(name: $0.name, value: $0.value) },

@@ -31,6 +31,10 @@ public struct HTTPRequest: Sendable, Hashable {
 
 /// A complete response.
 public struct HTTPResponse: Sendable, Hashable {
+    /// The longest body a transport reads (64 MiB); a longer one fails the request as a connection failure
+    /// saying so, and its connection is closed.
+    package static let maximumBodyBytes = 64 << 20
+
     /// The HTTP status of the response.
     public var status: Int
     /// The response's headers, in order.

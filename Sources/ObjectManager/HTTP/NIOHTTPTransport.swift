@@ -268,6 +268,7 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
         case cancelled
         case closedWithoutResponse
         case busy
+        case tooLarge
 
         func error(for request: HTTPRequest) -> ObjectManagerError {
             switch self {
@@ -276,6 +277,11 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
             case .closedWithoutResponse:
                 .connectionFailed(url: request.url, reason: "The server closed the connection without a response.")
             case .busy: .connectionFailed(url: request.url, reason: "The connection is busy with another request.")
+            case .tooLarge:
+                .connectionFailed(
+                    url: request.url,
+                    reason: "The response body is over \(HTTPResponse.maximumBodyBytes >> 20) MiB, more than is read."
+                )
             }
         }
     }
@@ -348,6 +354,12 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head):
             self.head = head
         case .body(var part):
+            guard promise != nil else { return }
+            guard (body?.readableBytes ?? 0) + part.readableBytes <= HTTPResponse.maximumBodyBytes else {
+                body = nil
+                fail(Failure.tooLarge)
+                return
+            }
             if body == nil {
                 body = part
             } else {

@@ -242,6 +242,31 @@ import Testing
         await server.stop()
     }
 
+    /// A body over ``HTTPResponse/maximumBodyBytes`` is not read on: the request fails saying why (the
+    /// transport would otherwise hold whatever a server sends).
+    @Test func aBodyOverTheLimitFailsTheRequestSayingWhy() async throws {
+        let server = try await ScriptedHTTPServer { connection in
+            guard try await connection.readRequest() != nil else { return }
+            try await connection.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = String(repeating: "x", count: 1 << 20)
+            for _ in 0..<65 { try await connection.write("100000\r\n" + chunk + "\r\n") }
+            try await connection.write("0\r\n\r\n")
+            // Open until the client closes it: a connection closed now may drop writes not yet sent.
+            while try await connection.readRequest() != nil {}
+        }
+        let transport = NIOHTTPTransport()
+        let error = try await #require(throws: ObjectManagerError.self) {
+            try await transport.send(
+                HTTPRequest(method: .get, url: server.url.appendingPathComponent("huge"), timeout: Self.patience)
+            )
+        }
+        #expect(
+            error.description == "The request to /huge failed: The response body is over 64 MiB, more than is read."
+        )
+        await transport.shutdown()
+        await server.stop()
+    }
+
     @Test func aRequestWithNoAnswerTimesOutAtItsDeadline() async throws {
         let server = try await ScriptedHTTPServer { connection in
             while try await connection.readRequest() != nil {}  // reads, never answers
