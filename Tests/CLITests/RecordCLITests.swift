@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ObjectManager
 import TestSupport
 import Testing
@@ -322,5 +323,107 @@ struct RecordCLITests {
         #expect(answers.first?.body == expected.first?.body, "\(answers)")
         let pageOne = String(decoding: answers.last?.body ?? Data(), as: UTF8.self)
         #expect(pageOne.contains("100"), "\(answers)")
+    }
+
+    /// A target that answers garbage (not HTTP) gets the client a 502 saying why; nothing is recorded.
+    @Test func aTargetThatAnswersGarbageGets502AndNothingIsWritten() async throws {
+        let garbage = try GarbageServer()
+        let recording = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n"])
+        try FileManager.default.removeItem(at: recording.appendingPathComponent("Fixtures"))
+        let (recorder, proxy) = try await Self.start(
+            ["record", "--target", "http://127.0.0.1:\(garbage.port)"],
+            in: recording
+        )
+        let answers = try await Self.send([(.get, "/items", nil)], to: proxy)
+        recorder.process.interrupt()
+        let result = await recorder.wait()
+        garbage.stop()
+        #expect(answers.first?.status == 502)
+        let reason = String(decoding: answers.first?.body ?? Data(), as: UTF8.self)
+        #expect(reason.contains("The target did not answer GET /items"), "\(reason)")
+        #expect(result.stdout.contains("Nothing recorded; nothing written."), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: recording.appendingPathComponent("Fixtures").path))
+    }
+
+    /// `--port N` listens where asked; `--fixtures DIR` writes into that folder (which must exist: a usage
+    /// error otherwise, before anything listens).
+    @Test func portAndFixturesAreWhereItListensAndWrites() async throws {
+        let (upstream, target) = try await Self.start(["serve"], in: try Self.upstream())
+        defer { upstream.process.interrupt() }
+        let recording = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n"])
+        let missing = try await CLI.run(
+            ["record", "--target", target, "--fixtures", "Recorded"],
+            directory: recording
+        )
+        #expect(missing.status == 2, "\(missing.stdout)\(missing.stderr)")
+        #expect(missing.stderr.contains("Recorded"), "\(missing.stderr)")
+        try FileManager.default.createDirectory(
+            at: recording.appendingPathComponent("Recorded"),
+            withIntermediateDirectories: true
+        )
+        let port = try GarbageServer.freePort()
+        let (recorder, proxy) = try await Self.start(
+            ["record", "--target", target, "--fixtures", "Recorded", "--port", "\(port)"],
+            in: recording
+        )
+        #expect(proxy == "http://127.0.0.1:\(port)")
+        _ = try await Self.send([(.get, "/items/2", nil)], to: proxy)
+        recorder.process.interrupt()
+        let result = await recorder.wait()
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(
+            atPath: recording.appendingPathComponent("Recorded").path
+        )
+        #expect(written.sorted() == ["items-2.json", "server.yml"], "\(written)")
+    }
+}
+
+/// A TCP server on 127.0.0.1 that answers every connection with bytes that are not HTTP, then closes it.
+final class GarbageServer: @unchecked Sendable {
+    let port: Int
+    private let socket: Int32
+    private let thread: Thread
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.socket = socket
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && listen(socket, 8) == 0
+                    && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let listening = socket
+        thread = Thread {
+            while true {
+                let connection = accept(listening, nil, nil)
+                guard connection >= 0 else { return }
+                var request = [UInt8](repeating: 0, count: 4096)
+                _ = read(connection, &request, request.count)
+                let answer = Array("SSH-2.0-not-http \u{1}\u{2}\u{3}\r\n\r\n".utf8)
+                _ = write(connection, answer, answer.count)
+                close(connection)
+            }
+        }
+        thread.start()
+    }
+
+    /// A port nothing listened on a moment ago (the kernel's choice for port 0).
+    static func freePort() throws -> Int {
+        let server = try GarbageServer()
+        server.stop()
+        return server.port
+    }
+
+    /// Stops accepting: the listening socket is shut down, which ends the thread's `accept`.
+    func stop() {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
     }
 }

@@ -222,4 +222,46 @@ struct RecordRunTests {
         )
         #expect(try await CLI.run(["check"], directory: project).status == 0)
     }
+
+    /// `--record` with 50+ distinct requests the app sends in its scenarios: every one is recorded, and the
+    /// recording, served, answers the same requests with the upstream's statuses, types and bytes.
+    @Test func aRecordingRunOfManyRequestsPlaysBackByteForByte() async throws {
+        let (upstream, target) = try await RecordCLITests.start(["serve"], in: try CLI.project([:]))
+        defer { upstream.process.interrupt() }
+        var paths = (1...40).map { "/restaurants/\($0)" } + (1...10).map { "/restaurants/\($0)/reviews" }
+        paths += ["/restaurants", "/articles/technology/12"]
+        let steps = paths.map { "      - get objects: { path: \($0) }" }
+        let scenarios = stride(from: 0, to: steps.count, by: 13).map { start in
+            "  - scenario: Part \(start / 13 + 1)\n    steps:\n"
+                + steps[start..<min(start + 13, steps.count)].joined(separator: "\n")
+                + "\n      - wait for requests"
+        }
+        let project = try CLI.project([
+            "Scenarios/many.yml": "scenarios:\n" + scenarios.joined(separator: "\n") + "\n",
+            "scenario-run.yml": "unmatched requests: fail\n",
+        ])
+        let fixtures = project.appendingPathComponent("Fixtures")
+        try FileManager.default.removeItem(at: fixtures)
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+
+        let recorded = try await CLI.run(["--ci", "--record", target], directory: project)
+        #expect(recorded.stdout.contains("Recorded \(paths.count) requests from \(target)"), "\(recorded.stdout)")
+        #expect(try await CLI.run(["check"], directory: project).status == 0)
+
+        let (player, playback) = try await RecordCLITests.start(["serve"], in: project)
+        defer { player.process.interrupt() }
+        let requests = paths.map { (HTTPMethod.get, $0, Data?.none) }
+        let played = try await RecordCLITests.send(requests, to: playback)
+        let real = try await RecordCLITests.send(requests, to: target)
+        #expect(played.count == paths.count)
+        for (index, path) in paths.enumerated() {
+            #expect(played[index] == real[index], "\(path)")
+        }
+        let replayed = try await CLI.run(["--ci"], directory: project)
+        #expect(!replayed.stdout.contains("Recording"), "\(replayed.stdout)")
+        #expect(
+            recorded.status == replayed.status,
+            "the same outcomes, played back\n\(recorded.stdout)\n\(replayed.stdout)"
+        )
+    }
 }
