@@ -215,4 +215,19 @@ struct RecorderTests {
         }
         #expect(recorder.notRecorded == 2)
     }
+
+    /// Bodies are recorded up to ``Recorder/Limits/bytes`` in all: the one that would pass it is answered
+    /// but not recorded, and a smaller one after it still is.
+    @Test func bodiesAreRecordedUpToTheirByteLimit() {
+        var recorder = Recorder(options: Recorder.Options(), existingFiles: [])
+        let large = Data(count: 100 << 20)
+        let answer = ForwardedAnswer(status: 200, headers: [], body: large)
+        #expect(recorder.add(Self.request("GET", "/a"), answer: answer).hasSuffix("Fixtures/a.bin"))
+        #expect(recorder.add(Self.request("GET", "/b"), answer: answer).hasSuffix("Fixtures/b.bin"))
+        let line = recorder.add(Self.request("GET", "/c"), answer: answer)
+        #expect(line == "GET /c → 200  not recorded: 256 MiB of bodies are recorded at most")
+        #expect(recorder.add(Self.request("GET", "/d"), answer: Self.answer(200, "[1]")).hasSuffix("d.json"))
+        #expect(recorder.notRecorded == 1)
+        #expect(recorder.requestCount == 3)
+    }
 }
