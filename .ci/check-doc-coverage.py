@@ -2,8 +2,8 @@
 """Every public symbol of the library products has a doc comment (issue #31: 100 % coverage).
 
 Usage: check-doc-coverage.py [SYMBOLGRAPH_DIR]
-(default .build/x86_64-unknown-linux-gnu/symbolgraph, written by
-`swift package dump-symbol-graph --minimum-access-level public`).
+(default .build/TRIPLE/symbolgraph, written by `swift package dump-symbol-graph --minimum-access-level
+public`). A module of the list below without its graph is a failure.
 
 Reads Module.symbols.json and its extension files Module@Other.symbols.json (counted to Module, the
 module that declares them) for the modules below, prints `FILE:LINE: undocumented public NAME` for each
@@ -31,9 +31,20 @@ from collections import Counter, defaultdict
 
 MODULES = ["ObjectManager", "StubServer", "Scenarios", "Steps", "ScenarioTesting", "ScenarioRunCLI",
            "SharedValues", "Diagnostics"]
-folder = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".build/x86_64-unknown-linux-gnu/symbolgraph")
+if len(sys.argv) > 1:
+    folder = pathlib.Path(sys.argv[1])
+else:
+    # Where `dump-symbol-graph` writes, whatever the triple (x86_64, aarch64).
+    found = sorted(pathlib.Path(".build").glob("*/symbolgraph"))
+    folder = found[0] if found else pathlib.Path(".build/symbolgraph")
 
 graphs = {path.name.split(".")[0]: json.loads(path.read_text()) for path in folder.glob("*.symbols.json")}
+# A module without its graph would pass unread: that is a failure, not 0 undocumented.
+missing = [module for module in MODULES if module not in graphs]
+if missing:
+    print(f"{folder}: no symbol graph for {', '.join(missing)} (run `swift package dump-symbol-graph "
+          "--minimum-access-level public` first)")
+    sys.exit(1)
 symbols = {s["identifier"]["precise"]: s for graph in graphs.values() for s in graph["symbols"]}
 
 

@@ -59,11 +59,15 @@ public enum ObjectManagerError: Error, Sendable, CustomStringConvertible {
     /// The HTTP status the server answered with, when it answered: the error status of a `.server` error
     /// (`422`), or the status of a response that could not be mapped; `nil` when no answer came.
     ///
+    /// Every object-manager call throws `ObjectManagerError` (typed throws), so a plain `catch` already has
+    /// it; test the status inside (a `catch … where` clause on a typed error crashes the Swift 6.3.1
+    /// compiler):
+    ///
     /// ```swift
     /// do {
     ///     try await manager.postObject(review)
-    /// } catch let error as ObjectManagerError where error.httpStatus == 422 {
-    ///     showValidationMessage(error.errorMessage ?? error.description)
+    /// } catch {
+    ///     if error.httpStatus == 422 { showValidationMessage(error.errorMessage ?? error.description) }
     /// }
     /// ```
     public var httpStatus: Int? { response?.status }

@@ -15,7 +15,7 @@ public struct StepBuildContext: Sendable {
         self.vocabulary = vocabulary
     }
 
-    /// Whether the fixture folder holds a regular file at the relative path `name`, by ``FixtureFolder``'s
+    /// Whether the fixture folder holds a regular file at the relative path `name`, by the fixture folder's
     /// rule: its real path inside the folder, links resolved.
     public func fixtureExists(_ name: String) -> Bool {
         guard let directory = fixturesDirectory else { return false }

@@ -1,7 +1,7 @@
 public import Diagnostics
 
 /// A step the scenario files can use by name: its arguments declared once (``ArgumentForm``s of typed
-/// ``Argument``s), a summary and an example for the catalogue, and how to build the step from the
+/// ``StepArgument``s), a summary and an example for the catalogue, and how to build the step from the
 /// arguments as read. The load-time checks, `${…}` resolution, usage text, `scenario-run steps` and
 /// `scenario-run schema` all derive from the declaration.
 ///
