@@ -41,6 +41,8 @@ public enum ReadmeApp {
             makeFactory: {
                 let factory = TestFactory(model: model, configureManager: configure)
                 factory.defineFactory("book", entity: "Book", attributes: ["bookID": 1, "title": "Dune"])
+                // After the default set-up makes each scenario's manager: every request signed in.
+                factory.addSetUpHook { manager in manager.client.setDefaultHeader("Authorization", to: "Bearer test") }
                 return factory
             },
             steps: [expectTitle],
@@ -141,6 +143,7 @@ extension FullStack {
                   - expect response: { status: 200 }
                   - expect entities: { entity: Book, count: 1 }
                   - expect title: Solaris
+                  - expect request: { path: /books, headers: { Authorization: Bearer test }, count: 1 }
               - scenario: A book from the factory
                 steps:
                   - create from factory: { factory: book, properties: { title: Dune }, as: dune }
