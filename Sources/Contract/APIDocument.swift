@@ -179,6 +179,11 @@ package struct APIDocument: Sendable {
         package var schema: JSONValue?
         /// Its `example`, when it gives one.
         package var example: JSONValue?
+        /// How an array is written: `form` (a query's default), `spaceDelimited`, `pipeDelimited`, `simple`.
+        package var style: String
+        /// Whether each item of an array is a parameter of its own (`?tags=a&tags=b`) rather than one
+        /// value listing them (`?tags=a,b`); `form` style's default.
+        package var explode: Bool
     }
 
     /// The operation's parameters, `$ref`s resolved.
@@ -199,12 +204,15 @@ package struct APIDocument: Sendable {
                 else { continue }
                 let key = where_ + " " + name
                 if found[key] == nil { order.append(key) }
+                let style = item["style"]?.stringValue ?? (where_ == "query" ? "form" : "simple")
                 found[key] = Parameter(
                     name: name,
                     place: place,
                     required: item["required"] == .bool(true) || where_ == "path",
                     schema: item["schema"],
-                    example: item["example"]
+                    example: item["example"],
+                    style: style,
+                    explode: item["explode"].map { $0 == .bool(true) } ?? (style == "form")
                 )
             }
         }

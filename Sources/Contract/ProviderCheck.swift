@@ -15,7 +15,8 @@ package enum ProviderCheck {
     /// The methods sent without `--allow-writes`.
     static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
-    /// The request for `route`: its method (GET when it has none), its path with each placeholder given
+    /// The request for `route` (none for a `contract: off` route, a fault, or a write without
+    /// `--allow-writes`): its method (GET when it has none), its path with each placeholder given
     /// an example (the document's, else `1`), the query values its `when:` requires, the headers it
     /// requires as exact values, and its `when: { json: }` as the body.
     package static func plan(
@@ -25,6 +26,9 @@ package enum ProviderCheck {
         headers: [HTTPHeader]
     ) -> Plan {
         let method = route.method ?? "GET"
+        if !route.heldToContract {
+            return .skip("it is marked contract: off, a route of the tests, not of the API")
+        }
         if route.answer.fault != nil && route.responses.isEmpty {
             return .skip("it answers with a fault, not an answer a provider gives")
         }

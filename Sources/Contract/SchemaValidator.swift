@@ -20,7 +20,7 @@ import StubServer
 /// ```
 package struct SchemaValidator: Sendable {
     /// One place where a value breaks its schema: a JSONPath-like location (`$.items[2].name`) and why.
-    package struct Violation: Sendable, Equatable, CustomStringConvertible {
+    package struct Violation: Sendable, Hashable, CustomStringConvertible {
         package var path: String
         package var message: String
 
@@ -49,11 +49,13 @@ package struct SchemaValidator: Sendable {
         self.others = others
     }
 
-    /// Every way `value` breaks `schema` (at most ``violationLimit``); empty when it is valid.
+    /// Every way `value` breaks `schema` (at most ``violationLimit``), each once; empty when it is valid.
     package func violations(of value: JSONValue, against schema: JSONValue) -> [Violation] {
         var found: [Violation] = []
         check(value, schema, at: "$", in: nil, depth: 0, into: &found)
-        return Array(found.prefix(Self.violationLimit))
+        // A discriminator's base is held twice: as itself, and from the subtype's allOf.
+        var seen: Set<Violation> = []
+        return Array(found.filter { seen.insert($0).inserted }.prefix(Self.violationLimit))
     }
 
     /// The schema a `$ref` names, and the file it is in (nil: this document).
@@ -82,12 +84,16 @@ package struct SchemaValidator: Sendable {
         return (node, target)
     }
 
+    /// `entered`: the schemas (file and pointer) this same value is already being held to through a `$ref`
+    /// or a discriminator; a discriminator that names one of them is not followed again (a subtype's
+    /// `allOf` naming its base, as the OpenAPI specification's `Pet`/`Cat` example does).
     private func check(
         _ value: JSONValue,
         _ schema: JSONValue,
         at path: String,
         in file: String?,
         depth: Int,
+        entered: Set<String> = [],
         into found: inout [Violation]
     ) {
         guard found.count < Self.violationLimit else { return }
@@ -110,21 +116,24 @@ package struct SchemaValidator: Sendable {
                 fail("the schema's $ref '\(reference)' names nothing in the document")
                 return
             }
-            check(value, target, at: path, in: targetFile, depth: next, into: &found)
+            let key = Self.key(reference, in: targetFile)
+            check(value, target, at: path, in: targetFile, depth: next, entered: entered.union([key]), into: &found)
         }
         if value == .null, schema["nullable"] == .bool(true) { return }
-        // A discriminator picks the one schema of oneOf/anyOf that applies.
+        // A discriminator picks the one schema of oneOf/anyOf that applies — unless the value is already
+        // held to that schema (this is its base, reached from the subtype's allOf): then it has picked.
         if let picked = discriminated(value, schema, in: file) {
             switch picked {
-            case .success(let (target, targetFile)):
-                check(value, target, at: path, in: targetFile, depth: next, into: &found)
+            case .success(let (target, targetFile, key)) where !entered.contains(key):
+                check(value, target, at: path, in: targetFile, depth: next, entered: entered.union([key]), into: &found)
+            case .success: break
             case .failure(let problem): fail(problem.message)
             }
         } else {
-            combinators(value, schema, at: path, in: file, depth: next, into: &found)
+            combinators(value, schema, at: path, in: file, depth: next, entered: entered, into: &found)
         }
         if case .array(let all)? = schema["allOf"] {
-            for part in all { check(value, part, at: path, in: file, depth: next, into: &found) }
+            for part in all { check(value, part, at: path, in: file, depth: next, entered: entered, into: &found) }
         }
         if let not = schema["not"] {
             var inner: [Violation] = []
@@ -158,6 +167,7 @@ package struct SchemaValidator: Sendable {
         at path: String,
         in file: String?,
         depth: Int,
+        entered: Set<String>,
         into found: inout [Violation]
     ) {
         for keyword in ["anyOf", "oneOf"] {
@@ -165,7 +175,7 @@ package struct SchemaValidator: Sendable {
             var results: [[Violation]] = []
             for option in options {
                 var inner: [Violation] = []
-                check(value, option, at: path, in: file, depth: depth, into: &inner)
+                check(value, option, at: path, in: file, depth: depth, entered: entered, into: &inner)
                 results.append(inner)
             }
             let matching = results.filter(\.isEmpty).count
@@ -191,7 +201,7 @@ package struct SchemaValidator: Sendable {
     /// With a `discriminator`, the schema its property's value names: from its `mapping`, else the
     /// schema of that name under `#/components/schemas`. Nil when the schema has no discriminator.
     private func discriminated(_ value: JSONValue, _ schema: JSONValue, in file: String?)
-        -> Result<(JSONValue, String?), DiscriminatorProblem>?
+        -> Result<(schema: JSONValue, file: String?, key: String), DiscriminatorProblem>?
     {
         guard case .string(let property)? = schema["discriminator"]?["propertyName"],
             case .object(let members) = value
@@ -210,7 +220,13 @@ package struct SchemaValidator: Sendable {
                 DiscriminatorProblem(message: "the discriminator '\(property)' is '\(name)', which names no schema")
             )
         }
-        return .success((resolved.schema, resolved.file))
+        return .success((resolved.schema, resolved.file, Self.key(reference, in: resolved.file)))
+    }
+
+    /// A schema's place, the same however a `$ref` to it is written: `common.yaml#/Review`, `#/Pet`.
+    private static func key(_ reference: String, in file: String?) -> String {
+        let pointer = reference.firstIndex(of: "#").map { reference[$0...] } ?? "#"
+        return (file ?? "") + pointer
     }
 
     private struct DiscriminatorProblem: Error {
@@ -273,8 +289,11 @@ package struct SchemaValidator: Sendable {
         if case .string(let format)? = schema["format"] {
             let ranges: [String: ClosedRange<Double>] = [
                 "int32": Double(Int32.min)...Double(Int32.max),
-                "int64": -9.223_372_036_854_776e18...9.223_372_036_854_776e18,
+                // A JSON integer that fits Int is one; a larger one is read as a Double, and 2⁶³, the first
+                // Double past Int64.max (which no Double holds), is not.
+                "int64": -0x1p63...0x1.fffffffffffffp62,
             ]
+            if case .int = value, format == "int64" { return }
             if let range = ranges[format], !range.contains(number) || number.rounded() != number {
                 fail("\(shown) is not a valid \(format)")
             }

@@ -118,6 +118,51 @@ struct VerifyCLITests {
         #expect(junit.contains(#"tests="3""#) && junit.contains(#"skipped="2""#), "\(junit)")
     }
 
+    /// Routes marked `contract: off` are the tests' own (a slow answer, a forced 422): not the API's, so
+    /// not sent, and the output says how many.
+    @Test func contractOffRoutesAreSkippedAndCounted() async throws {
+        let project = try CLI.project([
+            "Fixtures/server.yml": """
+            routes:
+              - { path: /items, json: { ok: true } }
+              - { path: /slow, contract: off, json: { ok: true } }
+              - { path: /422, contract: off, status: 422, json: { error: refused } }
+
+            """,
+            "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",
+        ])
+        // The project is its own provider.
+        let provider = try CLI.Running(["serve"], directory: project, environment: [:])
+        #expect(await eventually(timeout: .seconds(60)) { StubServerCLITests.servingURL(provider.stdout) != nil })
+        let url = try #require(StubServerCLITests.servingURL(provider.stdout))
+        let result = try await CLI.run(["verify", "--target", url], directory: project)
+        provider.process.interrupt()
+        _ = await provider.wait()
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains("- GET /slow (line 3) (skipped: it is marked contract: off, a route of the tests"),
+            "\(result.stdout)"
+        )
+        #expect(result.stdout.contains("2 routes skipped: they are marked contract: off.\n"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed, 2 skipped\n"), "\(result.stdout)")
+    }
+
+    /// An unset variable would send an empty header, and the provider's 401 would read as drift.
+    @Test func aHeaderNamingAnUnsetVariableIsAUsageError() async throws {
+        let result = try await CLI.run(
+            ["verify", "--target", "http://127.0.0.1:9", "--header", "Authorization: Bearer ${NO_SUCH_TOKEN_29}"],
+            directory: try consumerProject(),
+            environment: [:]
+        )
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "--header 'Authorization': the environment variable 'NO_SUCH_TOKEN_29' is not set."
+            ),
+            "\(result.stderr)"
+        )
+    }
+
     @Test func aTargetThatIsNoURLIsAUsageError() async throws {
         let result = try await CLI.run(["verify", "--target", "staging"], directory: try consumerProject())
         #expect(result.status == 2)

@@ -30,6 +30,15 @@ struct RequestContractTests {
                           properties: { title: { type: string }, rating: { type: integer, maximum: 5 } }
               responses:
                 "201": { description: made }
+          /restaurants:
+            get:
+              parameters:
+                - { name: tags, in: query, schema: { type: array, items: { type: string, enum: [vegan, halal] } } }
+                - { name: ids, in: query, explode: false, schema: { type: array, items: { type: integer } } }
+                - { name: open, in: query, schema: { type: array, items: { type: boolean } } }
+                - { name: page, in: query, schema: { type: integer } }
+              responses:
+                "200": { description: all }
         components:
           parameters:
             Token: { name: X-Token, in: header, required: true, schema: { type: string, minLength: 4 } }
@@ -109,6 +118,35 @@ struct RequestContractTests {
         #expect(
             try violations(JournalEntry(method: "GET", path: "/nowhere")) == [
                 "GET /nowhere is no operation of openapi.yaml."
+            ]
+        )
+    }
+
+    /// The problems of `GET /restaurants?query`.
+    func listing(_ query: String) throws -> [String] {
+        try violations(JournalEntry(method: "GET", path: "/restaurants", query: query))
+    }
+
+    @Test func anArrayQueryParameterIsEveryValueOfARepeatedItem() throws {
+        #expect(try listing("tags=vegan&tags=halal&open=true&open=false&page=2") == [])
+        #expect(
+            try listing("tags=vegan&tags=kosher&open=true&open=maybe&page=two") == [
+                #"GET /restaurants: query parameter 'tags[1]': expected one of "vegan", "halal", found string "kosher""#
+                    + " (openapi.yaml: GET /restaurants)",
+                #"GET /restaurants: query parameter 'open[1]': expected boolean, found string "maybe""#
+                    + " (openapi.yaml: GET /restaurants)",
+                #"GET /restaurants: query parameter 'page': expected integer, found string "two""#
+                    + " (openapi.yaml: GET /restaurants)",
+            ]
+        )
+    }
+
+    @Test func anArrayQueryParameterWithoutExplodeIsOneValueSplitAtCommas() throws {
+        #expect(try listing("ids=1,2,3") == [])
+        #expect(
+            try listing("ids=1,two") == [
+                #"GET /restaurants: query parameter 'ids[1]': expected integer, found string "two""#
+                    + " (openapi.yaml: GET /restaurants)"
             ]
         )
     }

@@ -231,6 +231,13 @@ struct SchemaValidatorTests {
             violation: "$: 2147483648 is not a valid int32"
         ),
         Case(
+            name: "format int64",
+            schema: #"{"type":"integer","format":"int64"}"#,
+            valid: "9223372036854775807",
+            invalid: "9223372036854775808",
+            violation: "$: 9.223372036854776e+18 is not a valid int64"  // 2⁶³, read as a Double
+        ),
+        Case(
             name: "allOf",
             schema: #"{"allOf":[{"required":["a"]},{"required":["b"]}]}"#,
             valid: #"{"a":1,"b":2}"#,
@@ -311,6 +318,68 @@ struct SchemaValidatorTests {
             #"{"anyOf":[{"type":"string"},{"properties":{"a":{"type":"integer"}}}]}"#
         )
         #expect(found == ["$: matches none of the 2 schemas of anyOf", #"$.a: expected integer, found string "x""#])
+    }
+
+    @Test func anyOfAllowsAValueOneOrMoreOptionsMatch() throws {
+        let schema = #"{"anyOf":[{"type":"string"},{"type":"integer"},{"minimum":0}]}"#
+        #expect(try violations(#""x""#, schema) == [])
+        #expect(try violations("1", schema) == [], "two options match")
+    }
+
+    @Test func oneOfMatchingNoneSaysSoWithTheNearestOptionsReasons() throws {
+        let found = try violations(
+            #"{"a":"x"}"#,
+            #"{"oneOf":[{"type":"string"},{"properties":{"a":{"type":"integer"}}}]}"#
+        )
+        #expect(found == ["$: matches none of the 2 schemas of oneOf", #"$.a: expected integer, found string "x""#])
+    }
+
+    /// The OpenAPI specification's polymorphism example: each subtype names its base in `allOf`, and the
+    /// base's discriminator names the subtype — by the schema's name, or by `mapping` (a name or a `$ref`).
+    static let pets = #"""
+        {"components":{"schemas":{
+          "Pet":{"type":"object","required":["petType"],
+                 "properties":{"name":{"type":"string"},"petType":{"type":"string"}},
+                 "discriminator":{"propertyName":"petType",
+                                  "mapping":{"dog":"Dog","hound":"#/components/schemas/Dog"}}},
+          "Cat":{"allOf":[{"$ref":"#/components/schemas/Pet"},
+                          {"type":"object","required":["lives"],"properties":{"lives":{"type":"integer"},
+                           "friend":{"$ref":"#/components/schemas/Pet"}}}]},
+          "Dog":{"allOf":[{"$ref":"#/components/schemas/Pet"},
+                          {"type":"object","properties":{"packSize":{"type":"integer","minimum":0}}}]}
+        }}}
+        """#
+
+    func pet(_ value: String, _ schema: String = "Pet") throws -> [String] {
+        let validator = SchemaValidator(document: try JSONValue(parsing: Data(Self.pets.utf8)))
+        return validator.violations(
+            of: try JSONValue(parsing: Data(value.utf8)),
+            against: .object(["$ref": .string("#/components/schemas/\(schema)")])
+        ).map(\.description)
+    }
+
+    @Test func aDiscriminatorOnTheBaseOfAllOfSubtypesPicksTheSubtypeOnce() throws {
+        #expect(try pet(#"{"petType":"Cat","lives":9}"#) == [])
+        #expect(try pet(#"{"petType":"Cat","lives":9}"#, "Cat") == [])
+        #expect(try pet(#"{"petType":"Cat","lives":"9"}"#) == [#"$.lives: expected integer, found string "9""#])
+        #expect(try pet(#"{"petType":"Cat","lives":"9"}"#, "Cat") == [#"$.lives: expected integer, found string "9""#])
+        #expect(
+            try pet(#"{"petType":"Cat","name":1}"#) == [
+                "$.name: expected string, found integer 1", "$.lives: is required, and missing",
+            ]
+        )
+        #expect(
+            try pet(#"{"petType":"Lizard"}"#) == ["$: the discriminator 'petType' is 'Lizard', which names no schema"]
+        )
+        // Explicit mapping, by name and by $ref.
+        #expect(try pet(#"{"petType":"dog","packSize":2}"#) == [])
+        #expect(try pet(#"{"petType":"hound","packSize":-1}"#) == ["$.packSize: expected at least 0, found -1"])
+        // A Pet inside a Cat is picked afresh.
+        #expect(
+            try pet(#"{"petType":"Cat","lives":9,"friend":{"petType":"dog","packSize":-1}}"#) == [
+                "$.friend.packSize: expected at least 0, found -1"
+            ]
+        )
     }
 
     @Test func aDiscriminatorPicksTheSchemaItNames() throws {

@@ -21,7 +21,8 @@ struct VerifyCommand: AsyncParsableCommand {
             and header values its when: requires) goes to the target; the answer must have the route's \
             status and, for a JSON fixture, the same shape: the same JSON types, every key of the fixture \
             (the provider may add others), array items like the fixture's first. Only GET, HEAD and \
-            OPTIONS are sent unless --allow-writes. Exit 1 when a route differs. See docs/contract.md.
+            OPTIONS are sent unless --allow-writes; routes marked contract: off (the tests' own) are not \
+            sent. Exit 1 when a route differs. See docs/contract.md.
             """
     )
 
@@ -35,7 +36,8 @@ struct VerifyCommand: AsyncParsableCommand {
         name: .customLong("header"),
         help: ArgumentHelp(
             "A header sent with every request, like 'Authorization: Bearer $TOKEN'; repeated for more.",
-            discussion: "`$NAME` and `${NAME}` are read from the environment; header values are never printed.",
+            discussion: "`$NAME` and `${NAME}` are read from the environment (an unset one is an error); header "
+                + "values are never printed.",
             valueName: "HEADER"
         )
     )
@@ -61,6 +63,16 @@ struct VerifyCommand: AsyncParsableCommand {
         try ProjectOptions.validateTarget(target)
         for header in headers where !header.contains(":") {
             throw ValidationError("--header takes 'Name: value', like 'Authorization: Bearer $TOKEN'.")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        for header in headers {
+            // An unset variable would send an empty value, and the provider's 401 would look like drift.
+            guard let name = Self.unset(in: header, environment: environment).first else { continue }
+            let field = header.split(separator: ":", maxSplits: 1).first.map(String.init) ?? header
+            throw ValidationError(
+                "--header '\(field.trimmingCharacters(in: .whitespaces))': the environment variable '\(name)' is "
+                    + "not set."
+            )
         }
         if let junit, let problem = FileWriteError.problem(writing: project.resolved(junit)) {
             throw ValidationError("--junit: \(problem)")
@@ -95,8 +107,10 @@ struct VerifyCommand: AsyncParsableCommand {
             junitReporter?.handle(event)
         }
         var checks: [(RunPlan.PlannedScenario, ServerRoute, ProviderCheck.Plan)] = []
+        var uncontracted = 0
         for route in suite.serverRoutes.routes {
             guard let location = route.location else { continue }
+            if !route.heldToContract { uncontracted += 1 }
             let plan = ProviderCheck.plan(for: route, document: suite.document, allowWrites: allowWrites, headers: sent)
             var skip: String?
             var description = "send it to the provider"
@@ -166,6 +180,13 @@ struct VerifyCommand: AsyncParsableCommand {
             emit(finished)
         }
         await transport.shutdown()
+        if uncontracted > 0 {
+            output.write(
+                uncontracted == 1
+                    ? "1 route skipped: it is marked contract: off.\n"
+                    : "\(uncontracted) routes skipped: they are marked contract: off.\n"
+            )
+        }
         let cancelled = interruption.isInterrupted
         for event in tally.finish(duration: ContinuousClock.now - started, cancelled: cancelled) { emit(event) }
         if let junit, let junitReporter {
@@ -238,11 +259,20 @@ struct VerifyCommand: AsyncParsableCommand {
         }
     }
 
-    /// `$NAME` and `${NAME}` replaced by the environment's values (an unset one by nothing).
+    /// `$NAME` or `${NAME}` (made on each use: a `Regex` is not `Sendable`).
+    private static var variable: Regex<(Substring, Substring?, Substring?)> {
+        /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/
+    }
+
+    /// `$NAME` and `${NAME}` replaced by the environment's values (an unset one by nothing: `validate`
+    /// refuses those).
     static func expanded(_ text: String, environment: [String: String]) -> String {
-        text.replacing(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/) { match in
-            environment[String(match.1 ?? match.2 ?? "")] ?? ""
-        }
+        text.replacing(variable) { match in environment[String(match.1 ?? match.2 ?? "")] ?? "" }
+    }
+
+    /// The names of the variables `text` reads that the environment does not set.
+    static func unset(in text: String, environment: [String: String]) -> [String] {
+        text.matches(of: variable).map { String($0.1 ?? $0.2 ?? "") }.filter { environment[$0] == nil }
     }
 }
 

@@ -60,8 +60,9 @@ extension RunSettings {
             "contract",
             \.contract,
             help: "with `openapi:`, what a request the app sends that breaks the document does: `fail` fails the "
-                + "scenario's `check for leaks`, naming the request and what it breaks; `warn` names it in the "
-                + "scenario's log; `off` does not check requests"
+                + "first step to end after the request arrived (the sender, or a later step naming it), with "
+                + "what it breaks; `warn` names it in the scenario's log; `off` does not check requests "
+                + "([the contract](contract.md#runs-hold-the-apps-requests-to-it))"
         ),
         .mode(
             "leaks",
