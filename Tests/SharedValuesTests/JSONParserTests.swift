@@ -52,6 +52,18 @@ struct JSONParserTests {
         #expect(try JSONValue(parsing: JSONValue.string(controls).encoded()) == .string(controls))
     }
 
+    @Test func writesTimesToTheMicrosecondAndOtherNumbersAsSwiftDoes() throws {
+        func written(_ double: Double) -> String { String(decoding: JSONValue.double(double).encoded(), as: UTF8.self) }
+        for (double, text) in [
+            (0.012, "0.012"), (0.000001, "0.000001"), (-12.0125, "-12.0125"), (3.5, "3.5"),
+            (1_234.567891, "1234.567891"),
+            (0.1 + 0.2, "0.30000000000000004"), (1e-7, "1e-07"), (2.5e300, "2.5e+300"), (7, "7"),
+        ] {
+            #expect(written(double) == text)
+            #expect(try JSONValue(parsing: Data(text.utf8)) == .double(double) || double == 7)
+        }
+    }
+
     @Test func writesEveryIntegerAndNestedKeysInTheirOrder() throws {
         for int in [0, 7, -7, 10, -10, 1_000_000, Int.max, Int.min] {
             #expect(String(decoding: JSONValue.int(int).encoded(), as: UTF8.self) == String(int))

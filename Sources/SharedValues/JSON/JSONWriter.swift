@@ -10,6 +10,10 @@ enum JSONWriter {
                 out.append(contentsOf: "null".utf8)
             } else if double == double.rounded(), abs(double) < 1e15 {
                 out.append(contentsOf: String(Int(double)).utf8)
+            } else if abs(double) < 1e9, case let micros = (double * 1e6).rounded(), micros / 1e6 == double {
+                // Times and durations, to the microsecond: written from integers, without the general
+                // shortest-digits conversion (the same double reads back, the nearest to these digits).
+                writeMicros(Int(micros), into: &out)
             } else {
                 out.append(contentsOf: "\(double)".utf8)
             }
@@ -35,32 +39,78 @@ enum JSONWriter {
     }
 
     static func writeString(_ string: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Runs of bytes that need no escape are copied at once (a 4 MB failure reason crosses the worker
-        // pipe as one of these strings; a JSON body in a report has a quote every few bytes).
         var string = string
         string.withUTF8 { bytes in
-            var run = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if run < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index])) }
-                run = index + 1
-                out.append(UInt8(ascii: "\\"))
+            // Counted first, so that the text is written in one pass into room made once: a JSON body in a
+            // report has a quote every few bytes, and a 4 MB failure reason crosses the worker pipe as one
+            // of these strings.
+            var extra = 0
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 switch byte {
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    out.append(contentsOf: "u00".utf8)
-                    out.append(hexDigit(byte >> 4))
-                    out.append(hexDigit(byte & 0xF))
-                default: out.append(byte)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: extra += 1
+                default: extra += 5
                 }
             }
-            if run < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...])) }
+            out.append(UInt8(ascii: "\""))
+            guard extra > 0 else {
+                out.append(contentsOf: bytes)
+                out.append(UInt8(ascii: "\""))
+                return
+            }
+            var at = out.count
+            out.append(contentsOf: repeatElement(0, count: bytes.count + extra))
+            out.withUnsafeMutableBufferPointer { buffer in
+                func put(_ byte: UInt8) {
+                    buffer[at] = byte
+                    at += 1
+                }
+                for byte in bytes {
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                        put(UInt8(ascii: "\\"))
+                        put(byte)
+                    case 0x0A:
+                        put(UInt8(ascii: "\\"))
+                        put(UInt8(ascii: "n"))
+                    case 0x0D:
+                        put(UInt8(ascii: "\\"))
+                        put(UInt8(ascii: "r"))
+                    case 0x09:
+                        put(UInt8(ascii: "\\"))
+                        put(UInt8(ascii: "t"))
+                    case 0..<0x20:
+                        for escaped in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")] {
+                            put(escaped)
+                        }
+                        put(hexDigit(byte >> 4))
+                        put(hexDigit(byte & 0xF))
+                    default: put(byte)
+                    }
+                }
+            }
+            out.append(UInt8(ascii: "\""))
         }
-        out.append(UInt8(ascii: "\""))
+    }
+
+    /// `micros` millionths as a decimal: `-0.0125` for -12,500, trailing zeros left out.
+    private static func writeMicros(_ micros: Int, into out: inout [UInt8]) {
+        if micros < 0 { out.append(UInt8(ascii: "-")) }
+        let magnitude = micros.magnitude
+        out.append(contentsOf: String(magnitude / 1_000_000).utf8)
+        var fraction = magnitude % 1_000_000
+        guard fraction > 0 else { return }
+        out.append(UInt8(ascii: "."))
+        var digits = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        var divisor: UInt = 1
+        for _ in 1..<digits { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
