@@ -12,8 +12,19 @@
 public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the problem is.
     public var location: SourceLocation
-    /// What is wrong, in a sentence or two (`Unknown step 'stub rout'. Did you mean 'stub route'?`).
-    public var message: String
+    /// What is wrong, in a sentence or two (`Unknown step 'stub rout'. Did you mean 'stub route'?`); a
+    /// suggestion is worked out here, when read, so that only the diagnostics shown pay for one.
+    public var message: String {
+        get { text + (suggestion?.text ?? "") }
+        set {
+            text = newValue
+            suggestion = nil
+        }
+    }
+    /// The message without its suggestion.
+    private var text: String
+    /// The did-you-mean that ends the message, not yet worked out.
+    private var suggestion: Suggestion?
     /// The text of the offending line, without its newline; `nil` when the file could not be read.
     public var sourceLine: String? {
         get { line.text }
@@ -24,13 +35,14 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// Makes a diagnostic; `sourceLine` is the text of the offending line, `nil` when it is not known.
     public init(location: SourceLocation, message: String, sourceLine: String?) {
         self.location = location
-        self.message = message
+        self.text = message
         self.line = sourceLine.map(Line.owned) ?? .none
     }
 
-    init(location: SourceLocation, message: String, line: Line) {
+    init(location: SourceLocation, message: String, suggestion: Suggestion? = nil, line: Line) {
         self.location = location
-        self.message = message
+        self.text = message
+        self.suggestion = suggestion
         self.line = line
     }
 
@@ -38,13 +50,16 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// caret, cut ends marked `…`.
     package static let shownLineLimit = 160
 
+    /// Equal place, line and message; a suggestion not worked out is compared by what it would search.
     public static func == (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
-        lhs.location == rhs.location && lhs.message == rhs.message && lhs.sourceLine == rhs.sourceLine
+        lhs.location == rhs.location && lhs.text == rhs.text && lhs.suggestion == rhs.suggestion
+            && lhs.sourceLine == rhs.sourceLine
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(location)
-        hasher.combine(message)
+        hasher.combine(text)
+        hasher.combine(suggestion)
         hasher.combine(sourceLine)
     }
 

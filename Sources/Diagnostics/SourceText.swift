@@ -44,6 +44,12 @@ extension Diagnostic {
     package init(_ message: String, at location: SourceLocation, in source: SourceText) {
         self.init(location: location, message: message, line: .indexed(source, location.line))
     }
+
+    /// Builds a diagnostic whose message ends with `suggestion`, searched for only when the message is
+    /// read: `message` is what comes before it (`Unknown step 'stub rout'.`).
+    package init(_ message: String, suggestion: Suggestion?, at location: SourceLocation, in source: SourceText) {
+        self.init(location: location, message: message, suggestion: suggestion, line: .indexed(source, location.line))
+    }
 }
 
 extension Diagnostic.Source {

@@ -1,11 +1,30 @@
+import Synchronization
+
 /// Nearest-name suggestions for "did you mean" messages.
 package enum Suggestions {
+    /// Counts the searches of ``nearest(to:in:limit:)`` made in a task, so that a test can tell how many
+    /// suggestions a load worked out (`Suggestions.$tally.withValue(tally) { … }`); `nil` outside tests.
+    @TaskLocal package static var tally: Tally?
+
+    /// A count of suggestion searches, shared by the tasks of one test.
+    package final class Tally: Sendable {
+        private let searches = Mutex(0)
+
+        package init() {}
+
+        /// How many searches were made.
+        package var count: Int { searches.withLock { $0 } }
+
+        func increment() { searches.withLock { $0 += 1 } }
+    }
+
     /// The candidates closest to `name` (case-insensitive edit distance), best first, at most `limit`.
     ///
     /// ```swift
     /// Suggestions.nearest(to: "stub rout", in: ["stub route", "suspend queue"]) // ["stub route"]
     /// ```
     package static func nearest(to name: String, in candidates: some Sequence<String>, limit: Int = 3) -> [String] {
+        tally?.increment()
         let loweredName = name.lowercased()
         let needle = Array(loweredName.unicodeScalars)
         let threshold = max(2, needle.count / 3)

@@ -299,6 +299,46 @@ struct RunWhatYouMeanTests {
         #expect(xml.contains(#"<skipped message="waiting for the new API"/>"#), "\(xml)")
     }
 
+    /// Issue 27: `skip: false` was taken as the reason "false" and skipped the scenario; it runs it, and
+    /// `skip: no` (a YAML 1.1 boolean word, neither a reason nor `false`) is a located error.
+    @Test func skipFalseRunsTheScenarioAndSkipNoIsALocatedError() async throws {
+        let scenario = "scenarios:\n  - scenario: Runs\n    skip: VALUE\n    steps: [succeed]\n"
+        let project = try CLI.project(["Scenarios/skip.yml": scenario.replacingOccurrences(of: "VALUE", with: "false")])
+        let runs = try await CLI.run(["--ci"], directory: project)
+        #expect(runs.status == 0, "\(runs.stderr)")
+        #expect(runs.stdout.hasSuffix("1 passed, 0 failed\n"), "\(runs.stdout)")
+
+        try scenario.replacingOccurrences(of: "VALUE", with: "no").write(
+            to: project.appendingPathComponent("Scenarios/skip.yml"),
+            atomically: true,
+            encoding: .utf8
+        )
+        let refused = try await CLI.run(["--ci"], directory: project)
+        #expect(refused.status == 2)
+        #expect(
+            refused.stderr.hasPrefix(
+                "Scenarios/skip.yml:3:11: error: 'skip: no' is not a reason; write 'skip: false' to run the scenario, or a reason to skip it, like 'skip: waiting for the new reviews API'.\n"
+            ),
+            "\(refused.stderr)"
+        )
+        #expect(refused.stdout.isEmpty, "nothing ran")
+    }
+
+    /// Issue 27: `--tag` with ~2,600 nested parentheses overflowed the stack; 3,000 are a usage error (too
+    /// many words, before any nesting is parsed).
+    @Test func aTagExpressionNestedThreeThousandDeepIsAUsageError() async throws {
+        let project = try CLI.project(["Scenarios/outline.yml": Self.outline])
+        let deep = String(repeating: "(", count: 3_000) + "@smoke" + String(repeating: ")", count: 3_000)
+        let result = try await CLI.run(["--ci", "--tag", deep], directory: project)
+        #expect(result.status == 2, "\(result.stderr.suffix(300))")
+        #expect(
+            result.stderr.hasPrefix("Error: Malformed --tag '((((")
+                && result.stderr.contains("': it has more than 1,000 words; select fewer tags."),
+            "\(result.stderr.suffix(300))"
+        )
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func ciWatchRerunsAChangedFileShowsALoadErrorAndClearsIt() async throws {
         let project = try CLI.project([
             "Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n",

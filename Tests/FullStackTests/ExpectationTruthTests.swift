@@ -1,3 +1,4 @@
+import ExampleApp
 import Foundation
 import ObjectManager
 import Scenarios
@@ -39,6 +40,71 @@ extension FullStack {
             )
             #expect(outcome.summary.failed == 1, "\(outcome.events)")
             #expect(outcome.failures.first?.contains("2 matching request(s), expected at most 1") == true)
+        }
+
+        /// `count: 0` passed at once while the app's own work was pending: a debounce, its idling resource
+        /// busy, that fetches the restaurants 0.8 s later. Both expectations wait for the resource, then see
+        /// the work it did.
+        @Test(arguments: [
+            "expect entities: { entity: Restaurant, count: 0 }",
+            "expect request: { method: GET, path: /restaurants, count: 0 }",
+        ])
+        func aZeroCountWaitsForABusyIdlingResource(expectation: String) async throws {
+            let outcome = try await StepHarness(app: Self.debouncingApp()).run(
+                steps: """
+                    - stub request: { path: /restaurants, method: GET, fixture: restaurants.json }
+                    - fetch restaurants after a debounce
+                    - \(expectation)
+                      timeout: 4
+                    """
+            )
+            #expect(outcome.summary.failed == 1, "\(outcome.events)")
+            let expected =
+                expectation.hasPrefix("expect entities")
+                ? "20 Restaurant object(s), expected 0" : "1 matching request(s), expected count 0"
+            #expect(outcome.failures.first?.contains(expected) == true, "\(outcome.failures)")
+        }
+
+        /// `expect request … count: 0` passed while the request an earlier step sent was still in flight.
+        @Test func aZeroRequestCountWaitsForTheRequestInFlight() async throws {
+            let outcome = try await StepHarness().run(
+                steps: """
+                    - stub request: { path: /restaurants, method: GET, fixture: restaurants.json, delay: 0.3 }
+                    - get objects: { route: restaurants }
+                    - expect request: { method: GET, path: /restaurants, count: 0 }
+                      timeout: 2
+                    """
+            )
+            #expect(outcome.summary.failed == 1, "\(outcome.events)")
+            #expect(
+                outcome.failures.first?.contains("1 matching request(s), expected count 0") == true,
+                "\(outcome.failures)"
+            )
+        }
+
+        /// The example app with a step that starts work of its own: a debounce that, 0.8 s later, fetches
+        /// the restaurants, with an idling resource raised until it is done.
+        static func debouncingApp() -> AppUnderTest {
+            let debounce = CountingIdlingResource("debounce")
+            let step = StepDefinition("fetch restaurants after a debounce", summary: "Fetches 0.8 s later") { _, _ in
+                Step("fetch restaurants after a debounce") { context in
+                    let manager = try context.objectManager
+                    debounce.increment()
+                    Task {
+                        try? await Task.sleep(for: .milliseconds(800))
+                        _ = try? await manager.getObjects(forRouteNamed: "restaurants")
+                        debounce.decrement()
+                    }
+                    return .success
+                }
+            }
+            let app = RestaurantReviews.appUnderTest
+            return AppUnderTest(
+                makeFactory: app.makeFactory,
+                steps: app.steps + [step],
+                leakChecks: app.leakChecks,
+                idlingResources: app.idlingResources + [debounce]
+            )
         }
 
         /// A count the journal cannot prove, because it forgot requests since the scenario began, fails

@@ -100,6 +100,31 @@ struct LoaderTests {
         }
     }
 
+    /// Issue 27: 20,000 unknown steps near `stub route` had a did-you-mean searched for each (about 11 s in
+    /// debug), though only the first ``DiagnosticList/shownLimit`` are shown. Nothing is searched while
+    /// loading; printing the list searches once per error shown, and those still say what was meant.
+    @Test func suggestionsAreSearchedOnlyForTheErrorsShown() {
+        let count = 20_000
+        let steps = (0..<count).map { "      - stub rout\($0): x\n" }.joined()
+        let tally = Suggestions.Tally()
+        let printed = Suggestions.$tally.withValue(tally) { () -> String? in
+            do throws(DiagnosticList) {
+                let yaml = "scenarios:\n  - scenario: A\n    steps:\n" + steps
+                _ = try FakeSteps.loader.load(yaml: yaml, file: "near.yml")
+                return nil
+            } catch {
+                #expect(error.total == count)
+                #expect(tally.count == 0, "no suggestion is searched for while loading")
+                return error.description
+            }
+        }
+        #expect(tally.count == DiagnosticList.shownLimit)
+        let lines = printed?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        #expect(lines.first == "near.yml:4:9: error: Unknown step 'stub rout0'. Did you mean 'stub route'?")
+        #expect(lines.filter { $0.hasSuffix("Did you mean 'stub route'?") }.count == DiagnosticList.shownLimit)
+        #expect(lines.last == "… and 19,900 more errors")
+    }
+
     @Test func setUpBindingsAreVisibleToEveryScenario() throws {
         let text = """
             set up:

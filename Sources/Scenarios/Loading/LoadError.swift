@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// Everything that can be wrong with a scenario file's content; rendered to text here and only here
 /// (reading and composing the YAML fail with a ``YAMLError``, rendered by YAMLSource).
 enum LoadError: Equatable {
@@ -8,7 +10,7 @@ enum LoadError: Equatable {
     case fileNameNotUTF8
     case emptyFile
     case fileNotMapping
-    case unknownFileKey(String, suggestion: String)
+    case unknownFileKey(String, suggestion: Suggestion)
     case missingScenarios
     case noScenarios
     case notAList(key: String)
@@ -17,16 +19,16 @@ enum LoadError: Equatable {
     case scenarioNotMapping
     case missingScenarioName
     case emptyScenarioName
-    case unknownScenarioKey(String, scenario: String, suggestion: String)
+    case unknownScenarioKey(String, scenario: String, suggestion: Suggestion)
     case missingSteps(scenario: String)
     case emptySteps(scenario: String)
     case duplicateScenario(String, firstLine: Int)
     case stepNotOneKey(count: Int)
     case stepNotNameOrMapping
-    case unknownStep(String, suggestion: String)
+    case unknownStep(String, suggestion: Suggestion)
     case bindingNotAllowed(step: String, name: String)
     case invalidBindingName(String)
-    case unboundName(String, reference: String, suggestion: String)
+    case unboundName(String, reference: String, suggestion: Suggestion)
     case unknownKeyPath(String)
     case unterminatedReference(String)
     case emptyReference(String)
@@ -48,7 +50,23 @@ enum LoadError: Equatable {
     case columnNotScalar(column: String, text: String)
     case outlineTooLarge(nodes: Bool)
 
+    /// The sentence and its suggestion, worked out now.
     var message: String {
+        text + (suggestion?.text ?? "")
+    }
+
+    /// The did-you-mean that ends the message, for a diagnostic to work out when it is read.
+    var suggestion: Suggestion? {
+        switch self {
+        case .unknownFileKey(_, let suggestion), .unknownScenarioKey(_, _, let suggestion),
+            .unknownStep(_, let suggestion), .unboundName(_, _, let suggestion):
+            suggestion
+        default: nil
+        }
+    }
+
+    /// The message without its suggestion.
+    var text: String {
         switch self {
         case .noSuchPath(let folder):
             return "No such file or folder (looked in \(folder))."
@@ -62,8 +80,8 @@ enum LoadError: Equatable {
             return "Empty scenario file; expected a mapping with 'scenarios'."
         case .fileNotMapping:
             return "A scenario file is a mapping with 'scenarios' (and optionally 'feature', 'tags', 'set up')."
-        case .unknownFileKey(let key, let suggestion):
-            return "Unknown key '\(key)' in scenario file.\(suggestion)"
+        case .unknownFileKey(let key, _):
+            return "Unknown key '\(key)' in scenario file."
         case .missingScenarios:
             return "Missing 'scenarios'; a scenario file needs a list of scenarios."
         case .noScenarios:
@@ -80,8 +98,8 @@ enum LoadError: Equatable {
             return "Missing 'scenario'; every scenario needs a name."
         case .emptyScenarioName:
             return "Empty scenario name; every scenario needs a name."
-        case .unknownScenarioKey(let key, let scenario, let suggestion):
-            return "Unknown key '\(key)' in scenario '\(scenario)'.\(suggestion)"
+        case .unknownScenarioKey(let key, let scenario, _):
+            return "Unknown key '\(key)' in scenario '\(scenario)'."
         case .missingSteps(let scenario):
             return "Scenario '\(scenario)' has no 'steps'."
         case .emptySteps(let scenario):
@@ -92,15 +110,14 @@ enum LoadError: Equatable {
             return "A step is a one-key mapping (its name, then its arguments), but this one has \(count) keys."
         case .stepNotNameOrMapping:
             return "A step is a name, or a one-key mapping from its name to its arguments."
-        case .unknownStep(let name, let suggestion):
-            return "Unknown step '\(name)'.\(suggestion)"
+        case .unknownStep(let name, _):
+            return "Unknown step '\(name)'."
         case .bindingNotAllowed(let step, let name):
             return "Step '\(step)' does not bind a name; remove 'as: \(name)'."
         case .invalidBindingName(let name):
             return "Invalid name '\(name)' after 'as:'; use letters, digits and '_', starting with a letter."
-        case .unboundName(let name, let reference, let suggestion):
+        case .unboundName(let name, let reference, _):
             return "Unbound name '\(name)' in '\(reference)'; bind it with 'as: \(name)' on an earlier step."
-                + suggestion
         case .unknownKeyPath(let message):
             return message
         case .unterminatedReference(let text):

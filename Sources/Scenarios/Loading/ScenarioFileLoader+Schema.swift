@@ -61,7 +61,7 @@ extension ScenarioFileLoader {
             return false
         default:
             report(
-                .unknownFileKey(key, suggestion: Suggestions.didYouMean(key, in: Self.fileKeys)),
+                .unknownFileKey(key, suggestion: Suggestion(for: key, in: Self.fileKeys)),
                 at: location(of: keyNode)
             )
         }
@@ -125,7 +125,7 @@ extension ScenarioFileLoader {
                 .unknownScenarioKey(
                     key,
                     scenario: name,
-                    suggestion: Suggestions.didYouMean(key, in: Self.scenarioKeys)
+                    suggestion: Suggestion(for: key, in: Self.scenarioKeys)
                 ),
                 at: location(of: keyNode)
             )

@@ -37,7 +37,7 @@ extension ScenarioFileLoader {
         let nameLocation = location(of: nameNode)
         guard let definition = registry.definition(named: name) else {
             report(
-                .unknownStep(name, suggestion: Suggestions.didYouMean(name, in: registry.names)),
+                .unknownStep(name, suggestion: Suggestion(for: name, in: registry.names)),
                 at: nameLocation
             )
             // Bind its `as:` anyway so that later references do not pile up errors.
@@ -75,7 +75,7 @@ extension ScenarioFileLoader {
                             .unboundName(
                                 name,
                                 reference: reference,
-                                suggestion: Suggestions.didYouMeanOrKnown(name, in: bound.names, label: "Bound so far")
+                                suggestion: Suggestion(for: name, in: bound.names, listing: "Bound so far")
                             ),
                             at: location
                         )

@@ -129,7 +129,7 @@ struct ScenarioFileLoader {
     }
 
     mutating func report(_ error: LoadError, at location: SourceLocation) {
-        diagnostics.append(Diagnostic(error.message, at: location, in: source.source))
+        diagnostics.append(Diagnostic(error.text, suggestion: error.suggestion, at: location, in: source.source))
     }
 
     /// Drops the diagnostics after the first `start` that repeat an earlier one of them: the rows of an
