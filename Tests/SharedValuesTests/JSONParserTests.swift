@@ -52,6 +52,14 @@ struct JSONParserTests {
         #expect(try JSONValue(parsing: JSONValue.string(controls).encoded()) == .string(controls))
     }
 
+    @Test func htmlSafeTextEscapesWhatCouldEndAScriptBlock() throws {
+        let value: JSONValue = ["a</script>": "<b>&amp;</b>\n\"q\""]
+        let text = String(decoding: value.htmlSafeText(), as: UTF8.self)
+        #expect(text == #"{"a\u003c/script\u003e":"\u003cb\u003e\u0026amp;\u003c/b\u003e\n\"q\""}"#)
+        #expect(try JSONValue(parsing: Data(value.htmlSafeText())) == value)
+        #expect(!String(decoding: value.encoded(), as: UTF8.self).contains("u003c"), "only when asked")
+    }
+
     @Test func writesTimesToTheMicrosecondAndOtherNumbersAsSwiftDoes() throws {
         func written(_ double: Double) -> String { String(decoding: JSONValue.double(double).encoded(), as: UTF8.self) }
         for (double, text) in [

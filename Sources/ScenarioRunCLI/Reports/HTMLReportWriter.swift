@@ -298,28 +298,7 @@ final class HTMLReportWriter: Sendable {
     /// or open a comment.
     private func append(_ fields: [String: JSONValue], to state: inout State) {
         state.output.pending.append(contentsOf: #"<script type="application/json" class="run-data">"#.utf8)
-        let encoded = JSONValue.object(fields).encoded(sortedKeys: false)
-        let needsEscaping = encoded.withUnsafeBytes { bytes in
-            guard let start = bytes.baseAddress else { return false }
-            return [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&")].contains { byte in
-                memchr(start, Int32(byte), bytes.count) != nil
-            }
-        }
-        if needsEscaping {
-            var escaped = [UInt8]()
-            escaped.reserveCapacity(encoded.count + 64)
-            for byte in encoded {
-                switch byte {
-                case UInt8(ascii: "<"): escaped += #"\u003c"#.utf8
-                case UInt8(ascii: ">"): escaped += #"\u003e"#.utf8
-                case UInt8(ascii: "&"): escaped += #"\u0026"#.utf8
-                default: escaped.append(byte)
-                }
-            }
-            state.output.pending.append(contentsOf: escaped)
-        } else {
-            state.output.pending.append(encoded)
-        }
+        state.output.pending.append(contentsOf: JSONValue.object(fields).htmlSafeText())
         state.output.pending.append(contentsOf: "</script>\n".utf8)
     }
 

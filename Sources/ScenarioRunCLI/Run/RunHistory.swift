@@ -56,15 +56,34 @@ struct RunHistory: Sendable {
         guard lock >= 0 else { throw FileWriteError(path: lockPath, reason: String(cString: strerror(errno))) }
         defer { close(lock) }
         while flock(lock, LOCK_EX) != 0, errno == EINTR {}
-        let earlier = (Self.read(url) ?? Data()).split(separator: UInt8(ascii: "\n")).suffix(Self.kept - 1)
-        var text = Data()
-        for line in earlier {
-            text.append(contentsOf: line)
-            text.append(UInt8(ascii: "\n"))
-        }
+        var text = Self.lastLines(Self.kept - 1, of: Self.read(url) ?? Data())
         text.append(try JSONEncoder().encode(run))
         text.append(UInt8(ascii: "\n"))
         try FileWriteError.write(text, to: url)
+    }
+
+    /// The last `count` lines of `data`, each ending with a newline, as one copy (the file is rewritten at
+    /// the end of every run: a line of 20,000 scenarios is 260 KB).
+    static func lastLines(_ count: Int, of data: Data) -> Data {
+        let (start, end) = data.withUnsafeBytes { raw -> (Int, Int) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var end = bytes.count
+            while end > 0, bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+            var index = end
+            var seen = 0
+            while index > 0 {
+                if bytes[index - 1] == UInt8(ascii: "\n") {
+                    seen += 1
+                    if seen == count { break }
+                }
+                index -= 1
+            }
+            return (index, end)
+        }
+        guard count > 0, start < end else { return Data() }
+        var lines = Data(data[(data.startIndex + start)..<(data.startIndex + end)])
+        lines.append(UInt8(ascii: "\n"))
+        return lines
     }
 
     private static func read(_ url: URL) -> Data? {
@@ -93,15 +112,39 @@ struct RunHistory: Sendable {
     /// (or not named: a run too large to name its scenarios). At most `count` runs.
     static func marks(for keys: [String], in runs: [Run], count: Int = 20) -> [String] {
         let recent = runs.suffix(count)
-        let named = recent.map { run -> [Substring: Character] in
-            var outcome: [Substring: Character] = [:]
-            for key in run.passedKeys.split(separator: " ") { outcome[key] = "p" }
-            for key in run.failedKeys.split(separator: " ") { outcome[key] = "f" }
-            for key in run.flakyKeys.split(separator: " ") { outcome[key] = "k" }
-            return outcome
+        // Keys are 12 hex digits: looked up as numbers, each run's lists read once, into a grid of marks.
+        var positions: [UInt64: [Int]] = [:]
+        positions.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() {
+            guard let value = UInt64(key, radix: 16) else { continue }
+            positions[value, default: []].append(position)
         }
-        return keys.map { key in
-            String(named.map { $0[Substring(key)] ?? "-" })
+        var grid = [[UInt8]](repeating: [UInt8](repeating: UInt8(ascii: "-"), count: recent.count), count: keys.count)
+        for (column, run) in recent.enumerated() {
+            for (list, mark) in [
+                (run.passedKeys, UInt8(ascii: "p")), (run.failedKeys, UInt8(ascii: "f")),
+                (run.flakyKeys, UInt8(ascii: "k")),
+            ] {
+                for word in list.utf8.split(separator: UInt8(ascii: " ")) {
+                    guard let value = hexValue(word), let found = positions[value] else { continue }
+                    for position in found { grid[position][column] = mark }
+                }
+            }
         }
+        return grid.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The value of up to 16 hex digits; `nil` for anything else.
+    private static func hexValue(_ digits: Substring.UTF8View.SubSequence) -> UInt64? {
+        guard !digits.isEmpty, digits.count <= 16 else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        return value
     }
 }

@@ -38,6 +38,16 @@ public enum JSONValue: Sendable, Hashable {
         return Data(out)
     }
 
+    /// The JSON text of this value for an HTML `<script type="application/json">` block: keys in no set
+    /// order, and `<`, `>`, `&` in strings written as `\u003c`, `\u003e`, `\u0026`, so that no text can end
+    /// the block or open a comment.
+    package func htmlSafeText() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        JSONWriter.write(self, sortedKeys: false, htmlSafe: true, into: &out)
+        return out
+    }
+
     /// The JSON text of this value as a string, keys sorted.
     public var text: String {
         String(decoding: encoded(), as: UTF8.self)

@@ -1,6 +1,8 @@
 /// Writes JSON text without `JSONEncoder`: keys sorted or in dictionary order, `/` unescaped.
 enum JSONWriter {
-    static func write(_ value: JSONValue, sortedKeys: Bool, into out: inout [UInt8]) {
+    /// `value` as JSON text at the end of `out`; `htmlSafe` writes `<`, `>` and `&` in strings as `\u003c`,
+    /// `\u003e`, `\u0026`, so that the text can sit in an HTML `<script>` block (nothing can end it).
+    static func write(_ value: JSONValue, sortedKeys: Bool, htmlSafe: Bool = false, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let bool): out.append(contentsOf: (bool ? "true" : "false").utf8)
@@ -17,38 +19,47 @@ enum JSONWriter {
             } else {
                 out.append(contentsOf: "\(double)".utf8)
             }
-        case .string(let string): writeString(string, into: &out)
+        case .string(let string): writeString(string, htmlSafe: htmlSafe, into: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                write(element, sortedKeys: sortedKeys, into: &out)
+                write(element, sortedKeys: sortedKeys, htmlSafe: htmlSafe, into: &out)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            let keys = sortedKeys ? members.keys.sorted() : Array(members.keys)
-            for (position, key) in keys.enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, into: &out)
+            // Walked as stored (no key looked up again); sorted, the pairs are.
+            var first = true
+            func member(_ key: String, _ value: JSONValue) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(key, htmlSafe: htmlSafe, into: &out)
                 out.append(UInt8(ascii: ":"))
-                if let member = members[key] { write(member, sortedKeys: sortedKeys, into: &out) }
+                write(value, sortedKeys: sortedKeys, htmlSafe: htmlSafe, into: &out)
+            }
+            if sortedKeys {
+                for (key, value) in members.sorted(by: { $0.key < $1.key }) { member(key, value) }
+            } else {
+                for (key, value) in members { member(key, value) }
             }
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    static func writeString(_ string: String, into out: inout [UInt8]) {
+    static func writeString(_ string: String, htmlSafe: Bool = false, into out: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
             // Counted first, so that the text is written in one pass into room made once: a JSON body in a
             // report has a quote every few bytes, and a 4 MB failure reason crosses the worker pipe as one
             // of these strings.
             var extra = 0
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || htmlSafe
+            {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: extra += 1
-                default: extra += 5
+                case 0..<0x20, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"): extra += 5
+                default: break
                 }
             }
             out.append(UInt8(ascii: "\""))
@@ -63,6 +74,14 @@ enum JSONWriter {
                 func put(_ byte: UInt8) {
                     buffer[at] = byte
                     at += 1
+                }
+                func unicode(_ byte: UInt8) {  // `\u00XX`
+                    put(UInt8(ascii: "\\"))
+                    put(UInt8(ascii: "u"))
+                    put(UInt8(ascii: "0"))
+                    put(UInt8(ascii: "0"))
+                    put(hexDigit(byte >> 4))
+                    put(hexDigit(byte & 0xF))
                 }
                 for byte in bytes {
                     switch byte {
@@ -79,11 +98,10 @@ enum JSONWriter {
                         put(UInt8(ascii: "\\"))
                         put(UInt8(ascii: "t"))
                     case 0..<0x20:
-                        for escaped in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")] {
-                            put(escaped)
-                        }
-                        put(hexDigit(byte >> 4))
-                        put(hexDigit(byte & 0xF))
+                        unicode(byte)
+                    case UInt8(ascii: "<") where htmlSafe, UInt8(ascii: ">") where htmlSafe,
+                        UInt8(ascii: "&") where htmlSafe:
+                        unicode(byte)
                     default: put(byte)
                     }
                 }

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import ScenarioRunCLI
+
+/// The history file's pure parts: each scenario's marks over the last runs, and the lines kept when a run
+/// is added.
+struct RunHistoryTests {
+    @Test func marksSayEachRunsOutcomeOfEachScenarioOldestFirst() {
+        let a = RunHistory.key(file: "Scenarios/a.yml", name: "A")
+        let b = RunHistory.key(file: "Scenarios/a.yml", name: "B")
+        let c = RunHistory.key(file: "Scenarios/c.yml", name: "C")
+        func run(passed: [String] = [], failed: [String] = [], flaky: [String] = []) -> RunHistory.Run {
+            RunHistory.Run(
+                time: 1,
+                duration: 1,
+                passed: passed.count,
+                failed: failed.count,
+                skipped: 0,
+                flaky: flaky.count,
+                cancelled: false,
+                passedKeys: passed.joined(separator: " "),
+                failedKeys: failed.joined(separator: " "),
+                flakyKeys: flaky.joined(separator: " ")
+            )
+        }
+        let runs = [
+            run(passed: [a, b]), run(passed: [a], failed: [b]), run(failed: [b, c], flaky: [a]),
+            run(passed: ["zz-not-a-key", a]),
+            RunHistory.Run(time: 1, duration: 1, passed: 0, failed: 0, skipped: 0, flaky: 0, cancelled: false),
+        ]
+        #expect(RunHistory.marks(for: [a, b, c, a], in: runs) == ["ppkp-", "pff--", "--f--", "ppkp-"])
+        #expect(RunHistory.marks(for: [a, b], in: runs, count: 2) == ["p-", "--"])
+        #expect(RunHistory.marks(for: [], in: runs).isEmpty)
+    }
+
+    @Test func theLastLinesAreKeptEachEndingWithANewline() {
+        func kept(_ text: String, _ count: Int) -> String {
+            String(decoding: RunHistory.lastLines(count, of: Data(text.utf8)), as: UTF8.self)
+        }
+        #expect(kept("1\n2\n3\n", 2) == "2\n3\n")
+        #expect(kept("1\n2\n3", 2) == "2\n3\n", "a last line without its newline gets one")
+        #expect(kept("1\n2\n3\n\n\n", 5) == "1\n2\n3\n")
+        #expect(kept("", 3) == "")
+        #expect(kept("1\n2\n", 0) == "")
+        #expect(kept(String(repeating: "x\n", count: 60), 49) == String(repeating: "x\n", count: 49))
+    }
+}
