@@ -45,4 +45,31 @@ struct RunHistoryTests {
         #expect(kept("1\n2\n", 0) == "")
         #expect(kept(String(repeating: "x\n", count: 60), 49) == String(repeating: "x\n", count: 49))
     }
+
+    /// A line reads back as written; an older line without keys reads too; a damaged one is left out.
+    @Test func linesReadBackAsWrittenAndDamagedOnesAreLeftOut() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let history = RunHistory(projectDirectory: folder)
+        let run = RunHistory.Run(
+            time: 1_764_200_000.25,
+            duration: 0.5,
+            passed: 2,
+            failed: 1,
+            skipped: 0,
+            flaky: 1,
+            cancelled: true,
+            passedKeys: "0123456789ab 0123456789ac",
+            failedKeys: "0123456789ad",
+            flakyKeys: ""
+        )
+        try history.append(run)
+        let lines = try String(contentsOf: history.url, encoding: .utf8)
+        try
+            (lines + #"{"time":2,"duration":1,"passed":1,"failed":0,"skipped":0,"flaky":0,"cancelled":false}"#
+            + "\n{\"time\":\"damaged\"}\nnot json\n").write(to: history.url, atomically: true, encoding: .utf8)
+        let older = RunHistory.Run(time: 2, duration: 1, passed: 1, failed: 0, skipped: 0, flaky: 0, cancelled: false)
+        #expect(history.load() == [run, older])
+    }
 }
