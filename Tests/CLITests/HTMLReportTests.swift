@@ -57,7 +57,7 @@ struct HTMLReportTests {
     }
 
     static func scratch(_ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("html-\(name)-\(UUID().uuidString)")
+        let folder = CLI.scratchRoot.appendingPathComponent("html-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -122,7 +122,10 @@ struct HTMLReportTests {
             #expect(request[6] as? Int != nil && request[8] as? Int != nil)
         }
         // A passed scenario opened: its requests are listed with their bodies.
-        let shown = try #require(passedBlocks.first { !requests($0).isEmpty }?["i"] as? Int)
+        let shown = try #require(
+            passedBlocks.first { requests($0).contains { ($0[8] as? Int ?? 0) > 0 } }?["i"] as? Int,
+            "a passed scenario whose answer had a body"
+        )
         let passedDOM = try await Self.dom(try #require(URL(string: page.absoluteString + "#s=\(shown)")))
         #expect(passedDOM.contains("route Fixtures/server.yml:"), "its requests are listed")
         #expect(passedDOM.contains("Response body ("), "\(passedDOM.suffix(3000))")

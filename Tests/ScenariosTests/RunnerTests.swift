@@ -221,6 +221,41 @@ struct RunnerTests {
         #expect(events.summary == RunSummary(passed: 0, failed: 1, skipped: 1, duration: .zero, cancelled: true))
     }
 
+    /// Cancelled between two steps, a scenario fails at the step that did not run: a scenario with steps left
+    /// unrun is never reported passed.
+    @Test func cancelBetweenStepsFailsTheScenarioAtTheNextStep() async throws {
+        let box = Recorder<ScenarioRunner>()
+        let scenarios = [
+            H.scenario(
+                "Cancelled between steps",
+                [
+                    H.step("cancels", line: 2) { _ in
+                        box.all.first?.cancel()
+                        return .success
+                    },
+                    H.step("never runs", line: 3) { _ in .failure("ran") },
+                    H.step("nor this", line: 4) { _ in .failure("ran") },
+                ]
+            ),
+            H.scenario("Never", [Step.succeed("ok")]),
+        ]
+        let runner = try harness.runner()
+        box.append(runner)
+        let events = await harness.run(runner, scenarios)
+        #expect(
+            events.stepOutcomes == [
+                .passed, .passed,
+                .failed(
+                    reason: "Run cancelled before this step.",
+                    location: SourceLocation(file: "s.yml", line: 3, column: 9)
+                ),
+                .skipped, .passed,
+            ]
+        )
+        #expect(events.scenarioOutcomes == [.failed(step: 2, reason: "Run cancelled before this step."), .skipped])
+        #expect(events.summary == RunSummary(passed: 0, failed: 1, skipped: 1, duration: .zero, cancelled: true))
+    }
+
     @Test func taskCancellationStillRunsTearDown() async throws {
         let started = Recorder<Bool>()
         let scenario = H.scenario(

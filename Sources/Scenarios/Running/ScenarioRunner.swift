@@ -335,6 +335,15 @@ package final class ScenarioRunner: Sendable {
         // hook, nothing more runs in this process (tear-down would race the action).
         var abandoned = false
         for (index, entry) in all.enumerated() where !entry.phase.isAfterScenario {
+            // Cancelled between two steps: the scenario did not do what it says, so it fails here (its
+            // other steps skipped) — never passed with steps left unrun.
+            if failure == nil, isCancelled, !(abandoned && onAbandonedStep != nil) {
+                let reason = "Run cancelled before this step."
+                let cancelled = StepOutcome.failed(reason: reason, location: entry.step.location)
+                emit(.stepFinished(id, step: index, phase: entry.phase, outcome: cancelled, duration: .zero))
+                failure = (index, reason)
+                continue
+            }
             if failure != nil || isCancelled || (abandoned && onAbandonedStep != nil) {
                 emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
                 continue
