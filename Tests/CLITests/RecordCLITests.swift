@@ -256,6 +256,24 @@ struct RecordCLITests {
         #expect(!FileManager.default.fileExists(atPath: recording.appendingPathComponent("Fixtures").path))
     }
 
+    /// A redacted query parameter is not shown for an exchange the target did not answer either: not in the
+    /// line, not in the 502's body.
+    @Test func aRedactedQueryParameterIsNotShownWhenTheTargetIsDown() async throws {
+        let recording = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: A\n    steps: [succeed]\n"])
+        let (recorder, proxy) = try await Self.start(
+            ["record", "--target", "http://127.0.0.1:1", "--redact-query", "api_key"],
+            in: recording
+        )
+        let answers = try await Self.send([(.get, "/items?api_key=SEKRIT&page=2", nil)], to: proxy)
+        recorder.process.interrupt()
+        let result = await recorder.wait()
+        let reason = String(decoding: answers.first?.body ?? Data(), as: UTF8.self)
+        #expect(answers.first?.status == 502)
+        #expect(reason.contains("GET /items?api_key=REDACTED&page=2"), "\(reason)")
+        #expect(result.stdout.contains("GET /items?api_key=REDACTED&page=2 → 502 ("), "\(result.stdout)")
+        #expect(!(reason + result.stdout + result.stderr).contains("SEKRIT"))
+    }
+
     @Test func aTargetThatIsNotAURLIsAUsageError() async throws {
         let result = try await CLI.run(["record", "--target", "ftp://example.com"], directory: try Self.upstream())
         #expect(result.status == 2)

@@ -58,6 +58,8 @@ package final class AsyncHTTPTransport: HTTPTransport {
             throw Self.translate(error, request: request)
         } catch is CancellationError {
             throw ObjectManagerError.cancelled(url: request.url)
+        } catch is NIOTooManyBytesError {
+            throw ObjectManagerError.connectionFailed(url: request.url, reason: HTTPResponse.tooLongReason)
         } catch let error as IOError {
             throw ObjectManagerError.connectionFailed(url: request.url, reason: Self.describe(error))
         } catch let error as NIOConnectionError {

@@ -34,6 +34,8 @@ public struct HTTPResponse: Sendable, Hashable {
     /// The longest body a transport reads (64 MiB); a longer one fails the request as a connection failure
     /// saying so, and its connection is closed.
     package static let maximumBodyBytes = 64 << 20
+    /// Why a request whose response was longer than ``maximumBodyBytes`` failed.
+    package static let tooLongReason = "The response body is over \(maximumBodyBytes >> 20) MiB, more than is read."
 
     /// The HTTP status of the response.
     public var status: Int

@@ -278,10 +278,7 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
                 .connectionFailed(url: request.url, reason: "The server closed the connection without a response.")
             case .busy: .connectionFailed(url: request.url, reason: "The connection is busy with another request.")
             case .tooLarge:
-                .connectionFailed(
-                    url: request.url,
-                    reason: "The response body is over \(HTTPResponse.maximumBodyBytes >> 20) MiB, more than is read."
-                )
+                .connectionFailed(url: request.url, reason: HTTPResponse.tooLongReason)
             }
         }
     }

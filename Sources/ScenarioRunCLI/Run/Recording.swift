@@ -136,8 +136,9 @@ final class Recording: Sendable {
                 report?(TerminalText.escaped(line, keepingLineBreaks: false))
                 return answer
             case .failure(let error):
+                let target = self.recorder.withLock { $0.shownTarget(of: request) }
                 let line = TerminalText.escaped(
-                    "\(request.method) \(request.target) → 502 (\(error.reason)); not recorded",
+                    "\(request.method) \(target) → 502 (\(error.reason)); not recorded",
                     keepingLineBreaks: false
                 )
                 self.failures.withLock {
@@ -145,7 +146,7 @@ final class Recording: Sendable {
                     if $0.lines.count < Self.failureLines { $0.lines.append(line) }
                 }
                 report?(line)
-                return .badGateway("The target did not answer \(request.method) \(request.target): \(error.reason)")
+                return .badGateway("The target did not answer \(request.method) \(target): \(error.reason)")
             }
         }
     }

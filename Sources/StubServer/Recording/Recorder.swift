@@ -151,7 +151,8 @@ package struct Recorder: Sendable {
                         path: request.path,
                         query: request.query,
                         headers: request.headers,
-                        body: request.body.prefix(Limits.sampleBodyBytes),
+                        // A copy: a prefix of `Data` would keep the whole forwarded body (up to 8 MiB) alive.
+                        body: request.body.withUnsafeBytes { Data($0.prefix(Limits.sampleBodyBytes)) },
                         bodyLength: request.body.count
                     ),
                     name: baseName(method: request.method, path: request.path, query: request.query)
@@ -174,21 +175,38 @@ package struct Recorder: Sendable {
     /// `query` without the parameters of ``Options/redactedQueryNames`` (counted), and as it is shown: their
     /// values `REDACTED`. Either is `nil` when nothing is left.
     private mutating func redactingQuery(_ query: String?) -> (kept: String?, shown: String?) {
-        guard let query, !options.redactedQueryNames.isEmpty else { return (query, query) }
+        let (kept, shown, redacted) = Self.splitting(query, redacting: options.redactedQueryNames)
+        for name in redacted { redactedQueryCounts[name, default: 0] += 1 }
+        return (kept, shown)
+    }
+
+    /// `request`'s path and query as a line shows it: the values of redacted query parameters `REDACTED`
+    /// (for an exchange that is not recorded: a target that did not answer).
+    package func shownTarget(of request: ForwardedRequest) -> String {
+        request.path
+            + (Self.splitting(request.query, redacting: options.redactedQueryNames).shown.map { "?" + $0 } ?? "")
+    }
+
+    private static func splitting(
+        _ query: String?,
+        redacting names: Set<String>
+    ) -> (kept: String?, shown: String?, redacted: [String]) {
+        guard let query, !names.isEmpty else { return (query, query, []) }
         var kept: [Substring] = []
         var shown: [String] = []
+        var redacted: [String] = []
         for part in query.split(separator: "&", omittingEmptySubsequences: false) {
             let rawName = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
             let name = rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
-            if options.redactedQueryNames.contains(name) {
-                redactedQueryCounts[name, default: 0] += 1
+            if names.contains(name) {
+                redacted.append(name)
                 shown.append(rawName + "=REDACTED")
             } else {
                 kept.append(part)
                 shown.append(String(part))
             }
         }
-        return (kept.isEmpty ? nil : kept.joined(separator: "&"), shown.joined(separator: "&"))
+        return (kept.isEmpty ? nil : kept.joined(separator: "&"), shown.joined(separator: "&"), redacted)
     }
 
     private mutating func written(_ answer: ForwardedAnswer) -> Answer {
