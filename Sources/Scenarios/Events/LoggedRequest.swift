@@ -60,7 +60,7 @@ package struct LoggedRequest: Sendable, Hashable, Codable {
     }
 
     /// The first `limit` bytes of `data` as text (invalid UTF-8 replaced, a character cut in two dropped).
-    package static func text(_ data: Data, upTo limit: Int = bodyBytes) -> String {
+    package static func text(_ data: Data, upTo limit: Int) -> String {
         guard data.count > limit else { return String(decoding: data, as: UTF8.self) }
         var end = limit
         // Back to the start of a UTF-8 sequence, so the cut leaves no broken character.
