@@ -243,14 +243,19 @@ struct SignalTests {
         #expect(result.stdout.contains("Run cancelled."), "the long scenario is cancelled: \(result.stdout)")
         let last = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         let counts = last.split(separator: ",").compactMap { Int($0.split(separator: " ").first ?? "") }
+        // With two workers the other one may be part-way through a quick scenario when the signal
+        // comes: that one is cancelled too, failed at the step it did not run, never reported passed.
+        let cases = try #require(CLI.junitCases(report), "complete, well-formed JUnit")
+        let alsoCancelled = cases.failures.filter { $0.key != "Long" && $0.value?.hasPrefix("Run cancelled") == true }
+        #expect(jobs == "2" || alsoCancelled.isEmpty, "one worker runs one scenario at a time: \(alsoCancelled)")
+        #expect(alsoCancelled.count <= 1, "\(alsoCancelled)")
         #expect(
-            counts.count >= 2 && counts.reduce(0, +) == 4 && counts[1] == 1,
+            counts.count >= 2 && counts.reduce(0, +) == 4 && counts[1] == 1 + alsoCancelled.count,
             "every scenario accounted for: \(last)"
         )
-        let cases = try #require(CLI.junitCases(report), "complete, well-formed JUnit")
         #expect(cases.failures.count == 4)
         #expect(cases.failures["Long"] != .some(nil))
-        #expect(try CLI.failedNames(in: project) == ["Long"])
+        #expect(try Set(CLI.failedNames(in: project)) == Set(["Long"] + alsoCancelled.keys))
         #expect(workers.allSatisfy { kill($0, 0) != 0 }, "no worker outlives the run")
         #expect(CLI.boardFiles(of: running.process.processIdentifier).isEmpty, "the progress board is removed")
     }
