@@ -64,10 +64,33 @@ package enum RouteContract {
                 guard let contentType = answer.contentType else { continue }  // no body
                 switch document.responseSchema(of: operation, status: declared, contentType: contentType) {
                 case .schema(let schema):
-                    guard let (body, place) = body(of: answer, fixtures: fixtures, shownAs: fixturesName) else {
-                        continue
+                    let place: String
+                    let violations: [SchemaValidator.Violation]
+                    if let (body, named) = body(of: answer, fixtures: fixtures, shownAs: fixturesName) {
+                        place = named
+                        violations = document.validator.violations(of: body, against: schema)
+                    } else {
+                        place = templateName(of: answer, shownAs: fixturesName)
+                        let outputs: (JSONValue, JSONValue?)?
+                        do {
+                            outputs = try TemplateShape.outputs(
+                                of: answer,
+                                placeholders: route.path.parameterNames,
+                                fixtures: fixtures,
+                                fixtureLimit: fixtureLimit
+                            )
+                        } catch {
+                            report(
+                                "\(label) → \(answer.status): \(place) renders no JSON for a sample request: \(error)"
+                            )
+                            continue
+                        }
+                        guard let (first, second) = outputs else { continue }
+                        let shape = TemplateShape(first, second)
+                        violations = document.validator.violations(of: shape.output, against: schema).filter(
+                            shape.keeps
+                        )
                     }
-                    let violations = document.validator.violations(of: body, against: schema)
                     let against = " (\(document.file): \(operation), response \(declared))"
                     for violation in violations.prefix(shownPerAnswer) {
                         report("\(label) → \(answer.status): \(place): \(violation)\(against)")
@@ -92,7 +115,7 @@ package enum RouteContract {
     }
 
     /// An answer's body as JSON and how to name it (`Fixtures/review.json`, `json`, `body`); nil for no body, a
-    /// template (rendered per request: not checked), or a body that is not JSON.
+    /// template (rendered per request: ``TemplateShape`` checks those), or a body that is not JSON.
     package static func body(of answer: StubAnswer, fixtures: URL, shownAs folder: String) -> (JSONValue, String)? {
         switch answer.content {
         case .json(let data):
@@ -108,6 +131,15 @@ package enum RouteContract {
             return (try? JSONValue(parsing: Data(text.utf8))).map { ($0, "body") }
         default:
             return nil
+        }
+    }
+
+    /// How a template answer's body is named: `Fixtures/review.json (template)`, `json (template)`.
+    private static func templateName(of answer: StubAnswer, shownAs folder: String) -> String {
+        switch answer.content {
+        case .fixture(let name): "\(folder)/\(name) (template)"
+        case .jsonTemplate: "json (template)"
+        default: "body (template)"
         }
     }
 

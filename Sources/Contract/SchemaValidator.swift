@@ -21,12 +21,24 @@ import StubServer
 package struct SchemaValidator: Sendable {
     /// One place where a value breaks its schema: a JSONPath-like location (`$.items[2].name`) and why.
     package struct Violation: Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong at the place.
+        package enum Kind: Sendable, Hashable {
+            /// The value (its range, length, format, pattern, …).
+            case value
+            /// The value's JSON type.
+            case type
+            /// The property itself: one the schema does not allow, or a required one missing.
+            case property
+        }
+
         package var path: String
         package var message: String
+        package var kind: Kind
 
-        package init(path: String, message: String) {
+        package init(path: String, message: String, kind: Kind = .value) {
             self.path = path
             self.message = message
+            self.kind = kind
         }
 
         package var description: String { "\(path): \(message)" }
@@ -142,7 +154,13 @@ package struct SchemaValidator: Sendable {
         }
         if let types = Self.types(of: schema), !types.contains(where: { Self.value(value, is: $0) }) {
             let nullable = schema["nullable"] == .bool(true) ? " or null" : ""
-            fail("expected \(types.joined(separator: " or "))\(nullable), found \(Self.describe(value))")
+            found.append(
+                Violation(
+                    path: path,
+                    message: "expected \(types.joined(separator: " or "))\(nullable), found \(Self.describe(value))",
+                    kind: .type
+                )
+            )
             return
         }
         if case .array(let options)? = schema["enum"], !options.contains(where: { Self.equal($0, value) }) {
@@ -350,7 +368,9 @@ package struct SchemaValidator: Sendable {
     ) {
         if case .array(let required)? = schema["required"] {
             for case .string(let name) in required where members[name] == nil {
-                found.append(Violation(path: Self.member(path, name), message: "is required, and missing"))
+                found.append(
+                    Violation(path: Self.member(path, name), message: "is required, and missing", kind: .property)
+                )
             }
         }
         let properties: [String: JSONValue]
@@ -364,7 +384,9 @@ package struct SchemaValidator: Sendable {
                     let known = properties.keys.sorted()
                     let near = Suggestions.nearest(to: name, in: known)
                     let hint = near.isEmpty ? "" : " (did you mean '\(near[0])'?)"
-                    found.append(Violation(path: place, message: "is not a property the schema allows\(hint)"))
+                    found.append(
+                        Violation(path: place, message: "is not a property the schema allows\(hint)", kind: .property)
+                    )
                 } else {
                     check(member, additional, at: place, in: file, depth: depth, into: &found)
                 }

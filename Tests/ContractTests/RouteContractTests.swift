@@ -170,6 +170,78 @@ struct RouteContractTests {
         #expect(found.allSatisfy { $0.hasPrefix("Fixtures/server.yml:2:5: POST /reviews → 201: json: $.") })
     }
 
+    /// A template answer is held to the schema where its output is the same for every request; where the
+    /// request decides it, only for a JSON type that does not depend on the request.
+    @Test func aTemplateAnswerIsCheckedByTheShapeOfItsOutput() throws {
+        let against = " (openapi.yaml: POST /reviews, response 201)"
+        let route = "  - { path: /reviews, method: POST, status: 201, "
+        // Agreeing: a sequence is an integer; the rating is whatever the app sent; a string with a template in it
+        // is a string.
+        #expect(
+            try problems(
+                route
+                    + #"json: { id: "{{sequence}}", rating: "{{request.json.rating}}", title: "Re: {{request.json.title}}" } }"#
+                    + "\n"
+            ) == []
+        )
+        // A path placeholder is a string whatever the path; a fixed value drifts as in a fixture; a key the schema
+        // does not allow is reported even when its value comes from the request.
+        let drifted = try problems(
+            route
+                + #"json: { id: "{{request.headers.X-Id}}", rating: 9, title: "{{request.json.title}}", extra: "{{now}}" } }"#
+                + "\n"
+        )
+        #expect(
+            drifted == [
+                "Fixtures/server.yml:2:5: POST /reviews → 201: json (template): $.extra: is not a property the schema allows"
+                    + against,
+                #"Fixtures/server.yml:2:5: POST /reviews → 201: json (template): $.id: expected integer, found string "1""#
+                    + against,
+                "Fixtures/server.yml:2:5: POST /reviews → 201: json (template): $.rating: expected at most 5, found 9"
+                    + against,
+            ],
+            "\(drifted)"
+        )
+        // A value the request decides is not held to the schema's values: a date-time format, a maximum.
+        #expect(
+            try problems(
+                route
+                    + #"json: { id: "{{sequence}}", rating: "{{request.json.stars}}", title: T, createdAt: "{{request.query.at}}" } }"#
+                    + "\n"
+            ) == []
+        )
+    }
+
+    /// A fixture with `template: true` and a `body:` template are rendered as text for the sample requests;
+    /// output that is not JSON is said, with the line of the output.
+    @Test func aTextTemplateIsRenderedAndParsed() throws {
+        let route = "  - { path: \"/reviews/:id\", method: GET, fixture: one.json, template: true }\n"
+        #expect(
+            try problems(route, fixtures: ["one.json": #"{"id": {{request.path.id}}, "rating": {{request.json.r}}}"#])
+                == []
+        )
+        #expect(
+            try problems(route, fixtures: ["one.json": #"{"id": "{{request.path.id}}", "rating": 5}"#]) == [
+                #"Fixtures/server.yml:2:5: GET /reviews/:id → 200: Fixtures/one.json (template): $.id: expected integer, found string "1" (openapi.yaml: GET /reviews/{id}, response 200)"#
+            ]
+        )
+        let broken = try problems(route, fixtures: ["one.json": "{\n  \"id\": 1,\n  \"rating\": {{now}}\n}"])
+        #expect(broken.count == 1)
+        #expect(
+            broken.first?.hasPrefix(
+                "Fixtures/server.yml:2:5: GET /reviews/:id → 200: Fixtures/one.json (template) renders no JSON for a sample request: "
+            ) == true,
+            "\(broken)"
+        )
+        #expect(
+            broken.first?.hasSuffix(#"in line 3 of the output: "rating": 2026-01-01T00:00:00Z"#) == true,
+            "\(broken)"
+        )
+        let body =
+            #"  - { path: "/reviews/:id", method: GET, headers: { Content-Type: application/json }, body: "{\"id\": \"{{request.path.id}}\", \"rating\": 1}" }"#
+        #expect(try problems(body + "\n").first?.contains("body (template): $.id: expected integer") == true)
+    }
+
     @Test func aStatusTheOperationDoesNotDeclareIsAnError() throws {
         #expect(
             try problems("  - { path: /reviews, method: GET, status: 418, json: [] }\n") == [

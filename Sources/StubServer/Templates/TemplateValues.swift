@@ -14,13 +14,43 @@ package import SharedValues
 /// | `sequence` | how many times this route has answered in the scenario, this time included (from 1) |
 /// | `now` | the time of the request, ISO 8601 in UTC |
 package struct TemplateValues {
-    let request: IncomingRequest
+    /// Where `request.query`, `request.headers` and `request.json` come from.
+    private enum Source {
+        case request(IncomingRequest)
+        /// A made-up request answering every name with the same value: `request.json.…` is `json` at any
+        /// depth, every query parameter and header is `text`.
+        case sample(text: String, json: JSONValue)
+    }
+
+    private let source: Source
     let parameters: [String: String]
     let sequence: Int
     let now: Date
 
     package init(request: IncomingRequest, parameters: [String: String], sequence: Int, now: Date = Date()) {
-        self.request = request
+        self.source = .request(request)
+        self.parameters = parameters
+        self.sequence = sequence
+        self.now = now
+    }
+
+    /// Values for a made-up request, to see what a template's output looks like without one (`check`
+    /// holds it to the API's document): variant 0 and 1 differ in every value a request decides —
+    /// `request.json.…` is `null` in one and `1` in the other at any depth, the path placeholders, query
+    /// parameters and headers are `"1"` and `"2"`, `sequence` 1 and 2, `now` a day apart — so what differs
+    /// between the two outputs is what the request decides.
+    package static func sample(_ variant: Int, placeholders: [String]) -> TemplateValues {
+        let text = variant == 0 ? "1" : "2"
+        return TemplateValues(
+            source: .sample(text: text, json: variant == 0 ? .null : .int(1)),
+            parameters: Dictionary(placeholders.map { ($0, text) }, uniquingKeysWith: { first, _ in first }),
+            sequence: variant == 0 ? 1 : 2,
+            now: Date(timeIntervalSince1970: variant == 0 ? 1_767_225_600 : 1_767_312_000)
+        )
+    }
+
+    private init(source: Source, parameters: [String: String], sequence: Int, now: Date) {
+        self.source = source
         self.parameters = parameters
         self.sequence = sequence
         self.now = now
@@ -105,9 +135,21 @@ package struct TemplateValues {
         func child(named name: String) -> Any? {
             switch name {
             case "path": values.parameters
-            case "query": Lookup { values.request.queryValues($0).first }
-            case "headers": Lookup { values.request.headerValues($0).first }
-            case "json": try? JSONScope(value: values.request.json.get())
+            case "query":
+                switch values.source {
+                case .request(let request): Lookup { request.queryValues($0).first }
+                case .sample(let text, _): Lookup { _ in text }
+                }
+            case "headers":
+                switch values.source {
+                case .request(let request): Lookup { request.headerValues($0).first }
+                case .sample(let text, _): Lookup { _ in text }
+                }
+            case "json":
+                switch values.source {
+                case .request(let request): try? JSONScope(value: request.json.get())
+                case .sample(_, let json): JSONScope(value: json, everyMember: true)
+                }
             default: nil
             }
         }
@@ -128,10 +170,13 @@ package struct TemplateValues {
     /// anything else as JSON); `null`, `false` and empty arrays are falsy in sections.
     struct JSONScope: MustacheParent, MustacheCustomRenderable {
         let value: JSONValue
+        /// Whether every member and element is this same value (a sample request's body).
+        var everyMember = false
 
         func child(named name: String) -> Any? {
+            if everyMember { return self }
             switch value {
-            case .object(let members): return members[name].map(JSONScope.init)
+            case .object(let members): return members[name].map { JSONScope(value: $0) }
             case .array(let elements):
                 guard let index = Int(name), elements.indices.contains(index) else { return nil }
                 return JSONScope(value: elements[index])
