@@ -44,10 +44,22 @@ struct RunHistory: Sendable {
     /// The runs kept, oldest first; lines that cannot be read are left out, no file is no run.
     func load() -> [Run] {
         guard let data = Self.read(url) else { return [] }
-        // Read with the package's own JSON parser: JSONDecoder took 17.6 M instructions for 50 lines of 200
-        // scenarios each, a run's worth of reporting.
-        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            (try? JSONValue(parsing: Data(line))).flatMap(Run.init(json:))
+        // Read with the package's own JSON parser (JSONDecoder took 17.6 M instructions for 50 lines of 200
+        // scenarios each, a run's worth of reporting), the lines found in the bytes (`Data.split` took 17.6 M
+        // more for 30 lines).
+        let lines = data.withUnsafeBytes { raw -> [Range<Int>] in
+            var lines: [Range<Int>] = []
+            var start = 0
+            for (index, byte) in raw.enumerated() where byte == UInt8(ascii: "\n") {
+                if index > start { lines.append(start..<index) }
+                start = index + 1
+            }
+            if raw.count > start { lines.append(start..<raw.count) }
+            return lines
+        }
+        return lines.compactMap { line in
+            let slice = data[(data.startIndex + line.lowerBound)..<(data.startIndex + line.upperBound)]
+            return (try? JSONValue(parsing: slice)).flatMap(Run.init(json:))
         }
     }
 

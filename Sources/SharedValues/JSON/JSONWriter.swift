@@ -50,64 +50,67 @@ enum JSONWriter {
     static func writeString(_ string: String, htmlSafe: Bool = false, into out: inout [UInt8]) {
         var string = string
         string.withUTF8 { bytes in
-            // Counted first, so that the text is written in one pass into room made once: a JSON body in a
-            // report has a quote every few bytes, and a 4 MB failure reason crosses the worker pipe as one
-            // of these strings.
+            // Counted first, so that the text is written in one pass into room made once, the runs between
+            // escapes copied whole: a JSON body in a report has a quote every few bytes, and a 4 MB failure
+            // reason crosses the worker pipe as one of these strings.
+            let table = htmlSafe ? htmlSafeEscapes : escapes
             var extra = 0
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || htmlSafe
-            {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: extra += 1
-                case 0..<0x20, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"): extra += 5
-                default: break
-                }
-            }
+            for byte in bytes { extra &+= Int(table[Int(byte)]) }
             out.append(UInt8(ascii: "\""))
             guard extra > 0 else {
                 out.append(contentsOf: bytes)
                 out.append(UInt8(ascii: "\""))
                 return
             }
-            var at = out.count
+            let from = out.count
             out.append(contentsOf: repeatElement(0, count: bytes.count + extra))
             out.withUnsafeMutableBufferPointer { buffer in
-                func put(_ byte: UInt8) {
-                    buffer[at] = byte
-                    at += 1
-                }
-                func unicode(_ byte: UInt8) {  // `\u00XX`
-                    put(UInt8(ascii: "\\"))
-                    put(UInt8(ascii: "u"))
-                    put(UInt8(ascii: "0"))
-                    put(UInt8(ascii: "0"))
-                    put(hexDigit(byte >> 4))
-                    put(hexDigit(byte & 0xF))
-                }
-                for byte in bytes {
-                    switch byte {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                        put(UInt8(ascii: "\\"))
-                        put(byte)
-                    case 0x0A:
-                        put(UInt8(ascii: "\\"))
-                        put(UInt8(ascii: "n"))
-                    case 0x0D:
-                        put(UInt8(ascii: "\\"))
-                        put(UInt8(ascii: "r"))
-                    case 0x09:
-                        put(UInt8(ascii: "\\"))
-                        put(UInt8(ascii: "t"))
-                    case 0..<0x20:
-                        unicode(byte)
-                    case UInt8(ascii: "<") where htmlSafe, UInt8(ascii: ">") where htmlSafe,
-                        UInt8(ascii: "&") where htmlSafe:
-                        unicode(byte)
-                    default: put(byte)
+                var at = from
+                var run = 0  // where the bytes not yet copied start
+                for index in 0..<bytes.count where table[Int(bytes[index])] != 0 {
+                    let byte = bytes[index]
+                    if index > run {
+                        (buffer.baseAddress! + at).update(from: bytes.baseAddress! + run, count: index - run)
+                        at += index - run
                     }
+                    run = index + 1
+                    buffer[at] = UInt8(ascii: "\\")
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer[at + 1] = byte
+                    case 0x0A: buffer[at + 1] = UInt8(ascii: "n")
+                    case 0x0D: buffer[at + 1] = UInt8(ascii: "r")
+                    case 0x09: buffer[at + 1] = UInt8(ascii: "t")
+                    default:  // `\u00XX`: other control characters, and `<`, `>`, `&` when HTML-safe
+                        buffer[at + 1] = UInt8(ascii: "u")
+                        buffer[at + 2] = UInt8(ascii: "0")
+                        buffer[at + 3] = UInt8(ascii: "0")
+                        buffer[at + 4] = hexDigit(byte >> 4)
+                        buffer[at + 5] = hexDigit(byte & 0xF)
+                        at += 4
+                    }
+                    at += 2
+                }
+                if bytes.count > run {
+                    (buffer.baseAddress! + at).update(from: bytes.baseAddress! + run, count: bytes.count - run)
                 }
             }
             out.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// How many bytes escaping each byte adds in a JSON string: 1 for `"`, `\`, newline, return and tab,
+    /// 5 for another control character (`\u00XX`), 0 for the rest.
+    private static let escapes: [UInt8] = (0...255).map { byte in
+        switch byte {
+        case 0x22, 0x5C, 0x0A, 0x0D, 0x09: 1
+        case 0..<0x20: 5
+        default: 0
+        }
+    }
+
+    /// ``escapes`` with `<`, `>` and `&` written as `\u00XX` too.
+    private static let htmlSafeEscapes: [UInt8] = (0...255).map { byte in
+        [0x3C, 0x3E, 0x26].contains(byte) ? 5 : escapes[byte]
     }
 
     /// `micros` millionths as a decimal: `-0.0125` for -12,500, trailing zeros left out.
