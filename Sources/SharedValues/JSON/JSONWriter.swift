@@ -65,12 +65,14 @@ enum JSONWriter {
             let from = out.count
             out.append(contentsOf: repeatElement(0, count: bytes.count + extra))
             out.withUnsafeMutableBufferPointer { buffer in
+                // Neither is empty: there is a byte to escape.
+                guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
                 var at = from
                 var run = 0  // where the bytes not yet copied start
                 for index in 0..<bytes.count where table[Int(bytes[index])] != 0 {
                     let byte = bytes[index]
                     if index > run {
-                        (buffer.baseAddress! + at).update(from: bytes.baseAddress! + run, count: index - run)
+                        (target + at).update(from: source + run, count: index - run)
                         at += index - run
                     }
                     run = index + 1
@@ -91,7 +93,7 @@ enum JSONWriter {
                     at += 2
                 }
                 if bytes.count > run {
-                    (buffer.baseAddress! + at).update(from: bytes.baseAddress! + run, count: bytes.count - run)
+                    (target + at).update(from: source + run, count: bytes.count - run)
                 }
             }
             out.append(UInt8(ascii: "\""))
