@@ -1,5 +1,5 @@
-package import Foundation
-package import SharedValues
+import Foundation
+import SharedValues
 package import StubServer
 
 /// A request the app sent, held to the API's document during a run (`contract:`): its operation, its

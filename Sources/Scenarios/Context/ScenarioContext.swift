@@ -1,4 +1,4 @@
-package import SharedValues
+import SharedValues
 import Synchronization
 
 /// The state of one scenario run, shared by its steps: bound names, typed storage for step modules,

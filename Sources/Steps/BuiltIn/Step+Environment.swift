@@ -1,4 +1,4 @@
-public import Scenarios
+package import Scenarios
 
 /// The definitions of the default set-up and tear-down steps, whose bodies follow.
 extension BuiltInSteps {

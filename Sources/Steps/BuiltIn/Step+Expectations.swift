@@ -1,6 +1,6 @@
 import Foundation
-public import ObjectManager
-public import Scenarios
+package import ObjectManager
+package import Scenarios
 import StubServer
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Foundation
-public import ObjectManager
-public import Scenarios
+package import ObjectManager
+package import Scenarios
 
 /// The definitions of the steps that change the shared object manager, whose bodies follow.
 extension BuiltInSteps {

@@ -1,5 +1,5 @@
-public import ObjectManager
-public import Scenarios
+package import ObjectManager
+package import Scenarios
 
 /// The definitions of the steps that create and delete objects, whose bodies follow.
 extension BuiltInSteps {

@@ -1,6 +1,6 @@
 import Diagnostics
-public import ObjectManager
-public import Scenarios
+package import ObjectManager
+package import Scenarios
 
 /// The definitions of the steps that send requests, whose bodies follow.
 extension BuiltInSteps {

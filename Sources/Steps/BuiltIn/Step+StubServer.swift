@@ -1,7 +1,7 @@
 import Diagnostics
 import ObjectManager
-public import Scenarios
-public import StubServer
+package import Scenarios
+package import StubServer
 import YAMLSource
 
 /// The definition of `stub request`, then its factory and what `expect request` shares with it: the stub

@@ -1,5 +1,5 @@
 public import ObjectManager
-public import Scenarios
+import Scenarios
 
 extension ArgumentValue {
     /// The value as an attribute value (lists and mappings as JSON).

@@ -1,5 +1,5 @@
-public import Foundation
-public import SharedValues
+package import Foundation
+package import SharedValues
 
 /// A request the stub server received, recorded before any delay or fault.
 package struct JournalEntry: Sendable, Codable, Equatable {

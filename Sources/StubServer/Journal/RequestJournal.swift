@@ -1,5 +1,5 @@
 package import Foundation
-public import SharedValues
+package import SharedValues
 import Synchronization
 
 /// The requests the stub server received, in arrival order, safe to read from any task.

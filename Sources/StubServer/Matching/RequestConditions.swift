@@ -1,4 +1,4 @@
-public import SharedValues
+package import SharedValues
 
 /// What a request must hold beyond its method and path: a route's `when:` and the matchers of
 /// `expect request`, one implementation for both. Every condition given must hold.

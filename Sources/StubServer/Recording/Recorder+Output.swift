@@ -1,4 +1,4 @@
-package import Diagnostics
+import Diagnostics
 package import Foundation
 import SharedValues
 

@@ -1,5 +1,5 @@
-package import Foundation
-package import SharedValues
+import Foundation
+import SharedValues
 
 /// What `scenario-run record` (and `--record`) keeps of the exchanges it forwarded, and how it turns them
 /// into fixture files and `server.yml` routes that answer the same requests the same way.
