@@ -12,7 +12,8 @@ extension BuiltInSteps {
 
     static let createFromFactory = StepDefinition(
         "create from factory",
-        summary: "Builds an object from a named factory; 'as: NAME' binds it",
+        summary: "Inserts an unsaved object from a named factory into the store (expect entities counts it; "
+            + "nothing is sent); 'as: NAME' binds it",
         forms: [.value(factoryName), .mapping(factoryName.any, factoryProperties.any)],
         example: "create from factory: { factory: restaurant, as: place, properties: { name: Chez Swift } }",
         bindsName: true
@@ -31,7 +32,7 @@ extension BuiltInSteps {
 
     static let createFromFactories = StepDefinition(
         "create from factories",
-        summary: "One object from each named factory",
+        summary: "Inserts an unsaved object from each named factory into the store; nothing is sent",
         forms: [.list(factoryNames)],
         example: "create from factories: [restaurant, review]"
     ) { input, _ in
