@@ -47,11 +47,11 @@ struct HTMLReportTests {
         print("HTML report screenshot: \(file.path)")
     }
 
-    /// The page's data blocks (`<script type="application/json" class="run-data">`), parsed, as the page's
+    /// The page's data blocks (`<script type="application/json" class="run-data" …>`), parsed, as the page's
     /// script reads them.
     static func dataBlocks(_ page: URL) throws -> [[String: Any]] {
         let html = try String(contentsOf: page, encoding: .utf8)
-        return try html.matches(of: /<script type="application\/json" class="run-data">(.*?)<\/script>/).map { match in
+        return try html.matches(of: /<script type="application\/json" class="run-data"[^>]*>(.*?)<\/script>/).map { match in
             try #require(JSONSerialization.jsonObject(with: Data(match.1.utf8)) as? [String: Any])
         }
     }

@@ -15,7 +15,7 @@ enum HTMLReportPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="generator" content="scenario-run">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-qvBG758hMUuxbtclZ31MDNa2Nk4cYDXLFij9bFyNhh0='">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-D9RGfl6t0E3rDOHsuZJ3zQxLAH4/n1KM02ZkdOM0yuE='">
         <title>scenario-run report</title>
         <style>
         :root{--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--panel:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--flaky:#9a6700;--skip:#818b98;--sel:#ddf4ff;--accent:#0969da}
@@ -99,9 +99,12 @@ enum HTMLReportPage {
           function bytes(n) { return n >= 1024 ? (n / 1024).toFixed(n >= 10240 ? 0 : 1) + ' KiB' : n + ' bytes'; }
 
           function load() {
-            var run = null, plan = null, end = null, notes = [], broken = 0, results = [];
+            var run = null, plan = null, end = null, notes = [], broken = 0, results = [], lazy = [];
             var blocks = document.querySelectorAll('script.run-data');
             for (var b = 0; b < blocks.length; b++) {
+              // A scenario's block is parsed when it is shown; only the last block can be cut off, so it is read now.
+              var at = blocks[b].getAttribute('data-i');
+              if (at !== null && b < blocks.length - 1) { lazy[+at] = blocks[b]; continue; }
               var d;
               try { d = JSON.parse(blocks[b].textContent); } catch (e) { broken++; continue; }
               if (d.k === 'run') run = d;
@@ -111,11 +114,17 @@ enum HTMLReportPage {
               else if (d.k === 'notes') notes = notes.concat(d.notes);
             }
             var scenarios = ((plan && plan.scenarios) || []).map(function (p, i) {
-              var r = results[i];
-              var status = r ? r.o : (end ? 'skipped' : 'notrun');
-              return { i: i, file: p[0], name: p[1], feature: p[2], tags: p[3], line: p[4], skip: p[5], row: p[6],
-                marks: p[7] || '', r: r, status: status,
+              var r = results[i], block = lazy[i];
+              var status = r ? r.o : block ? block.getAttribute('data-o') : (end ? 'skipped' : 'notrun');
+              var s = { i: i, file: p[0], name: p[1], feature: p[2], tags: p[3], line: p[4], skip: p[5], row: p[6],
+                marks: p[7] || '', ran: !!(r || block), status: status,
                 text: (p[1] + '\n' + p[2] + '\n' + p[0]).toLowerCase() };
+              if (!block) s.r = r;
+              else Object.defineProperty(s, 'r', { get: function () {
+                if (r === undefined) { try { r = JSON.parse(block.textContent); } catch (e) { r = null; } }
+                return r || undefined;
+              } });
+              return s;
             });
             return { run: run || {}, plan: plan, end: end, notes: notes, broken: broken, scenarios: scenarios };
           }
@@ -168,7 +177,7 @@ enum HTMLReportPage {
 
           function banners(m) {
             var out = [];
-            var ran = m.scenarios.filter(function (s) { return s.r; }).length;
+            var ran = m.scenarios.filter(function (s) { return s.ran; }).length;
             if (!m.plan) out.push(el('div', 'banner', 'This report has no run in it: the run ended before its scenarios were known.'));
             else if (!m.end) out.push(el('div', 'banner', 'This run did not finish: the report was written while it ran and stops after ' + ran + ' of ' + m.scenarios.length + ' scenarios (the process was ended, or killed by a second Ctrl-C). What it shows is whole up to there.'));
             else if (m.end.cancelled) out.push(el('div', 'banner', 'This run was cancelled (Ctrl-C or a signal): ' + m.end.skipped + ' scenarios did not run and are counted skipped.'));
@@ -369,7 +378,7 @@ enum HTMLReportPage {
             d.addEventListener('toggle', function () {
               if (!d.open || done) return;
               done = true;
-              var ran = m.scenarios.filter(function (s) { return s.r && s.r.t !== undefined; }).slice(0, TIMELINE_CAP);
+              var ran = m.scenarios.filter(function (s) { return s.ran; }).slice(0, TIMELINE_CAP).filter(function (s) { return s.r && s.r.t !== undefined; });
               var span = Math.max.apply(null, [0.001].concat(ran.map(function (s) { return s.r.t + s.r.d; })));
               var lanes = {};
               ran.forEach(function (s) { var w = s.r.w || 0; (lanes[w] = lanes[w] || []).push(s); });

@@ -296,8 +296,18 @@ final class HTMLReportWriter: Sendable {
     /// Adds one data block: JSON in a `<script type="application/json">`, with `<`, `>` and `&` written
     /// as `\u003c`, `\u003e`, `\u0026` (they can only be inside strings), so no text can end the block
     /// or open a comment.
+    ///
+    /// A scenario's block also says its index and outcome as attributes (`data-i="3" data-o="failed"`): the
+    /// page draws its tree from those and parses a block's JSON only when the scenario is shown.
     private func append(_ fields: [String: JSONValue], to state: inout State) {
-        state.output.pending.append(contentsOf: #"<script type="application/json" class="run-data">"#.utf8)
+        if case .int(let index)? = fields["i"], case .string(let outcome)? = fields["o"] {
+            state.output.pending.append(
+                contentsOf: #"<script type="application/json" class="run-data" data-i="\#(index)" data-o="\#(outcome)">"#
+                    .utf8
+            )
+        } else {
+            state.output.pending.append(contentsOf: #"<script type="application/json" class="run-data">"#.utf8)
+        }
         state.output.pending.append(contentsOf: JSONValue.object(fields).htmlSafeText())
         state.output.pending.append(contentsOf: "</script>\n".utf8)
     }
