@@ -51,7 +51,8 @@ struct HTMLReportTests {
     /// script reads them.
     static func dataBlocks(_ page: URL) throws -> [[String: Any]] {
         let html = try String(contentsOf: page, encoding: .utf8)
-        return try html.matches(of: /<script type="application\/json" class="run-data"[^>]*>(.*?)<\/script>/).map { match in
+        return try html.matches(of: /<script type="application\/json" class="run-data"[^>]*>(.*?)<\/script>/).map {
+            match in
             try #require(JSONSerialization.jsonObject(with: Data(match.1.utf8)) as? [String: Any])
         }
     }

@@ -32,6 +32,21 @@ struct RunHistoryTests {
         #expect(RunHistory.marks(for: [a, b, c, a], in: runs) == ["ppkp-", "pff--", "--f--", "ppkp-"])
         #expect(RunHistory.marks(for: [a, b], in: runs, count: 2) == ["p-", "--"])
         #expect(RunHistory.marks(for: [], in: runs).isEmpty)
+        // Words are read from the bytes: spaces around and between, a longer or non-hex word is no key.
+        func passed(_ keys: String) -> RunHistory.Run {
+            RunHistory.Run(
+                time: 1,
+                duration: 1,
+                passed: 1,
+                failed: 0,
+                skipped: 0,
+                flaky: 0,
+                cancelled: false,
+                passedKeys: keys
+            )
+        }
+        #expect(RunHistory.marks(for: [a], in: [passed("  \(a)0 0123456789abcdef0  \(a) ")]) == ["p"])
+        #expect(RunHistory.marks(for: [a], in: [passed("\(a)0 x\(a) \(a)x 0123456789abcdef0\(a)")]) == ["-"])
     }
 
     @Test func theLastLinesAreKeptEachEndingWithANewline() {

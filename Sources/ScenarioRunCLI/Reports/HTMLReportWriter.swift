@@ -302,7 +302,8 @@ final class HTMLReportWriter: Sendable {
     private func append(_ fields: [String: JSONValue], to state: inout State) {
         if case .int(let index)? = fields["i"], case .string(let outcome)? = fields["o"] {
             state.output.pending.append(
-                contentsOf: #"<script type="application/json" class="run-data" data-i="\#(index)" data-o="\#(outcome)">"#
+                contentsOf:
+                    #"<script type="application/json" class="run-data" data-i="\#(index)" data-o="\#(outcome)">"#
                     .utf8
             )
         } else {
