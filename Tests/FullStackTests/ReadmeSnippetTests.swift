@@ -156,7 +156,7 @@ extension FullStack {
         }
 
         /// The pages of the DocC catalogues (`Sources/ObjectManager/ObjectManager.docc/ObjectManager.md`): the
-        /// landing pages; their articles are links to docs/ pages, checked above.
+        /// landing pages; their articles are written from docs/ pages (`.ci/docc-articles.py`), checked above.
         static func catalogPages() throws -> [String] {
             let sources = root.appendingPathComponent("Sources")
             var pages: [String] = []
@@ -165,8 +165,8 @@ extension FullStack {
                 guard let names = try? FileManager.default.contentsOfDirectory(atPath: catalog.path) else { continue }
                 for name in names.sorted() where name.hasSuffix(".md") {
                     let path = catalog.appendingPathComponent(name).path
-                    let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
-                    if !isLink { pages.append("Sources/\(module)/\(module).docc/\(name)") }
+                    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                    if !text.contains(Self.writtenFrom) { pages.append("Sources/\(module)/\(module).docc/\(name)") }
                 }
             }
             return pages
@@ -182,6 +182,11 @@ extension FullStack {
             }
         }
 
+        /// What the first lines of an article written from a docs/ page say.
+        static let writtenFrom = "<!-- Written by .ci/docc-articles.py from docs/"
+
+        /// Every article is written from a docs/ page (CI's `.ci/docc-articles.py --check` holds the text to
+        /// it): it names the page, which exists and has the same title.
         @Test func everyArticleOfTheDocCCataloguesIsADocsPage() throws {
             let sources = Self.root.appendingPathComponent("Sources")
             var articles = 0
@@ -190,9 +195,18 @@ extension FullStack {
                 guard let names = try? FileManager.default.contentsOfDirectory(atPath: catalog.path) else { continue }
                 for name in names where name.hasSuffix(".md") && name != "\(module).md" {
                     let path = catalog.appendingPathComponent(name).path
-                    let target = try FileManager.default.destinationOfSymbolicLink(atPath: path)
-                    #expect(target.hasPrefix("../../../docs/"), "\(path) is not a link to a docs/ page: \(target)")
-                    #expect(FileManager.default.fileExists(atPath: path), "\(path) leads nowhere")
+                    let text = try String(contentsOfFile: path, encoding: .utf8)
+                    let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+                    guard lines.count > 1, lines[1].hasPrefix(Self.writtenFrom) else {
+                        Issue.record("\(path) is not written from a docs/ page")
+                        continue
+                    }
+                    let page = lines[1].dropFirst(Self.writtenFrom.count).prefix { $0 != ":" }
+                    let source = try String(
+                        contentsOf: Self.root.appendingPathComponent("docs").appendingPathComponent(String(page)),
+                        encoding: .utf8
+                    )
+                    #expect(source.split(separator: "\n").first == lines[0], "\(path): the title of docs/\(page)")
                     articles += 1
                 }
             }
