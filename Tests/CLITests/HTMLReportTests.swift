@@ -312,6 +312,7 @@ struct HTMLReportTests {
                 steps:
                   - fail: on purpose
               - scenario: Bravo passes
+                tags: [Smoke]
                 steps: [succeed]
               - scenario: Charlie passes
                 steps: [succeed]
@@ -346,11 +347,37 @@ struct HTMLReportTests {
                   note('k:' + shown());
                   key(document.body, 'j');
                   note('j:' + shown());
+                  filter.value = '@smoke';
+                  filter.dispatchEvent(new Event('input', { bubbles: true }));
+                  setTimeout(function () {
+                    var rows = document.querySelectorAll('#list .row .name');
+                    note('tag:' + document.querySelector('#list .hint').textContent + ':' + (rows[0] ? rows[0].textContent : ''));
+                    filter.value = '';
+                    filter.dispatchEvent(new Event('input', { bubbles: true }));
+                    var status = document.getElementById('status');
+                    status.value = 'failed';
+                    status.dispatchEvent(new Event('change', { bubbles: true }));
+                    setTimeout(function () {
+                      var rows = document.querySelectorAll('#list .row .name');
+                      note('status:' + document.querySelector('#list .hint').textContent + ':' + (rows[0] ? rows[0].textContent : ''));
+                    }, 500);
+                  }, 500);
                 }, 500);
               }, 500);
             });
 
             """
+        let seen = try await Self.driven(page, by: driver)
+        #expect(
+            seen
+                == #"["open:Alpha fails","focus:true","hint:1 matching","enter:Charlie passes:true","k:Bravo passes","k:Alpha fails","j:Bravo passes","tag:1 matching:Bravo passes","status:1 matching:Alpha fails"]"#
+        )
+    }
+
+    /// Runs `driver` (a script that records what it saw with `note(…)`-style calls into the body's `data-seen`
+    /// attribute) in a copy of `page` whose policy also allows it, and returns `data-seen`, unescaped.
+    static func driven(_ page: URL, by driver: String) async throws -> String {
+        let project = page.deletingLastPathComponent()
         // Its hash for the page's policy, with Python's hashlib (python3 is on every machine CI runs on).
         let hashed = try await CLI.Running(
             [
@@ -367,15 +394,61 @@ struct HTMLReportTests {
         var html = try String(contentsOf: page, encoding: .utf8)
         let policy = try #require(html.firstMatch(of: /script-src ('sha256-[^']+')/))
         html.replaceSubrange(policy.range, with: "script-src \(policy.1) 'sha256-\(hash)'")
-        let driven = project.appendingPathComponent("driven.html")
+        let driven = project.appendingPathComponent("driven-\(UUID().uuidString).html")
         try (html + "<script>" + driver + "</script>\n").write(to: driven, atomically: true, encoding: .utf8)
         let dom = try await Self.dom(driven, options: ["--virtual-time-budget=10000"])
-        let seen = try #require(dom.firstMatch(of: /data-seen="([^"]*)"/)?.1)
-        #expect(
-            seen.replacing("&quot;", with: "\"")
-                == #"["open:Alpha fails","focus:true","hint:1 matching","enter:Charlie passes:true","k:Bravo passes","k:Alpha fails","j:Bravo passes"]"#,
-            "\(dom.suffix(3000))"
+        let seen = try #require(dom.firstMatch(of: /data-seen="([^"]*)"/)?.1, "\(dom.suffix(3000))")
+        return String(seen).replacing("&quot;", with: "\"").replacing("&amp;", with: "&")
+    }
+
+    /// `html report:` in `scenario-run.yml` writes the page. A retried scenario shows its tries and the
+    /// failed one, `--repeat` shows runs, not tries; the summary has the `--shuffle` seed; the timeline a
+    /// lane with a bar per scenario.
+    @Test func triesRunsSeedAndTimelineAreShown() async throws {
+        let project = try CLI.project([
+            "scenario-run.yml": "html report: report.html\n",
+            "Scenarios/flaky.yml": RepeatAndRetryCLITests.scenarios,
+        ])
+        let page = project.appendingPathComponent("report.html")
+        let retried = try await CLI.run(
+            ["--ci", "--retries", "2", "--shuffle", "7"],
+            directory: project,
+            executable: CLI.faultsBinary
         )
+        #expect(retried.status == 1, "\(retried.stdout)\(retried.stderr)")
+        func index(of name: String) throws -> Int {
+            let plan = try #require(Self.dataBlocks(page).first { $0["k"] as? String == "plan" })
+            let names = try #require(plan["scenarios"] as? [[Any]]).map { $0[1] as? String }
+            return try #require(names.firstIndex(of: name), "\(names)")
+        }
+        let flaky = try #require(URL(string: page.absoluteString + "#s=\(try index(of: "Flaky once"))"))
+        let dom = try await Self.dom(flaky)
+        #expect(dom.contains("2 tries"), "\(dom.suffix(3000))")
+        #expect(dom.contains("Try 1 failed at step 2"), "step 1 is the set-up")
+        #expect(dom.contains("--shuffle 7"))
+        let driver = """
+
+            document.addEventListener('DOMContentLoaded', function () {
+              var timeline = document.getElementById('timeline');
+              timeline.open = true;
+              setTimeout(function () {
+                var lanes = Array.prototype.map.call(timeline.querySelectorAll('.lane'), function (lane) {
+                  return lane.querySelector('.lab').textContent + ':' + lane.querySelectorAll('i').length;
+                });
+                document.body.setAttribute('data-seen', JSON.stringify(lanes));
+              }, 500);
+            });
+
+            """
+        #expect(try await Self.driven(page, by: driver) == #"["worker 1:3"]"#)
+
+        let repeated = try await CLI.run(["--ci", "--repeat", "2"], directory: project, executable: CLI.faultsBinary)
+        #expect(repeated.status == 1, "\(repeated.stdout)\(repeated.stderr)")
+        let steady = try #require(URL(string: page.absoluteString + "#s=\(try index(of: "Steady"))"))
+        let runs = try await Self.dom(steady)
+        #expect(runs.contains("2 runs (--repeat 2)"), "\(runs.suffix(3000))")
+        #expect(runs.contains("Steps (the last run)"))
+        #expect(!runs.contains("2 tries"))
     }
 
     /// Each run adds a line to `.scenario-run/history.jsonl`, keeping the last 50; the next report shows

@@ -154,6 +154,31 @@ extension FullStack {
             await server.stop()
         }
 
+        /// A failure carries what the server answered: its status, its body as text and the mapped message;
+        /// a failure with no answer has none of them.
+        @Test func aFailureCarriesTheAnswersStatusBodyAndMessage() async throws {
+            let server = try Self.server()
+            let manager = try booksManager(baseURL: try await server.start())
+            let context = try #require(manager.store?.mainContext)
+            let book = try context.insert(entity: "Book", attributes: ["title": "Dune"])
+            do {
+                try await manager.postObject(book)
+                Issue.record("the 422 was not thrown")
+            } catch {
+                #expect(error.httpStatus == 422)
+                #expect(error.errorBody == #"{"error":"A book of that title exists."}"#)
+                #expect(error.errorMessage == "A book of that title exists.")
+            }
+            await server.stop()
+            do {
+                try await manager.getObjects(atPath: "/books")
+                Issue.record("a stopped server answered")
+            } catch {
+                #expect(error.httpStatus == nil && error.errorBody == nil && error.errorMessage == nil, "\(error)")
+            }
+            await manager.shutDown()
+        }
+
         @Test func theStoreFindsReadsAndSets() throws {
             let model = try EntityModel(entities: [
                 EntityDescription(

@@ -203,9 +203,9 @@ public final class TestFactory: Sendable {
         return manager
     }
 
-    /// Cancels every queued or running request, deletes every object of every entity, clears the
-    /// cache, runs the app's tear-down hooks, and drops the shared instances. The emptied store is kept
-    /// for the next ``setUp(baseURL:monitorReachability:)``.
+    /// Cancels every queued or running request and clears the cache, runs the app's tear-down hooks
+    /// (the store's objects are still there for them), deletes every object of every entity, and drops
+    /// the shared instances. The emptied store is kept for the next ``setUp(baseURL:monitorReachability:)``.
     public func tearDown() async throws {
         let hooks = state.withLock { state in
             state.sharedObjects.removeAll()

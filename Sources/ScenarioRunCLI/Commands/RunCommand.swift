@@ -478,7 +478,8 @@ struct RunCommand: AsyncParsableCommand {
                         commandLine: Self.commandLine(),
                         seed: shuffle?.seed,
                         shard: part?.description,
-                        history: RunHistory(projectDirectory: directory).load()
+                        history: RunHistory(projectDirectory: directory).load(),
+                        repetitions: `repeat`
                     )
                 )
             }

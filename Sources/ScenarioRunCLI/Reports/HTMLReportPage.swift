@@ -15,7 +15,7 @@ enum HTMLReportPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="generator" content="scenario-run">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-D9RGfl6t0E3rDOHsuZJ3zQxLAH4/n1KM02ZkdOM0yuE='">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-PysXtOirD7RgGGILPm4ddKF9otWOXrrH6jAA8JfCsjY='">
         <title>scenario-run report</title>
         <style>
         :root{--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--panel:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--flaky:#9a6700;--skip:#818b98;--sel:#ddf4ff;--accent:#0969da}
@@ -118,6 +118,7 @@ enum HTMLReportPage {
               var status = r ? r.o : block ? block.getAttribute('data-o') : (end ? 'skipped' : 'notrun');
               var s = { i: i, file: p[0], name: p[1], feature: p[2], tags: p[3], line: p[4], skip: p[5], row: p[6],
                 marks: p[7] || '', ran: !!(r || block), status: status,
+                tagWords: p[3].map(function (t) { return t.replace(/^@/, '').toLowerCase(); }),
                 text: (p[1] + '\n' + p[2] + '\n' + p[0]).toLowerCase() };
               if (!block) s.r = r;
               else Object.defineProperty(s, 'r', { get: function () {
@@ -179,7 +180,7 @@ enum HTMLReportPage {
             var out = [];
             var ran = m.scenarios.filter(function (s) { return s.ran; }).length;
             if (!m.plan) out.push(el('div', 'banner', 'This report has no run in it: the run ended before its scenarios were known.'));
-            else if (!m.end) out.push(el('div', 'banner', 'This run did not finish: the report was written while it ran and stops after ' + ran + ' of ' + m.scenarios.length + ' scenarios (the process was ended, or killed by a second Ctrl-C). What it shows is whole up to there.'));
+            else if (!m.end) out.push(el('div', 'banner', 'This run did not finish: the report was written while it ran and stops ' + (ran < m.scenarios.length ? 'after ' + ran + ' of ' + m.scenarios.length + ' scenarios' : 'after the last scenario, before the run\'s end') + ' (the process was ended, or killed by a second Ctrl-C). What it shows is whole up to there.'));
             else if (m.end.cancelled) out.push(el('div', 'banner', 'This run was cancelled (Ctrl-C or a signal): ' + m.end.skipped + ' scenarios did not run and are counted skipped.'));
             if (m.broken) out.push(el('div', 'banner', m.broken + ' part' + (m.broken === 1 ? ' was' : 's were') + ' cut off while being written and ' + (m.broken === 1 ? 'is' : 'are') + ' left out.'));
             m.notes.forEach(function (n) { out.push(el('div', 'banner', n)); });
@@ -262,7 +263,7 @@ enum HTMLReportPage {
             if (status !== 'all' && s.status !== status) return false;
             for (var i = 0; i < words.length; i++) {
               var w = words[i];
-              if (w[0] === '@') { if (s.tags.indexOf(w) < 0) return false; }
+              if (w[0] === '@') { if (s.tagWords.indexOf(w.slice(1)) < 0) return false; }
               else if (s.text.indexOf(w) < 0) return false;
             }
             return true;
@@ -311,7 +312,10 @@ enum HTMLReportPage {
             add(facts, el('span', 'st ' + s.status, S[s.status]), document.createTextNode(' ' + (s.status === 'notrun' ? 'not run' : s.status)));
             if (r.d !== undefined) facts.appendChild(document.createTextNode(' in ' + secs(r.d)));
             if (r.w) facts.appendChild(document.createTextNode(' \u00b7 worker ' + r.w));
-            if (r.tries) facts.appendChild(document.createTextNode(' \u00b7 ' + r.tries + ' tries'));
+            var repeat = model.run.repeat || 1, try_ = repeat > 1 ? 'Run ' : 'Try ';
+            if (r.tries) facts.appendChild(document.createTextNode(' \u00b7 ' + (repeat > 1
+              ? r.tries + ' runs (--repeat ' + repeat + (r.tries > repeat ? ', ' + (r.tries - repeat) + ' more after a failure' : '') + ')'
+              : r.tries + ' tries')));
             facts.appendChild(document.createTextNode(' \u00b7 last runs '));
             facts.appendChild(marks(s));
             box.appendChild(facts);
@@ -323,10 +327,10 @@ enum HTMLReportPage {
               box.appendChild(f);
             }
             (r.failedTries || []).forEach(function (t) {
-              add(box, el('div', 'meta', 'Try ' + t[0] + ' failed at step ' + (t[1] + 1) + ' after ' + secs(t[3]) + ': ' + t[2]));
+              add(box, el('div', 'meta', try_ + t[0] + ' failed at step ' + (t[1] + 1) + ' after ' + secs(t[3]) + ': ' + t[2]));
             });
             if (r.steps) {
-              add(box, el('h3', null, 'Steps' + (r.tries ? ' (the last try)' : '')));
+              add(box, el('h3', null, 'Steps' + (r.tries ? (repeat > 1 ? ' (the last run)' : ' (the last try)') : '')));
               var t = el('table');
               r.steps.forEach(function (st) {
                 var outcome = st[3], tr = el('tr');

@@ -24,6 +24,8 @@ final class HTMLReportWriter: Sendable {
         var seed: UInt64?
         var shard: String?
         var history: [RunHistory.Run]
+        /// `--repeat`: how many times each scenario runs, so the page says runs, not tries.
+        var repetitions = 1
     }
 
     private struct Scenario {
@@ -200,6 +202,7 @@ final class HTMLReportWriter: Sendable {
         ]
         if let seed = header.seed { run["seed"] = .string(String(seed)) }
         if let shard = header.shard { run["shard"] = .string(shard) }
+        if header.repetitions > 1 { run["repeat"] = .int(header.repetitions) }
         append(run, to: &state)
         let scenarios = zip(plan.scenarios, marks).map { scenario, marks -> JSONValue in
             [
