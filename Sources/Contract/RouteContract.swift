@@ -76,8 +76,7 @@ package enum RouteContract {
                             outputs = try TemplateShape.outputs(
                                 of: answer,
                                 placeholders: route.path.parameterNames,
-                                fixtures: fixtures,
-                                fixtureLimit: fixtureLimit
+                                fixtures: fixtures
                             )
                         } catch {
                             report(
@@ -122,16 +121,24 @@ package enum RouteContract {
             return (try? JSONValue(parsing: data)).map { ($0, "json") }
         case .fixture(let name) where !answer.fixtureIsTemplate:
             guard (answer.contentType ?? "").contains("json") else { return nil }
-            let url = fixtures.appendingPathComponent(name)
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-                size <= fixtureLimit, let data = try? Data(contentsOf: url), let json = try? JSONValue(parsing: data)
-            else { return nil }
+            guard let data = fixtureData(name, in: fixtures), let json = try? JSONValue(parsing: data) else {
+                return nil
+            }
             return (json, folder + "/" + name)
         case .body(let text) where (answer.contentType ?? "").contains("json"):
             return (try? JSONValue(parsing: Data(text.utf8))).map { ($0, "body") }
         default:
             return nil
         }
+    }
+
+    /// The bytes of fixture `name`; nil when it is missing or over ``fixtureLimit`` (`check` says so elsewhere).
+    static func fixtureData(_ name: String, in fixtures: URL) -> Data? {
+        let url = fixtures.appendingPathComponent(name)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+            size <= fixtureLimit
+        else { return nil }
+        return try? Data(contentsOf: url)
     }
 
     /// How a template answer's body is named: `Fixtures/review.json (template)`, `json (template)`.

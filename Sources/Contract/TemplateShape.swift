@@ -68,8 +68,7 @@ struct TemplateShape {
     static func outputs(
         of answer: StubAnswer,
         placeholders: [String],
-        fixtures: URL,
-        fixtureLimit: Int
+        fixtures: URL
     ) throws -> (JSONValue, JSONValue?)? {
         let samples = [0, 1].map { TemplateValues.sample($0, placeholders: placeholders) }
         switch answer.content {
@@ -78,9 +77,7 @@ struct TemplateShape {
         case .bodyTemplate(let template) where (answer.contentType ?? "").contains("json"):
             return try parsed(samples.map { template.render($0) })
         case .fixture(let name) where answer.fixtureIsTemplate && (answer.contentType ?? "").contains("json"):
-            let url = fixtures.appendingPathComponent(name)
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-                size <= fixtureLimit, let data = try? Data(contentsOf: url),
+            guard let data = RouteContract.fixtureData(name, in: fixtures),
                 let template = try? ResponseTemplate(
                     parsing: String(decoding: data, as: UTF8.self),
                     escaping: .init(contentType: answer.contentType)
