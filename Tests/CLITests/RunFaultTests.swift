@@ -51,7 +51,9 @@ struct RunFaultTests {
     @Test func jobsAreCappedAtFourPerCoreAndSaidSo() async throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let count = cores * 4 + 3
-        let body = (0..<count).map { "  - scenario: S\($0)\n    steps: [succeed]\n" }.joined()
+        // Each scenario lasts a second, so the workers are alive while `pgrep` looks: with `succeed`, a loaded
+        // machine once took longer to start `pgrep` than the whole run took, and saw no worker at all.
+        let body = (0..<count).map { "  - scenario: S\($0)\n    steps: [{ wait: 1 }]\n" }.joined()
         let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n" + body])
         let running = try CLI.Running(["--ci", "--jobs", "500"], directory: project, environment: [:])
         var most = 0
