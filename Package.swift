@@ -117,11 +117,18 @@ let package = Package(
             dependencies: ["Scenarios", "Steps", "Diagnostics"],
             swiftSettings: swiftSettings
         ),
+        // The run pipeline: executors (this process, worker processes, their in-memory twin), the worker
+        // protocol and the worker's own loop, and the run's process concerns (signals, exit, output).
+        .target(
+            name: "RunPipeline",
+            dependencies: ["Scenarios", "Steps", "StubServer", "ObjectManager", "Diagnostics"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ScenarioRunCLI",
             dependencies: [
-                "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "Diagnostics", "Contract",
-                "SharedValues",
+                "RunPipeline", "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "Diagnostics",
+                "Contract", "SharedValues",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -145,7 +152,7 @@ let package = Package(
             name: "scenario-bench",
             dependencies: [
                 "ObjectManager", "StubServer", "Scenarios", "Steps", "ExampleApp", "TUIRunner", "Diagnostics",
-                "ScenarioRunCLI",
+                "ScenarioRunCLI", "RunPipeline",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -168,7 +175,7 @@ let package = Package(
             name: "FullStackTests",
             dependencies: [
                 "ObjectManager", "StubServer", "ExampleApp", "Scenarios", "Steps", "ScenarioTesting", "Diagnostics",
-                "ScenarioRunCLI", "TestSupport",
+                "ScenarioRunCLI", "RunPipeline", "TestSupport",
             ],
             // README's `swift test` project: scenario files and fixtures, read at run time.
             exclude: ["ReadmeProject/Scenarios", "ReadmeProject/Fixtures"],
@@ -177,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "ObjectManager", "ScenarioRunCLI", "Scenarios", "Diagnostics", "TestSupport",
+                "ObjectManager", "ScenarioRunCLI", "RunPipeline", "Scenarios", "Diagnostics", "TestSupport",
                 "scenario-run-faults",
                 // A real https server to record from (TestUpstream).
                 .product(name: "Hummingbird", package: "hummingbird"),

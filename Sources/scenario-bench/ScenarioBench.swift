@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import ObjectManager
+import RunPipeline
 import ScenarioRunCLI
 import Scenarios
 import Steps

@@ -1,4 +1,5 @@
 import Diagnostics
+import RunPipeline
 import ScenarioRunCLI
 import Scenarios
 import Testing

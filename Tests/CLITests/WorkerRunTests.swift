@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import RunPipeline
 import ScenarioRunCLI
 import Scenarios
 import Testing

@@ -1,5 +1,6 @@
 import ExampleApp
 import Foundation
+import RunPipeline
 import ScenarioRunCLI
 import Scenarios
 import Steps

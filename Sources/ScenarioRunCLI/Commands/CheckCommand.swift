@@ -2,6 +2,7 @@ import ArgumentParser
 import Contract
 import Diagnostics
 import Foundation
+import RunPipeline
 import Scenarios
 import Steps
 import StubServer

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RunPipeline
 import Scenarios
 
 /// `scenario-run merge-junit OUT FILE...` — one JUnit report from the reports of a run's shards.

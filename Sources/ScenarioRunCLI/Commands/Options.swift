@@ -1,6 +1,7 @@
 import ArgumentParser
 import Diagnostics
 import Foundation
+import RunPipeline
 import Scenarios
 import Steps
 
@@ -111,30 +112,7 @@ struct ProjectOptions: ParsableArguments {
     }
 }
 
-enum Terminal {
-    static var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
-
-    /// Colours only on a terminal and never with `NO_COLOR` (any value, per no-color.org).
-    static func colors(environment: [String: String]) -> Bool {
-        stdoutIsTTY && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
-    }
-
-    static func printError(_ text: String) {
-        write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8), to: .standardError)
-    }
-
-    /// Writes `data`, and says whether it could: a reader that went away (`| head`) is an error to
-    /// handle (SIGPIPE is ignored, see ``ScenarioRun``), never a trap.
-    @discardableResult
-    static func write(_ data: Data, to handle: FileHandle) -> Bool {
-        do {
-            try handle.write(contentsOf: data)
-            return true
-        } catch {
-            return false
-        }
-    }
-
+extension Terminal {
     /// Prints load diagnostics and exits 2, as SPEC.md §3 requires for files that cannot be loaded.
     static func failLoading(_ diagnostics: DiagnosticList) -> ExitCode {
         printError(loadErrors(diagnostics, then: "nothing was run."))

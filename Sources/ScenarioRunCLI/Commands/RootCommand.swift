@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RunPipeline
 import Steps
 
 /// The root of the command line: `run` (the default), `check`, `serve` and the hidden `worker`.

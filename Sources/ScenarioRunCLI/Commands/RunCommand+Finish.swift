@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RunPipeline
 import Scenarios
 import Steps
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RunPipeline
 import Scenarios
 
 /// What the options make of the run before anything loads: the settings, the part of the suite this job

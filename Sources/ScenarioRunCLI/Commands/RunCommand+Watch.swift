@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import RunPipeline
 import Scenarios
 import Steps
 import TUIRunner

@@ -2,6 +2,7 @@ import ArgumentParser
 import Diagnostics
 import Foundation
 import ObjectManager
+import RunPipeline
 import Scenarios
 import Steps
 import StubServer

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOPosix
+import RunPipeline
 public import Steps
 
 /// The whole `scenario-run` command line for one app: run (the live runner on a terminal, `--ci`

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Diagnostics
 import Foundation
+import RunPipeline
 import Scenarios
 import Steps
 

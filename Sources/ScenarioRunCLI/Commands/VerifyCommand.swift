@@ -3,6 +3,7 @@ import Contract
 import Diagnostics
 import Foundation
 import ObjectManager
+import RunPipeline
 import Scenarios
 import SharedValues
 import Steps

@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import ObjectManager
+import RunPipeline
 import Scenarios
 
 /// The run's events for tools (`scenario-run --events FILE`): one JSON object per line, each with its

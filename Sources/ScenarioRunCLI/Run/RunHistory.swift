@@ -1,4 +1,5 @@
 import Foundation
+import RunPipeline
 import Scenarios
 import SharedValues
 

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectManager
+import RunPipeline
 import Scenarios
 import TUIRunner
 

@@ -16,13 +16,13 @@ import Synchronization
 /// let interrupts = InterruptHandler(onFirst: { runner.cancel() })
 /// defer { interrupts.cancel() }
 /// ```
-final class InterruptHandler: Sendable {
+package final class InterruptHandler: Sendable {
     private let sources: Mutex<[any DispatchSourceSignal]>
 
     private let signals: [Int32]
 
     /// Handles `signals` (by default SIGINT, SIGTERM and SIGHUP) until ``cancel()``.
-    init(
+    package init(
         signals: [Int32]? = nil,
         onFirst: @escaping @Sendable () -> Void,
         onSecond: @escaping @Sendable () -> Void = {}
@@ -56,7 +56,7 @@ final class InterruptHandler: Sendable {
     }
 
     /// Stops handling the signals and gives them back their default action; later calls do nothing.
-    func cancel() {
+    package func cancel() {
         let installed = sources.withLock { sources in
             defer { sources = [] }
             return sources
@@ -69,7 +69,7 @@ final class InterruptHandler: Sendable {
 
 /// The worker processes this process started and has not seen end: whatever way the runner leaves
 /// (a second interrupt exits at once), none of them outlives it.
-enum ChildProcesses {
+package enum ChildProcesses {
     private static let running = Mutex<Set<pid_t>>([])
 
     static func add(_ pid: pid_t) {

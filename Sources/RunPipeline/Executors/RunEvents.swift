@@ -1,8 +1,8 @@
-import Scenarios
+package import Scenarios
 
 /// The events of a run cancelled before it began: every scenario skipped.
-enum RunEvents {
-    static func skipping(_ scenarios: [Scenario], plan: RunPlan, emit: (RunEvent) -> Void) -> RunSummary {
+package enum RunEvents {
+    package static func skipping(_ scenarios: [Scenario], plan: RunPlan, emit: (RunEvent) -> Void) -> RunSummary {
         var tally = RunTally(scenarios: scenarios.map(\.id))
         emit(.runStarted(plan))
         for event in tally.finish(duration: .zero, cancelled: true) { emit(event) }

@@ -26,7 +26,7 @@ import Synchronization
 /// mine.started(scenario: 7, stepTimeouts: timeouts); mine.started(step: 3, phase: .steps)
 /// board.running(in: 1)   // scenario 7, step 3, its start and timeout
 /// ```
-final class ProgressBoard: @unchecked Sendable {  // the memory is written by one process, read by another
+package final class ProgressBoard: @unchecked Sendable {  // the memory is written by one process, read by another
     /// What a slot holds, each an `Int64`.
     private enum Field: Int, CaseIterable {
         /// Odd while the worker writes the slot.

@@ -1,17 +1,17 @@
-import Diagnostics
-import Dispatch
-import Scenarios
-import Steps
-import StubServer
+package import Diagnostics
+package import Dispatch
+package import Scenarios
+package import Steps
+package import StubServer
 
 /// The start of a run: loading the scenario files and starting the stub server, side by side.
-enum Startup {
+package enum Startup {
     /// Loads the scenario files on a thread of their own while `server` (if any) starts on the caller's
     /// executor: on two cores the two overlap, and together they are most of the time from launch to
     /// the first scenario. Load errors win: the server is stopped again and the diagnostics thrown.
     ///
     /// - Returns: the scenarios, and how the server's start went (`nil` when there was no server).
-    static func load(
+    package static func load(
         _ suite: ScenarioSuite,
         paths: [String],
         startingMeanwhile server: StubServer?

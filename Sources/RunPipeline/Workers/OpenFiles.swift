@@ -9,17 +9,17 @@ import Foundation
 /// OpenFiles.workersFitting(limit)              // 16,377
 /// OpenFiles.limitNote                          // " (ulimit -n is 65536)"
 /// ```
-enum OpenFiles {
+package enum OpenFiles {
     /// Open files a run needs besides its workers, and each worker's (its channel, read and written
     /// through two descriptors, its standard error and Foundation's watch of the process), measured with
     /// `prlimit --nofile`: one worker runs at 30, two at 34, four at 42 (26 + 4 per worker); two spare.
-    static let base = 28
+    package static let base = 28
     /// The fewest open files a run in this process needs (it ran at 16, NIO trapped at 12).
-    static let least = 16
-    static let perWorker = 4
+    package static let least = 16
+    package static let perWorker = 4
 
     /// How many workers `limit` descriptors allow; 0 when not even one (the run goes in-process).
-    static func workersFitting(_ limit: Int) -> Int {
+    package static func workersFitting(_ limit: Int) -> Int {
         max(0, (limit - base) / perWorker)
     }
 
@@ -39,7 +39,7 @@ enum OpenFiles {
     /// Raises the soft open-file limit to the hard one (at most 65,536), as a shell's `ulimit -Sn 20`
     /// need not hold a run back; returns the soft limit then. Below ``base``, Foundation itself crashes
     /// (it cannot make a run loop's timer) once a worker is started.
-    static func raiseLimit() -> Int {
+    package static func raiseLimit() -> Int {
         var limit = rlimit()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         guard getrlimit(resource, &limit) == 0 else { return Int.max }

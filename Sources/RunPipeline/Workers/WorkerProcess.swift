@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+package import Foundation
+package import Synchronization
 
 /// One `scenario-run worker` process as ``WorkerPool`` drives it: started with its channel (a socket
 /// that is its standard input until it takes it over) and its standard error; the run's line written
@@ -11,7 +11,7 @@ import Synchronization
 ///     onLines: { messages in … }, onExit: { exit in … })
 /// worker.write(Data("#3 9f2c…\n0\n1\n".utf8)); worker.closeInput()
 /// ```
-final class WorkerProcess: Sendable {
+package final class WorkerProcess: Sendable {
     /// How much of a worker's standard error is kept to explain its end.
     static let standardErrorTailBytes = 8192
 
@@ -172,7 +172,7 @@ final class WorkerProcess: Sendable {
 
     /// The offsets of the line breaks in `data`, found with `memchr`: a byte-by-byte iteration of `Data`
     /// checked its exclusive access at every byte, a third of a 4 MB line's reading.
-    static func newlineOffsets(in data: Data) -> [Int] {
+    package static func newlineOffsets(in data: Data) -> [Int] {
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [Int] in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
             var offsets: [Int] = []

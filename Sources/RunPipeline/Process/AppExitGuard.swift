@@ -1,6 +1,6 @@
-import Foundation
-import Scenarios
-import Synchronization
+package import Foundation
+package import Scenarios
+package import Synchronization
 
 /// An exit the runner did not make, in a run whose scenarios run in this process (`--in-process`,
 /// `KIF_SKIP_TEAR_DOWN`): app code that calls `exit(0)` would end the run with status 0 and no
@@ -15,7 +15,7 @@ import Synchronization
 /// guard.arm()
 /// let summary = await runner.run(scenarios) { guard.handle($0); consume($0) }
 /// ```
-final class AppExitGuard: Sendable {
+package final class AppExitGuard: Sendable {
     private struct State {
         var plan: [ScenarioID: RunPlan.PlannedScenario] = [:]
         /// The run's totals, and what has finished.
@@ -37,13 +37,13 @@ final class AppExitGuard: Sendable {
 
     /// `report` gets the events the exit completes (as the reporters get the run's); `finish` writes the
     /// reports and the state file, as at the end of any run.
-    init(report: @escaping @Sendable (RunEvent) -> Void, finish: @escaping @Sendable (RunSummary) -> Void) {
+    package init(report: @escaping @Sendable (RunEvent) -> Void, finish: @escaping @Sendable (RunSummary) -> Void) {
         self.report = report
         self.finish = finish
     }
 
     /// From now on, an exit nobody disarmed is the app's.
-    func arm() {
+    package func arm() {
         Self.installed.withLock { installed in
             guard !installed else { return }
             installed = true
@@ -53,12 +53,12 @@ final class AppExitGuard: Sendable {
     }
 
     /// The runner exits (or the run is over): nothing to report.
-    static func disarm() {
+    package static func disarm() {
         armed.withLock { $0 = nil }
     }
 
     /// Follows the run: what runs, what finished.
-    func handle(_ event: RunEvent) {
+    package func handle(_ event: RunEvent) {
         state.withLock { state in
             state.tally.record(event)
             switch event {

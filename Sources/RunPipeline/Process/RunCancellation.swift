@@ -2,12 +2,14 @@ import Synchronization
 
 /// Whether the run was interrupted, and what to call when it is: the signal may come before there is a
 /// run to cancel (while loading), or during it.
-final class RunCancellation: Sendable {
+package final class RunCancellation: Sendable {
     private let state = Mutex<(cancelled: Bool, onCancel: (@Sendable () -> Void)?)>((false, nil))
 
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    package init() {}
 
-    func cancel() {
+    package var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    package func cancel() {
         let action = state.withLock { state -> (@Sendable () -> Void)? in
             state.cancelled = true
             return state.onCancel
@@ -16,7 +18,7 @@ final class RunCancellation: Sendable {
     }
 
     /// Calls `action` on cancellation — at once when the run was cancelled already.
-    func onCancel(_ action: @escaping @Sendable () -> Void) {
+    package func onCancel(_ action: @escaping @Sendable () -> Void) {
         let now = state.withLock { state -> Bool in
             state.onCancel = action
             return state.cancelled

@@ -1,8 +1,8 @@
-import Diagnostics
-import Foundation
-import Scenarios
-import Steps
-import Synchronization
+package import Diagnostics
+package import Foundation
+package import Scenarios
+package import Steps
+package import Synchronization
 
 /// Runs scenarios in worker processes (`scenario-run worker`), so that nothing a scenario does — a
 /// `fatalError`, a signal, `exit()`, a step that never returns — can take the runner down with it.
@@ -23,8 +23,8 @@ import Synchronization
 /// The decisions — who runs what, fail-fast, skipped scenarios, which worker to end or replace — are
 /// ``WorkerPoolMachine``'s (over ``ParallelSchedule``), a plain value this type feeds and whose actions
 /// it carries out with no lock held; ``WorkerProcess`` is one process with its channel and readers.
-final class WorkerPool: RunExecutor {
-    struct Options: Sendable {
+package final class WorkerPool: RunExecutor {
+    package struct Options: Sendable {
         /// How many worker processes run scenarios at once.
         var jobs: Int
         /// What every worker runs: the paths and the resolved settings, sent as its channel's first line
@@ -37,6 +37,20 @@ final class WorkerPool: RunExecutor {
         var scenarioTimeout: Duration = .seconds(120)
         /// How long a step may go on after its timeout or the run's cancellation (``RunSettings/cancellationGrace``).
         var cancellationGrace: Duration = .seconds(1)
+
+        package init(
+            jobs: Int,
+            run: WorkerRun,
+            forwardOutput: Bool = true,
+            scenarioTimeout: Duration = .seconds(120),
+            cancellationGrace: Duration = .seconds(1)
+        ) {
+            self.jobs = jobs
+            self.run = run
+            self.forwardOutput = forwardOutput
+            self.scenarioTimeout = scenarioTimeout
+            self.cancellationGrace = cancellationGrace
+        }
     }
 
     /// What happens to the pool, handled one at a time in arrival order.
@@ -62,14 +76,14 @@ final class WorkerPool: RunExecutor {
     /// How many workers run at most, whatever `--jobs` says: four per core (a worker waits on its app,
     /// its requests and its timeouts as much as it computes); more only queue for the cores, each
     /// holding a process, a stub server and three pipes.
-    static var workerLimit: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) * workersPerCore }
+    package static var workerLimit: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) * workersPerCore }
     static let workersPerCore = 4
 
     /// The line that says so when fewer workers run than `--jobs` asked for — the core limit, the
     /// open-file limit, or fewer scenarios than workers (those started to load the files meanwhile are
     /// ended as soon as the count is known, before they run anything) — naming the tightest; `nil` when
     /// all of them run.
-    static func capNote(
+    package static func capNote(
         jobs: Int,
         scenarios: Int,
         openFiles: Int = Int.max,
@@ -105,7 +119,7 @@ final class WorkerPool: RunExecutor {
     private let inbox = Mutex<(pending: [Input], handling: Bool)>(([], false))
 
     /// Starts the workers at once, so that they load the scenario files while this process does.
-    init(_ options: Options) {
+    package init(_ options: Options) {
         let jobs = max(1, options.jobs)
         self.options = options
         runLine = try? options.run.line()
@@ -132,11 +146,11 @@ final class WorkerPool: RunExecutor {
     }
 
     /// Why workers ended without a scenario to blame; a run with any fails (exit status 1).
-    var workerFailures: [String] { core.withLock { $0.machine.failures } }
+    package var workerFailures: [String] { core.withLock { $0.machine.failures } }
 
     /// Ends the workers without running anything more (this process could not load the files, or a
     /// second interrupt): every worker is killed at once.
-    func abandon() {
+    package func abandon() {
         deliver(.abandon)
     }
 
@@ -147,7 +161,7 @@ final class WorkerPool: RunExecutor {
     ///   - scenarios: the selected scenarios, in run order.
     ///   - loaded: every scenario the workers load (the selection's superset, in load order).
     ///   - plan: what `runStarted` announces.
-    func run(
+    package func run(
         _ scenarios: [Scenario],
         loaded: [Scenario],
         plan: RunPlan,
@@ -178,7 +192,7 @@ final class WorkerPool: RunExecutor {
     /// Ctrl-C: nothing new is handed out; each worker cancels its running scenario (whose tear-down
     /// runs) and ends. A worker whose set-up or scenario step still runs a grace period later (it holds
     /// its thread, so it cannot see the cancellation) is ended by the watchdog.
-    func cancel() {
+    package func cancel() {
         deliver(.cancel)
     }
 

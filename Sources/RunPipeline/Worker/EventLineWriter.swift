@@ -1,0 +1,180 @@
+import Diagnostics
+import Foundation
+import Scenarios
+import Steps
+import StubServer
+import Synchronization
+
+/// Writes run events as JSON lines (``RunEventLines``) to the worker's channel, a scenario's events in
+/// one write when it finishes, and keeps the progress board up to date. Unless `live`, step starts and
+/// waits are left out: the parent's headless reporters do not use them, and they are half of all events.
+/// `live` (the live runner's workers) writes every event as it happens. What the app printed (an
+/// ``OutputCapture``) is added to the running scenario's log, or sent as output between scenarios.
+/// Every line buffered is also kept on the board (``ProgressBoard/keep(_:)``) until it is sent, so the
+/// parent reads what a worker that died never sent; lines that would overflow the board's copy are sent
+/// sooner instead.
+package final class EventLineWriter: Sendable {
+    private struct State {
+        var data = Data()
+        var startedOne = false
+        /// The scenario running, whose log the app's output goes to.
+        var current: ScenarioID?
+        /// The app's last line, not ended yet, and how much it printed in the current scenario.
+        var partialLine = Data()
+        var captured = 0
+        var dropped = 0
+    }
+
+    private let pending = Mutex(State())
+    private let channel: FileHandle
+    private let live: Bool
+    private let board: ProgressBoard?
+    private let loaded: [Scenario]
+    private let indexes: [ScenarioID: Int]
+    private let stepTimeouts: @Sendable (Scenario) -> [Duration]
+    private let capture: OutputCapture?
+
+    init(
+        channel: Int32 = STDOUT_FILENO,
+        live: Bool = false,
+        board: ProgressBoard? = nil,
+        loaded: [Scenario] = [],
+        stepTimeouts: @escaping @Sendable (Scenario) -> [Duration] = { _ in [] },
+        capture: OutputCapture? = nil
+    ) {
+        self.channel = FileHandle(fileDescriptor: channel, closeOnDealloc: false)
+        self.live = live
+        self.board = board
+        self.loaded = loaded
+        self.stepTimeouts = stepTimeouts
+        self.capture = capture
+        indexes = board == nil ? [:] : Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        if let capture, capture.descriptor >= 0 {
+            let thread = Thread { [self] in
+                while capture.waitForOutput() { takeOutput(atScenarioEnd: false) }
+            }
+            thread.start()
+        }
+    }
+
+    func write(_ event: RunEvent) {
+        switch event {
+        case .scenarioStarted(let id, _):
+            if let board {
+                let index = indexes[id] ?? -1
+                board.started(
+                    scenario: index,
+                    stepTimeouts: loaded.indices.contains(index) ? stepTimeouts(loaded[index]) : []
+                )
+            }
+        case .stepStarted(_, let step, let phase):
+            board?.started(step: step, phase: phase)
+            if !live { return }
+        case .stepWaiting: if !live { return }
+        case .stepFinished(_, _, _, let outcome, _):
+            if case .failed = outcome { board?.finishedStep(failed: true) } else { board?.finishedStep(failed: false) }
+        case .scenarioFinished:
+            // What the app printed in the scenario, up to its end, is its log.
+            if capture != nil { takeOutput(atScenarioEnd: true) }
+        default: break
+        }
+        guard let line = RunEventLines.encode(event) else { return }
+        let written = pending.withLock { state -> Bool in
+            guard buffer(line, &state) else { return false }
+            // At once: every event when live; the first start of the run (the parent marks when the
+            // first scenario started); a scenario's end (with its events).
+            var now = live
+            switch event {
+            case .scenarioFinished:
+                now = true
+                state.current = nil
+            case .scenarioStarted(let id, _):
+                state.current = id
+                state.captured = 0
+                state.dropped = 0
+                if !state.startedOne {
+                    state.startedOne = true
+                    now = true
+                }
+            default: break
+            }
+            return now ? flush(&state) : true
+        }
+        // The parent reads every line; when it has gone, nobody will: stop at once (its SIGTERM may never come).
+        if !written { exit(3) }
+        if case .scenarioFinished = event { board?.finishedScenario() }
+    }
+
+    /// Writes what is pending, under the lock (the output thread writes too, and lines must not mix).
+    private func flush(_ state: inout State) -> Bool {
+        guard !state.data.isEmpty else { return true }
+        defer { state.data = Data() }
+        board?.sending()
+        return Terminal.write(state.data, to: channel)
+    }
+
+    /// Adds `line` to what is pending, and its copy to the board; what the board cannot hold beside it
+    /// is sent first (and a line it cannot hold at all, at once). `false` when the parent has gone.
+    private func buffer(_ line: Data, _ state: inout State) -> Bool {
+        if let board, !board.keep(line) {
+            guard flush(&state) else { return false }
+            if !board.keep(line) {
+                state.data = line
+                return flush(&state)
+            }
+        }
+        state.data.append(line)
+        return true
+    }
+
+    /// Reads what the app printed: each whole line into the current scenario's log (or, between
+    /// scenarios, sent at once as output). At a scenario's end, standard output is flushed first and an
+    /// unfinished line counts as a line.
+    private func takeOutput(atScenarioEnd: Bool) {
+        guard let capture else { return }
+        if atScenarioEnd { fflush(nil) }
+        let written = pending.withLock { state -> Bool in
+            let data = capture.readAvailable()
+            state.partialLine.append(data)
+            var lines: [Data] = []
+            while let newline = state.partialLine.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(Data(state.partialLine[state.partialLine.startIndex..<newline]))
+                state.partialLine = Data(state.partialLine[(newline + 1)...])
+            }
+            while state.partialLine.count > OutputCapture.lineLimit {
+                lines.append(Data(state.partialLine.prefix(OutputCapture.lineLimit)))
+                state.partialLine = Data(state.partialLine.dropFirst(OutputCapture.lineLimit))
+            }
+            if (atScenarioEnd || state.current == nil), !state.partialLine.isEmpty {
+                lines.append(state.partialLine)
+                state.partialLine = Data()
+            }
+            guard let id = state.current else {
+                for line in lines {
+                    guard buffer(RunEventLines.encodeOutput(String(decoding: line, as: UTF8.self)), &state) else {
+                        return false
+                    }
+                }
+                return flush(&state)
+            }
+            for line in lines {
+                guard state.captured + line.count <= OutputCapture.limit else {
+                    state.dropped += line.count + 1
+                    continue
+                }
+                state.captured += line.count + 1
+                if let event = RunEventLines.encode(.log(id, String(decoding: line, as: UTF8.self))) {
+                    guard buffer(event, &state) else { return false }
+                }
+            }
+            if atScenarioEnd, state.dropped > 0 {
+                let note = "(\(state.dropped.groupedDigits) more bytes the app printed were not kept)"
+                if let event = RunEventLines.encode(.log(id, note)) {
+                    guard buffer(event, &state) else { return false }
+                }
+            }
+            return live ? flush(&state) : true
+        }
+        if !written { exit(3) }
+    }
+}

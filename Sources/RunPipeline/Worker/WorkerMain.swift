@@ -1,0 +1,82 @@
+import Diagnostics
+import Foundation
+import Scenarios
+package import Steps
+import StubServer
+import Synchronization
+
+/// One worker process of a run (``WorkerPool``): what `scenario-run worker` (hidden) runs.
+///
+/// Started before the parent loads, it reads the run the parent resolved (``WorkerRun``: the paths and
+/// the settings, options and `scenario-run.yml` already merged) from its channel, loads the same
+/// scenarios, starts its own stub server, then reads the parent's count of the loaded scenarios (`#N F`,
+/// checked) and scenario indexes into that list, one per line, and runs each (one run, scenarios as they arrive) between the default set-up
+/// and tear-down, writing its run events to standard output as JSON lines and where it is to its slot
+/// of the parent's ``ProgressBoard``. Ends at the end of its input. Ctrl-C and a closed terminal are the
+/// parent's to handle: the worker ignores SIGINT and SIGHUP; SIGTERM cancels gracefully (the current
+/// scenario's tear-down runs), a second SIGTERM exits at once. A step it cannot stop ends it, with
+/// status ``WorkerExit.abandonedStepStatus``, once its scenario is reported.
+package enum WorkerMain {
+    /// Runs the worker for `app` on its slot of the parent's board; returns the process's exit status
+    /// (2: the run could not be read, or the parent's scenario list did not match this one).
+    package static func run(app: AppUnderTest, board: String?, slot: Int) async throws -> Int32 {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
+        // First of all, before any app code runs: the channel to the parent becomes this process's own,
+        // and what the app prints goes to the scenario's log, never into the channel.
+        let channel = WorkerChannel.takeOver()
+        let capture = OutputCapture()
+        let environment = ProcessInfo.processInfo.environment
+        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        // The run, resolved once by the parent: no option is parsed and no setting merged again here.
+        let run: WorkerRun
+        let afterRun: Data
+        do {
+            (run, afterRun) = try WorkerRun.read(from: channel)
+        } catch {
+            Terminal.printError("error: \(error)")
+            return 2
+        }
+        let suite: ScenarioSuite
+        let scenarios: [Scenario]
+        let server: StubServer
+        let serverStart: Result<Void, any Error>?
+        do {
+            suite = try ScenarioSuite(app: app, settings: run.settings, directory: directory)
+            server = suite.makeServer()
+            (scenarios, serverStart) = try await Startup.load(
+                suite,
+                paths: ScenarioLines(arguments: run.paths).paths,
+                startingMeanwhile: server
+            )
+        } catch {
+            // The parent loads the same files and reports their errors.
+            return 2
+        }
+        try serverStart?.get()
+        let runner = try suite.makeRunner(server: server, environment: environment) {
+            // The step's action cannot be stopped; its scenario is reported (the writer has flushed it).
+            _exit(WorkerExit.abandonedStepStatus)
+        }
+        // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
+        let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }
+        let progress = try board.map { try ProgressBoard(path: $0, slot: slot) }
+        let output = EventLineWriter(
+            channel: channel,
+            live: run.liveEvents,
+            board: progress,
+            loaded: scenarios,
+            stepTimeouts: { runner.stepTimeouts(of: $0) },
+            capture: capture
+        )
+        let input = ScenarioInput(scenarios, channel: channel, after: afterRun)
+        await runner.run(arriving: input.scenarios) { event in output.write(event) }
+        if let problem = input.problem {
+            Terminal.printError("error: \(problem)")
+            return 2
+        }
+        interrupts.cancel()
+        await server.stop()
+        return 0
+    }
+}
