@@ -619,8 +619,14 @@ struct RunCommand: AsyncParsableCommand {
             summary = last
         }
 
-        await session.state.server.stop()
-        await recording?.shutdown()
+        if let recording {
+            // What a recording forwards ends with its server: requests in flight are recorded first.
+            await session.state.server.stop()
+            await recording.shutdown()
+        }
+        // Otherwise the stub server is left running: the process ends here, and its sockets with it.
+        // Stopping it gracefully could hang the event loop every task runs on, with the run reported
+        // (DECISIONS 168).
         AppExitGuard.disarm()
         try finish(summary)
         if let pool, !pool.workerFailures.isEmpty { throw ExitCode(1) }
