@@ -181,6 +181,50 @@ struct WorkerPoolMachineTests {
         )
     }
 
+    /// A worker that has reported everything it was given and does not end (a hang in an app's exit,
+    /// or in shutting a library down) is ended by the watchdog after ``WorkerPoolMachine/exitTime``: the
+    /// run ends with every result as reported, a note says why, and nothing fails.
+    @Test func aWorkerThatDoesNotEndAfterItsLastScenarioIsEndedAndNothingFails() {
+        var machine = WorkerPoolMachine(.init(jobs: 1))
+        _ = machine.start()
+        _ = machine.run(Self.request())
+        #expect(machine.tick(now: 0, progress: [:]) == [], "scenarios still to run: nothing to end")
+        for id in Self.ids.dropLast() { _ = machine.received(Self.passing(id), from: 0) }
+        #expect(machine.received(Self.passing(Self.ids[2]), from: 0).last == .closeInput(slot: 0))
+        let second: Int64 = 1_000_000_000
+        #expect(machine.tick(now: 5 * second, progress: [:]) == [], "seen done: the time starts")
+        #expect(machine.tick(now: 14 * second, progress: [:]) == [], "within the exit time")
+        #expect(machine.tick(now: 15 * second, progress: [:]) == [.kill(slot: 0)])
+        #expect(machine.tick(now: 16 * second, progress: [:]) == [], "killed once")
+        let end = machine.exited(0, WorkerExit(signal: 9), progress: nil)
+        #expect(
+            end.contains(
+                .note(
+                    "Worker process 1 did not end within 10.0 s of its last scenario and was ended; "
+                        + "every scenario it ran is reported."
+                )
+            )
+        )
+        #expect(!end.contains { if case .reportError = $0 { true } else { false } })
+        #expect(Self.finish(end) == RunSummary(passed: 3))
+        #expect(machine.failures.isEmpty, "the run does not fail for it")
+    }
+
+    /// A surplus worker (more jobs than scenarios) has no place in the run's schedule: the watchdog's
+    /// check for lingering workers passes it by (it once read past the schedule's workers and trapped).
+    @Test func theWatchdogPassesSurplusWorkersBy() {
+        var machine = WorkerPoolMachine(.init(jobs: 3))
+        _ = machine.start()
+        let request = WorkerPoolMachine.RunRequest(
+            scenarios: [Self.ids[0]],
+            loaded: Self.loaded,
+            planned: Self.planned
+        )
+        #expect(machine.run(request).contains(.kill(slot: 2)), "surplus: ended at once")
+        #expect(machine.tick(now: 0, progress: [:]) == [])
+        #expect(machine.tick(now: 60_000_000_000, progress: [:]) == [], "still loading, or ending")
+    }
+
     /// A worker that cannot start is said once, fails the run, and gets nothing: the others run it all.
     @Test func aWorkerThatCannotStartGetsNothing() {
         var machine = WorkerPoolMachine(.init(jobs: 2))

@@ -1,5 +1,5 @@
 package import Diagnostics
-package import Dispatch
+import Dispatch
 package import Scenarios
 package import Steps
 package import StubServer

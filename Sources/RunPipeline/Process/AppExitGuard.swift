@@ -1,6 +1,6 @@
-package import Foundation
+import Foundation
 package import Scenarios
-package import Synchronization
+import Synchronization
 
 /// An exit the runner did not make, in a run whose scenarios run in this process (`--in-process`,
 /// `KIF_SKIP_TEAR_DOWN`): app code that calls `exit(0)` would end the run with status 0 and no

@@ -5,7 +5,7 @@ import Synchronization
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP during a run: the first one calls `onFirst` (cancel the run
 /// gracefully — the current scenario's tear-down still runs); a second one kills the
 /// ``ChildProcesses``, calls `onSecond` (restore what must be restored) and exits at once with 130.
-/// Used by the headless runner, the live runner (``TUIRun``), the worker and `serve`: the program
+/// Used by the headless runner, the live runner (`TUIRun`), the worker and `serve`: the program
 /// owns these signals and the exit, the libraries never do.
 ///
 /// The handlers are DispatchSource signal sources on a global queue, not swift-service-lifecycle's

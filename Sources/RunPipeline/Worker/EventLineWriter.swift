@@ -1,8 +1,6 @@
 import Diagnostics
 import Foundation
 import Scenarios
-import Steps
-import StubServer
 import Synchronization
 
 /// Writes run events as JSON lines (``RunEventLines``) to the worker's channel, a scenario's events in

@@ -1,8 +1,6 @@
 import Diagnostics
 import Foundation
 import Scenarios
-import Steps
-import StubServer
 import Synchronization
 
 /// The scenarios the parent names on the channel: its count and fingerprint of the scenarios it

@@ -1,8 +1,4 @@
-import Diagnostics
 import Foundation
-import Scenarios
-import Steps
-import StubServer
 import Synchronization
 
 /// The worker's end of its channel to the parent (a socket): given as standard input, it is moved to a

@@ -66,7 +66,7 @@ package final class InMemoryWorkers: RunExecutor {
                     // Nothing runs between two scenarios here: a worker told to end ends now.
                     workers.pending[slot] = []
                     workers.inputOpen.remove(slot)
-                case .clearBoard, .output, .reportError:
+                case .clearBoard, .output, .reportError, .note:
                     break
                 case .emit(let event):
                     emit(event)

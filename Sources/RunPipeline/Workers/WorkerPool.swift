@@ -1,8 +1,8 @@
-package import Diagnostics
-package import Foundation
+import Diagnostics
+import Foundation
 package import Scenarios
-package import Steps
-package import Synchronization
+import Steps
+import Synchronization
 
 /// Runs scenarios in worker processes (`scenario-run worker`), so that nothing a scenario does — a
 /// `fatalError`, a signal, `exit()`, a step that never returns — can take the runner down with it.
@@ -32,11 +32,11 @@ package final class WorkerPool: RunExecutor {
         var run: WorkerRun
         /// The workers' own output (an app's prints, crash messages) is passed on to this process's
         /// standard output and error; the live runner, which owns the terminal, keeps it out.
-        var forwardOutput = true
+        var forwardOutput: Bool
         /// How long one scenario may run before its process is ended.
-        var scenarioTimeout: Duration = .seconds(120)
+        var scenarioTimeout: Duration
         /// How long a step may go on after its timeout or the run's cancellation (``RunSettings/cancellationGrace``).
-        var cancellationGrace: Duration = .seconds(1)
+        var cancellationGrace: Duration
 
         package init(
             jobs: Int,
@@ -282,6 +282,8 @@ package final class WorkerPool: RunExecutor {
                 Terminal.write(Data((text + "\n").utf8), to: .standardOutput)
             case .reportError(let message):
                 Terminal.printError("error: \(message)")
+            case .note(let message):
+                Terminal.printError("note: \(message)")
             case .finish(let summary):
                 let finished = core.withLock { core in
                     defer {

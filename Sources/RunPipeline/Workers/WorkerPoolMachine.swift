@@ -39,6 +39,8 @@ package struct WorkerPoolMachine: Sendable {
         case output(String)
         /// Say this on standard error, as `error: …`.
         case reportError(String)
+        /// Say this on standard error, as `note: …`: nothing failed.
+        case note(String)
         /// The run is over: every worker has ended.
         case finish(RunSummary)
     }
@@ -106,6 +108,10 @@ package struct WorkerPoolMachine: Sendable {
     static let reportingTime: Duration = .seconds(1)
     /// The same after Ctrl-C: a cancelled run ends within two seconds.
     static let cancelledReportingTime: Duration = .milliseconds(500)
+    /// How long a worker that has reported every scenario it was given, and will be given none, has to
+    /// end before the pool ends it: the run's results are all in, and nothing may keep the run from
+    /// ending (an app's exit handler that hangs, a deadlock in shutting a library down).
+    package static let exitTime: Duration = .seconds(10)
 
     private struct Slot {
         /// A process was started in it and has not been seen to end.
@@ -118,6 +124,10 @@ package struct WorkerPoolMachine: Sendable {
         var finishedAny = false
         /// Whether the run has fewer scenarios than workers and this one was ended before it ran any.
         var isSurplus = false
+        /// Since when (CLOCK_MONOTONIC nanoseconds) the watchdog has seen it with nothing left to run.
+        var doneSince: Int64?
+        /// Whether the pool ended it for not ending within ``exitTime`` of its last scenario.
+        var lingered = false
     }
 
     private struct Run {
@@ -277,13 +287,27 @@ package struct WorkerPoolMachine: Sendable {
     }
 
     /// The watchdog's reading of the board (`progress` by slot, at `now`): the process of a worker past
-    /// its time is killed, which fails its scenario with the reason ``overdue(_:now:)`` gives.
+    /// its time is killed, which fails its scenario with the reason ``overdue(_:now:)`` gives; so is one
+    /// that has not ended ``exitTime`` after its last scenario, which fails nothing (a note says so).
     package mutating func tick(now: Int64, progress: [Int: WorkerProgress]) -> [Action] {
         var actions: [Action] = []
         for slot in slots.indices where slots[slot].running && slots[slot].killReason == nil {
-            guard let progress = progress[slot], let reason = overdue(progress, now: now) else { continue }
-            slots[slot].killReason = reason
-            actions.append(.kill(slot: slot))
+            if let progress = progress[slot], let reason = overdue(progress, now: now) {
+                slots[slot].killReason = reason
+                actions.append(.kill(slot: slot))
+                continue
+            }
+            guard !slots[slot].isSurplus, !slots[slot].inputOpen, run?.schedule.isDone(slot) == true else {
+                slots[slot].doneSince = nil
+                continue
+            }
+            let since = slots[slot].doneSince ?? now
+            slots[slot].doneSince = since
+            if Duration.nanoseconds(now - since) >= Self.exitTime {
+                slots[slot].killReason = "Did not end within \(Self.exitTime.shortSeconds) s of its last scenario."
+                slots[slot].lingered = true
+                actions.append(.kill(slot: slot))
+            }
         }
         return actions
     }
@@ -345,7 +369,14 @@ package struct WorkerPoolMachine: Sendable {
         actions += events.map(Action.emit)
         for (other, scenarios) in resend { actions += send(scenarios, to: other) }
 
-        if running == nil, !exit.endedItself, !abandoned {
+        if slots[slot].lingered {
+            actions.append(
+                .note(
+                    "Worker process \(slot + 1) did not end within \(Self.exitTime.shortSeconds) s of its last "
+                        + "scenario and was ended; every scenario it ran is reported."
+                )
+            )
+        } else if running == nil, !exit.endedItself, !abandoned {
             let message = "Worker process \(slot + 1) ended: \(exit.describe(runningAScenario: false))"
             failures.append(message)
             actions.append(.reportError(message))

@@ -1,5 +1,5 @@
 package import Foundation
-package import Synchronization
+import Synchronization
 
 /// One `scenario-run worker` process as ``WorkerPool`` drives it: started with its channel (a socket
 /// that is its standard input until it takes it over) and its standard error; the run's line written

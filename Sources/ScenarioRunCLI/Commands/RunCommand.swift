@@ -545,7 +545,7 @@ struct RunCommand: AsyncParsableCommand {
         // Interrupted while loading: nothing runs, and the report says so.
         if cancellation.isCancelled {
             pool?.abandon()
-            await server.stop()
+            // The stub server is left running, as at the end of any run (DECISIONS 168).
             try finish(RunEvents.skipping(scenarios, plan: plan, emit: consumeHeadless))
             return
         }
@@ -625,8 +625,8 @@ struct RunCommand: AsyncParsableCommand {
             await recording.shutdown()
         }
         // Otherwise the stub server is left running: the process ends here, and its sockets with it.
-        // Stopping it gracefully could hang the event loop every task runs on, with the run reported
-        // (DECISIONS 168).
+        // Stopping it gracefully could hang the event loop every task runs on before the reports are
+        // written (DECISIONS 168).
         AppExitGuard.disarm()
         try finish(summary)
         if let pool, !pool.workerFailures.isEmpty { throw ExitCode(1) }

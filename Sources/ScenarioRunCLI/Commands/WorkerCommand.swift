@@ -1,13 +1,7 @@
 import ArgumentParser
-import Diagnostics
-import Foundation
 import RunPipeline
-import Scenarios
-import Steps
-import StubServer
-import Synchronization
 
-/// `scenario-run worker` (hidden) — one worker process of a run: ``WorkerMain`` with this program's app.
+/// `scenario-run worker` (hidden) — one worker process of a run: `WorkerMain` with this program's app.
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",

@@ -63,8 +63,10 @@ package struct ParallelSchedule: Sendable {
     }
 
     /// Whether `worker` has nothing to run and will be given nothing more: its input can be closed.
+    /// A worker the schedule does not have (a surplus slot of the pool) is not done: it never started.
     package func isDone(_ worker: Int) -> Bool {
-        workers[worker].assigned.isEmpty && (queue.isEmpty || stopped)
+        guard workers.indices.contains(worker) else { return false }
+        return workers[worker].assigned.isEmpty && (queue.isEmpty || stopped)
     }
 
     /// Records an event from `worker`; returns the events to report (run-level events of the worker
