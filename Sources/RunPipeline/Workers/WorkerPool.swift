@@ -25,31 +25,15 @@ import Synchronization
 /// it carries out with no lock held; ``WorkerProcess`` is one process with its channel and readers.
 package final class WorkerPool: RunExecutor {
     package struct Options: Sendable {
-        /// How many worker processes run scenarios at once.
-        var jobs: Int
+        /// How many workers, whether their output is shown, and their time limits: the machine's own.
+        var pool: WorkerPoolMachine.Options
         /// What every worker runs: the paths and the resolved settings, sent as its channel's first line
         /// (whether it sends every event at once, step starts and waits included, too).
         var run: WorkerRun
-        /// The workers' own output (an app's prints, crash messages) is passed on to this process's
-        /// standard output and error; the live runner, which owns the terminal, keeps it out.
-        var forwardOutput: Bool
-        /// How long one scenario may run before its process is ended.
-        var scenarioTimeout: Duration
-        /// How long a step may go on after its timeout or the run's cancellation (``RunSettings/cancellationGrace``).
-        var cancellationGrace: Duration
 
-        package init(
-            jobs: Int,
-            run: WorkerRun,
-            forwardOutput: Bool = true,
-            scenarioTimeout: Duration = .seconds(120),
-            cancellationGrace: Duration = .seconds(1)
-        ) {
-            self.jobs = jobs
+        package init(_ pool: WorkerPoolMachine.Options, run: WorkerRun) {
+            self.pool = pool
             self.run = run
-            self.forwardOutput = forwardOutput
-            self.scenarioTimeout = scenarioTimeout
-            self.cancellationGrace = cancellationGrace
         }
     }
 
@@ -120,7 +104,9 @@ package final class WorkerPool: RunExecutor {
 
     /// Starts the workers at once, so that they load the scenario files while this process does.
     package init(_ options: Options) {
-        let jobs = max(1, options.jobs)
+        var pool = options.pool
+        pool.jobs = max(1, pool.jobs)
+        let jobs = pool.jobs
         self.options = options
         runLine = try? options.run.line()
         signal(SIGPIPE, SIG_IGN)  // a worker that died must not take the parent with it
@@ -133,15 +119,7 @@ package final class WorkerPool: RunExecutor {
             )
             board = nil
         }
-        let machine = WorkerPoolMachine(
-            WorkerPoolMachine.Options(
-                jobs: jobs,
-                forwardOutput: options.forwardOutput,
-                scenarioTimeout: options.scenarioTimeout,
-                cancellationGrace: options.cancellationGrace
-            )
-        )
-        core = Mutex(Core(machine: machine))
+        core = Mutex(Core(machine: WorkerPoolMachine(pool)))
         deliver(.start)
     }
 
@@ -246,7 +224,7 @@ package final class WorkerPool: RunExecutor {
             guard let board else { return [] }
             let now = ProgressBoard.now()
             var progress: [Int: ProgressBoard.Progress] = [:]
-            for slot in 0..<max(1, options.jobs) { progress[slot] = board.running(in: slot) }
+            for slot in 0..<max(1, options.pool.jobs) { progress[slot] = board.running(in: slot) }
             return core.withLock { [progress] in $0.machine.tick(now: now, progress: progress) }
         }
     }
@@ -304,7 +282,7 @@ package final class WorkerPool: RunExecutor {
         return try WorkerProcess(
             arguments: arguments,
             runLine: runLine,
-            forwardOutput: options.forwardOutput,
+            forwardOutput: options.pool.forwardOutput,
             onLines: { [self] lines in deliver(.lines(slot: slot, lines)) },
             onExit: { [self] exit in deliver(.exited(slot: slot, exit)) }
         )
@@ -316,7 +294,7 @@ package final class WorkerPool: RunExecutor {
     /// of a worker past its time is killed (``WorkerPoolMachine/tick(now:progress:)``).
     private func startWatchdog() -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
-        let interval = max(.milliseconds(10), min(Self.watchInterval, options.scenarioTimeout / 4))
+        let interval = max(.milliseconds(10), min(Self.watchInterval, options.pool.scenarioTimeout / 4))
         let nanoseconds =
             Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))

@@ -88,13 +88,15 @@ extension RunCommand {
         return !list && !settings.skipTearDown && !inProcess && record == nil && fitting > 0
             ? WorkerPool(
                 WorkerPool.Options(
-                    // The live runner shows one running scenario at a time.
-                    jobs: live ? 1 : min(jobs, WorkerPool.workerLimit, fitting),
+                    WorkerPoolMachine.Options(
+                        // The live runner shows one running scenario at a time.
+                        jobs: live ? 1 : min(jobs, WorkerPool.workerLimit, fitting),
+                        forwardOutput: !live,
+                        scenarioTimeout: settings.scenarioTimeout,
+                        cancellationGrace: settings.cancellationGrace
+                    ),
                     // The event stream tells tools each step as it starts, as the live runner does.
-                    run: WorkerRun(paths: paths, settings: settings, liveEvents: live || events != nil),
-                    forwardOutput: !live,
-                    scenarioTimeout: settings.scenarioTimeout,
-                    cancellationGrace: settings.cancellationGrace
+                    run: WorkerRun(paths: paths, settings: settings, liveEvents: live || events != nil)
                 )
             ) : nil
     }
