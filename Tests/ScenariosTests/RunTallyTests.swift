@@ -40,7 +40,7 @@ struct RunTallyTests {
         #expect(tally.isFinished)
         #expect(tally.counts(of: ids.prefix(2)) == RunSummary(passed: 1, failed: 1))
         #expect(tally.counts(of: ids.suffix(2)) == RunSummary(skipped: 2))
-        #expect(tally.durations[ids[0]] == .milliseconds(5))
+        #expect(tally.duration(of: ids[0]) == .milliseconds(5))
     }
 
     @Test func aNewRunStartsFromNothing() {

@@ -38,7 +38,7 @@ package struct InProcessExecutor: RunExecutor {
         plan: RunPlan,
         emit: @escaping @Sendable (RunEvent) -> Void
     ) async -> RunSummary {
-        await runner().run(scenarios, onEvent: emit)
+        await runner().run(scenarios, plan: plan, onEvent: emit)
     }
 
     package func cancel() {

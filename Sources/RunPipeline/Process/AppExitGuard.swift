@@ -17,7 +17,8 @@ import Synchronization
 /// ```
 package final class AppExitGuard: Sendable {
     private struct State {
-        var plan: [ScenarioID: RunPlan.PlannedScenario] = [:]
+        /// The run's plan, shared with the reporters' (searched only when the app exits).
+        var plan = RunPlan(scenarios: [])
         /// The run's totals, and what has finished.
         var tally = RunTally()
         /// The scenario running, its step (the last started), and since when.
@@ -66,7 +67,7 @@ package final class AppExitGuard: Sendable {
                 let tally = state.tally
                 state = State()
                 state.tally = tally
-                state.plan = Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first }
+                state.plan = plan
             case .scenarioStarted(let id, _):
                 state.current = (id, nil, .now)
             case .stepStarted(let id, let step, _):
@@ -102,7 +103,7 @@ package final class AppExitGuard: Sendable {
             }
             var events: [RunEvent] = []
             if let current = state.current {
-                let planned = state.plan[current.id]
+                let planned = state.plan.scenarios.first { $0.id == current.id }
                 let index = current.step ?? 0
                 let step = planned.flatMap { $0.steps.indices.contains(index) ? $0.steps[index] : nil }
                 let reason =

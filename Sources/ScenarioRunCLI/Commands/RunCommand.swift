@@ -508,7 +508,6 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let runner = try suite.makeRunner(server: server, environment: environment)
-        let plan = runner.plan(scenarios)
         // What a run reads of the project; `--watch` replaces it when files change.
         let session = WatchSession(
             WatchSession.Current(suite: suite, loaded: loaded, runner: runner, server: server, selection: selection)
@@ -546,7 +545,7 @@ struct RunCommand: AsyncParsableCommand {
         if cancellation.isCancelled {
             pool?.abandon()
             // The stub server is left running, as at the end of any run (DECISIONS 168).
-            try finish(RunEvents.skipping(scenarios, plan: plan, emit: consumeHeadless))
+            try finish(RunEvents.skipping(scenarios, plan: runner.plan(scenarios), emit: consumeHeadless))
             return
         }
 

@@ -16,10 +16,9 @@
 package struct RunTally: Sendable, Hashable {
     /// The scenarios of the run, in order (empty before `runStarted`).
     package private(set) var order: [ScenarioID] = []
-    /// How each finished scenario ended.
-    package private(set) var outcomes: [ScenarioID: ScenarioOutcome] = [:]
-    /// How long each finished scenario took (its last try, as its `scenarioFinished` says).
-    package private(set) var durations: [ScenarioID: Duration] = [:]
+    /// How each finished scenario ended, and how long it took (its last try, as its `scenarioFinished`
+    /// says): one entry a scenario, since a run's tallies live as long as the run.
+    private var finished: [ScenarioID: Finish] = [:]
     /// The counts so far; the duration and `cancelled` once the run finished.
     package private(set) var summary = RunSummary()
     /// Whether `runFinished` was recorded.
@@ -50,10 +49,16 @@ package struct RunTally: Sendable, Hashable {
     }
 
     /// Whether the scenario has finished (and counted).
-    package func hasFinished(_ id: ScenarioID) -> Bool { outcomes[id] != nil }
+    package func hasFinished(_ id: ScenarioID) -> Bool { finished[id] != nil }
+
+    /// How the scenario ended; `nil` while it has not.
+    package func outcome(of id: ScenarioID) -> ScenarioOutcome? { finished[id]?.outcome }
+
+    /// How long the scenario took; `nil` while it has not finished.
+    package func duration(of id: ScenarioID) -> Duration? { finished[id]?.duration }
 
     /// The planned scenarios that have not finished, in order.
-    package var unfinished: [ScenarioID] { order.filter { outcomes[$0] == nil } }
+    package var unfinished: [ScenarioID] { order.filter { finished[$0] == nil } }
 
     /// Ends the run: a skipped `scenarioFinished` for every planned scenario that did not finish, then
     /// `runFinished` with the totals — the events to report, already counted.
@@ -78,7 +83,7 @@ package struct RunTally: Sendable, Hashable {
     package func counts(of scenarios: some Sequence<ScenarioID>) -> RunSummary {
         var counts = RunSummary()
         for id in scenarios {
-            switch outcomes[id] {
+            switch finished[id]?.outcome {
             case .passed?: counts.passed += 1
             case .failed?: counts.failed += 1
             case .skipped?, nil: counts.skipped += 1
@@ -88,13 +93,18 @@ package struct RunTally: Sendable, Hashable {
     }
 
     private mutating func count(_ id: ScenarioID, _ outcome: ScenarioOutcome, _ duration: Duration) {
-        guard outcomes[id] == nil else { return }
-        outcomes[id] = outcome
-        durations[id] = duration
+        guard finished[id] == nil else { return }
+        finished[id] = Finish(outcome: outcome, duration: duration)
         switch outcome {
         case .passed: summary.passed += 1
         case .failed: summary.failed += 1
         case .skipped: summary.skipped += 1
         }
+    }
+
+    /// How a scenario ended.
+    private struct Finish: Sendable, Hashable {
+        var outcome: ScenarioOutcome
+        var duration: Duration
     }
 }

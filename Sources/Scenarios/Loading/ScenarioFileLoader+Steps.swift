@@ -8,7 +8,13 @@ extension ScenarioFileLoader {
     // MARK: Steps
 
     mutating func steps(_ items: [YAMLNode], bound: inout BoundNames) -> [Step] {
-        items.compactMap { step($0, bound: &bound) }
+        // Built to size: a loaded suite keeps every scenario's steps for the whole run.
+        var steps: [Step] = []
+        steps.reserveCapacity(items.count)
+        for item in items {
+            if let step = step(item, bound: &bound) { steps.append(step) }
+        }
+        return steps
     }
 
     private mutating func step(_ node: YAMLNode, bound: inout BoundNames) -> Step? {

@@ -56,7 +56,7 @@ package final class JUnitReporter: Sendable {
         }
         func counts(_ scenarios: [RunPlan.PlannedScenario]) -> (failures: Int, skipped: Int, time: Duration) {
             let counts = record.tally.counts(of: scenarios.map(\.id))
-            let time = scenarios.reduce(Duration.zero) { $0 + (record.tally.durations[$1.id] ?? .zero) }
+            let time = scenarios.reduce(Duration.zero) { $0 + (record.tally.duration(of: $1.id) ?? .zero) }
             return (counts.failed, counts.skipped, time)
         }
 

@@ -184,7 +184,17 @@ package final class ScenarioRunner: Sendable {
     /// Cancelling the calling task has the same effect as ``cancel()``.
     @discardableResult
     package func run(_ scenarios: [Scenario], onEvent: @escaping @Sendable (RunEvent) -> Void) async -> RunSummary {
-        await run(plan: plan(scenarios), source: ScenarioSource(scenarios), onEvent: onEvent)
+        await run(scenarios, plan: plan(scenarios), onEvent: onEvent)
+    }
+
+    /// Runs `scenarios` under the plan already made of them (``plan(_:)``): an executor handed the run's
+    /// plan runs it, instead of making it again.
+    @discardableResult
+    package func run(_ scenarios: [Scenario], plan: RunPlan, onEvent: @escaping @Sendable (RunEvent) -> Void) async
+        -> RunSummary
+    {
+        assert(plan.scenarios.map(\.id) == scenarios.map(\.id), "the plan is not of these scenarios")
+        return await run(plan: plan, source: ScenarioSource(scenarios), onEvent: onEvent)
     }
 
     /// Runs scenarios as they arrive, until the stream ends — what a worker of a parallel run does with
