@@ -135,7 +135,7 @@ struct WatchFallbackTests {
     }
 
     /// 3,000 scenarios, one renamed at a moment that moves through the time the parent and its worker
-    /// load them: each run ends (the worker refuses a list that is not the parent's, in words), none waits
+    /// load them: each run ends (the worker refuses a scenario its file no longer has, in words), none waits
     /// for a scenario its worker never had.
     @Test func aScenarioRenamedWhileWorkersLoadNeverHangsTheRun() async throws {
         let names = (0..<3_000).map { "S\($0)" }
@@ -165,7 +165,7 @@ struct WatchFallbackTests {
                 refused += 1
                 #expect(
                     result.stderr.contains(
-                        "error: The scenario files changed while the run started (a scenario was renamed or moved)."
+                        "error: The scenario files changed while the run started: Scenarios/big.yml no longer has 'S5' at line 12."
                     ),
                     "\(result.stderr)"
                 )

@@ -46,21 +46,15 @@ struct WorkerPoolMachineTests {
     )
     /// The workers load one more scenario than is run, first: indexes are into what they load.
     static let loaded = [ScenarioID(file: "Scenarios/0.yml", name: "Loaded only")] + ids
-    static let header = "#4 " + String(fingerprint(loaded), radix: 16) + "\n"
 
     static func request(failFast: Bool = false) -> WorkerPoolMachine.RunRequest {
         .init(scenarios: ids, loaded: loaded, planned: planned, failFast: failFast)
     }
 
-    /// The FNV-1a fingerprint the header carries (the worker checks it against what it loaded).
-    static func fingerprint(_ ids: [ScenarioID]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for id in ids {
-            for byte in id.file.utf8 + [0] + id.name.utf8 + [0] {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
-        }
-        return hash
+    /// What a worker is handed for the scenarios `ids[k]`: a JSON line each — the index in the loaded
+    /// list, the scenario's line, its file and its name (what the worker builds it from).
+    static func lines(_ scenarios: Int...) -> String {
+        scenarios.map { "[\($0 + 1),\(2 + 10 * $0),\"Scenarios/a.yml\",\"S\($0)\"]\n" }.joined()
     }
 
     static func passing(_ id: ScenarioID) -> [RunEventLines.Message] {
@@ -85,8 +79,8 @@ struct WorkerPoolMachineTests {
         // Two at a time each: worker 1 gets the first two (load indexes 1 and 2), worker 2 the third.
         #expect(
             machine.run(Self.request()) == [
-                .write(slot: 0, Self.header), .write(slot: 0, "1\n2\n"),
-                .write(slot: 1, Self.header), .write(slot: 1, "3\n"),
+                .write(slot: 0, #"[1,2,"Scenarios/a.yml","S0"]"# + "\n" + #"[2,12,"Scenarios/a.yml","S1"]"# + "\n"),
+                .write(slot: 1, Self.lines(2)),
             ]
         )
         let first = machine.received(Self.passing(Self.ids[0]), from: 0)
@@ -141,9 +135,9 @@ struct WorkerPoolMachineTests {
                 .scenarioFinished(Self.ids[1], outcome: .failed(step: 2, reason: failed.0), duration: .milliseconds(40))
             )
         )
-        // Replaced: launched, told the list, and given the one scenario left (load index 3).
+        // Replaced: launched and given the one scenario left (load index 3).
         let tail = Array(actions.drop { $0 != .launch(slot: 0) })
-        #expect(tail == [.launch(slot: 0), .write(slot: 0, Self.header), .write(slot: 0, "3\n")])
+        #expect(tail == [.launch(slot: 0), .write(slot: 0, Self.lines(2))])
         #expect(machine.failures.isEmpty, "a scenario's failure, not the run's")
         _ = machine.received(Self.passing(Self.ids[2]), from: 0)
         #expect(Self.finish(machine.exited(0, WorkerExit(), progress: nil)) == RunSummary(passed: 2, failed: 1))
@@ -250,7 +244,10 @@ struct WorkerPoolMachineTests {
         _ = machine.received([.event(.scenarioStarted(Self.ids[0], worker: nil))], from: 0)
         let progress = WorkerProgress(scenario: 1, step: 1, phase: .steps, earlierPassed: true, elapsed: .zero)
         let crashed = machine.exited(0, WorkerExit(signal: 9), progress: progress)
-        #expect(Array(crashed.drop { $0 != .launch(slot: 0) }).count == 3, "launched, header, indexes 2 and 3")
+        #expect(
+            Array(crashed.drop { $0 != .launch(slot: 0) }) == [.launch(slot: 0), .write(slot: 0, Self.lines(1, 2))],
+            "launched, and handed the two scenarios left"
+        )
         let failed = machine.launchFailed(0, reason: "No such file or directory")
         #expect(failed.first == .reportError("A worker process could not start: No such file or directory"))
         #expect(

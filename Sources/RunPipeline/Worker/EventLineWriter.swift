@@ -27,8 +27,7 @@ package final class EventLineWriter: Sendable {
     private let channel: FileHandle
     private let live: Bool
     private let board: ProgressBoard?
-    private let loaded: [Scenario]
-    private let indexes: [ScenarioID: Int]
+    private let starting: @Sendable (ScenarioID) -> (index: Int, scenario: Scenario)?
     private let stepTimeouts: @Sendable (Scenario) -> [Duration]
     private let capture: OutputCapture?
 
@@ -36,17 +35,16 @@ package final class EventLineWriter: Sendable {
         channel: Int32 = STDOUT_FILENO,
         live: Bool = false,
         board: ProgressBoard? = nil,
-        loaded: [Scenario] = [],
+        starting: @escaping @Sendable (ScenarioID) -> (index: Int, scenario: Scenario)? = { _ in nil },
         stepTimeouts: @escaping @Sendable (Scenario) -> [Duration] = { _ in [] },
         capture: OutputCapture? = nil
     ) {
         self.channel = FileHandle(fileDescriptor: channel, closeOnDealloc: false)
         self.live = live
         self.board = board
-        self.loaded = loaded
+        self.starting = starting
         self.stepTimeouts = stepTimeouts
         self.capture = capture
-        indexes = board == nil ? [:] : Dictionary(loaded.enumerated().map { ($1.id, $0) }) { first, _ in first }
         if let capture, capture.descriptor >= 0 {
             let thread = Thread { [self] in
                 while capture.waitForOutput() { takeOutput(atScenarioEnd: false) }
@@ -58,11 +56,11 @@ package final class EventLineWriter: Sendable {
     func write(_ event: RunEvent) {
         switch event {
         case .scenarioStarted(let id, _):
+            let handed = starting(id)
             if let board {
-                let index = indexes[id] ?? -1
                 board.started(
-                    scenario: index,
-                    stepTimeouts: loaded.indices.contains(index) ? stepTimeouts(loaded[index]) : []
+                    scenario: handed?.index ?? -1,
+                    stepTimeouts: handed.map { stepTimeouts($0.scenario) } ?? []
                 )
             }
         case .stepStarted(_, let step, let phase):

@@ -1,56 +1,68 @@
 import Diagnostics
 import Foundation
+import ObjectManager
 import Scenarios
 import Synchronization
 
-/// The scenarios the parent names on the channel: its count and fingerprint of the scenarios it
-/// loaded first (`#N F`, which must be this worker's too, as the indexes are into the same list: a
-/// scenario renamed between the two loads keeps the count), then one index per line. Read on a thread
-/// of their own: a blocking read must not hold the event loop every task runs on. At the end of its
-/// input the thread waits for the channel to close: the parent has ended (whatever way, `kill -9`
-/// too), and so does this process, at once.
+/// The scenarios the parent names on the channel, one a line (``line(index:id:line:)``): its index in
+/// the parent's loaded list (the worker's place on the board says it), the line it is written on, its
+/// file and its name. Each is built as it arrives (``ScenarioBuilder``): the parent loaded and checked
+/// every file, a worker builds only what it runs. A scenario its file no longer holds at that line
+/// (changed after the parent loaded it) ends the input with ``problem``. Read on a thread of their own: a
+/// blocking read must not hold the event loop every task runs on. At the end of its input the thread
+/// waits for the channel to close: the parent has ended (whatever way, `kill -9` too), and so does this
+/// process, at once.
 package final class ScenarioInput: Sendable {
     let scenarios: AsyncStream<Scenario>
     private let mismatch = Mutex<String?>(nil)
+    /// Each scenario handed over and not started yet, with its board index.
+    private let waiting = Mutex<[ScenarioID: (index: Int, scenario: Scenario)]>([:])
 
-    /// `#N F\n`: how many scenarios were loaded, and the FNV-1a hash of their files and names in order.
-    static func header(of loaded: [ScenarioID]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for id in loaded {
-            for byte in id.file.utf8 + [0] + id.name.utf8 + [0] {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
-        }
-        return "#\(loaded.count) \(String(hash, radix: 16))\n"
+    /// The line that hands a worker the scenario `id`, written at `line`, at `index` of the loaded list.
+    static func line(index: Int, id: ScenarioID, line: Int) -> String {
+        String(
+            decoding: JSONValue.array([.int(index), .int(line), .string(id.file), .string(id.name)]).encoded(),
+            as: UTF8.self
+        )
+            + "\n"
+    }
+
+    /// What a line names: the index, the scenario and its line; `nil` for anything else.
+    static func parse(_ line: Data) -> (index: Int, id: ScenarioID, line: Int)? {
+        guard case .array(let fields)? = try? JSONValue(parsing: line), fields.count == 4,
+            case .int(let index) = fields[0], case .int(let written) = fields[1],
+            case .string(let file) = fields[2], case .string(let name) = fields[3]
+        else { return nil }
+        return (index, ScenarioID(file: file, name: name), written)
     }
 
     /// `after`: what was read from the channel past the run's own line.
-    init(_ loaded: [Scenario], channel: Int32, after: Data = Data()) {
+    init(building builder: ScenarioBuilder, channel: Int32, after: Data = Data()) {
         let (stream, continuation) = AsyncStream.makeStream(of: Scenario.self)
         scenarios = stream
-        let header = Self.header(of: loaded.map(\.id)).dropLast()
         let thread = Thread { [self] in
+            var builder = builder
             var buffer = after
             var chunk = [UInt8](repeating: 0, count: 4096)
             // The lines already read come first; then what the channel brings.
             reading: while true {
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer = Data(buffer[(newline + 1)...])
-                    if line.hasPrefix("#") {
-                        guard line == header else {
-                            let count = line.dropFirst().split(separator: " ").first ?? ""
-                            self.mismatch.withLock {
-                                $0 =
-                                    count == String(loaded.count)
-                                    ? "The scenario files changed while the run started (a scenario was renamed or moved)."
-                                    : "The scenario files changed while the run started (\(count) scenarios, now \(loaded.count))."
-                            }
-                            break reading
-                        }
-                    } else if let index = Int(line), loaded.indices.contains(index) {
-                        continuation.yield(loaded[index])
+                    let line = buffer[buffer.startIndex..<newline]
+                    defer { buffer = Data(buffer[(newline + 1)...]) }
+                    guard let (index, id, written) = Self.parse(line) else {
+                        self.mismatch.withLock { $0 = "The parent sent a line that names no scenario." }
+                        break reading
                     }
+                    guard let scenario = builder.scenario(id, line: written) else {
+                        self.mismatch.withLock {
+                            $0 =
+                                "The scenario files changed while the run started: \(id.file) no longer has "
+                                + "'\(id.name)' at line \(written)."
+                        }
+                        break reading
+                    }
+                    waiting.withLock { $0[id] = (index, scenario) }
+                    continuation.yield(scenario)
                 }
                 let count = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
@@ -61,6 +73,11 @@ package final class ScenarioInput: Sendable {
             Self.exitWhenTheParentEnds(channel)
         }
         thread.start()
+    }
+
+    /// The scenario `id`, handed over and now starting, and its board index (forgotten here).
+    func start(_ id: ScenarioID) -> (index: Int, scenario: Scenario)? {
+        waiting.withLock { $0.removeValue(forKey: id) }
     }
 
     /// Why the input was refused, if it was.

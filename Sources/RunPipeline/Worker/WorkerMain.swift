@@ -8,17 +8,17 @@ import Synchronization
 /// One worker process of a run (``WorkerPool``): what `scenario-run worker` (hidden) runs.
 ///
 /// Started before the parent loads, it reads the run the parent resolved (``WorkerRun``: the paths and
-/// the settings, options and `scenario-run.yml` already merged) from its channel, loads the same
-/// scenarios, starts its own stub server, then reads the parent's count of the loaded scenarios (`#N F`,
-/// checked) and scenario indexes into that list, one per line, and runs each (one run, scenarios as they arrive) between the default set-up
-/// and tear-down, writing its run events to standard output as JSON lines and where it is to its slot
+/// the settings, options and `scenario-run.yml` already merged) from its channel, starts its own stub
+/// server, then reads the scenarios the parent hands it, one a line (``ScenarioInput``), builds each as
+/// it arrives (the parent has loaded and checked every file: the worker loads none whole), and runs each
+/// (one run, scenarios as they arrive) between the default set-up and tear-down, writing its run events to standard output as JSON lines and where it is to its slot
 /// of the parent's ``ProgressBoard``. Ends at the end of its input. Ctrl-C and a closed terminal are the
 /// parent's to handle: the worker ignores SIGINT and SIGHUP; SIGTERM cancels gracefully (the current
 /// scenario's tear-down runs), a second SIGTERM exits at once. A step it cannot stop ends it, with
 /// status ``WorkerExit.abandonedStepStatus``, once its scenario is reported.
 package enum WorkerMain {
     /// Runs the worker for `app` on its slot of the parent's board; returns the process's exit status
-    /// (2: the run could not be read, or the parent's scenario list did not match this one).
+    /// (2: the run could not be read, or a scenario the parent named is not in its file any more).
     package static func run(app: AppUnderTest, board: String?, slot: Int) async throws -> Int32 {
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
@@ -38,22 +38,16 @@ package enum WorkerMain {
             return 2
         }
         let suite: ScenarioSuite
-        let scenarios: [Scenario]
-        let server: StubServer
-        let serverStart: Result<Void, any Error>?
         do {
             suite = try ScenarioSuite(app: app, settings: run.settings, directory: directory)
-            server = suite.makeServer()
-            (scenarios, serverStart) = try await Startup.load(
-                suite,
-                paths: ScenarioLines(arguments: run.paths).paths,
-                startingMeanwhile: server
-            )
         } catch {
             // The parent loads the same files and reports their errors.
             return 2
         }
-        try serverStart?.get()
+        // No file is loaded here: the parent has loaded and checked them; each scenario is built when it
+        // is handed over (``ScenarioInput``), while the stub server starts.
+        let server = suite.makeServer()
+        _ = try await server.start()
         let runner = try suite.makeRunner(server: server, environment: environment) {
             // The step's action cannot be stopped; its scenario is reported (the writer has flushed it).
             _exit(WorkerExit.abandonedStepStatus)
@@ -61,15 +55,19 @@ package enum WorkerMain {
         // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
         let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }
         let progress = try board.map { try ProgressBoard(path: $0, slot: slot) }
+        let input = ScenarioInput(
+            building: ScenarioBuilder(registry: suite.registry, buildContext: suite.buildContext),
+            channel: channel,
+            after: afterRun
+        )
         let output = EventLineWriter(
             channel: channel,
             live: run.liveEvents,
             board: progress,
-            loaded: scenarios,
+            starting: { input.start($0) },
             stepTimeouts: { runner.stepTimeouts(of: $0) },
             capture: capture
         )
-        let input = ScenarioInput(scenarios, channel: channel, after: afterRun)
         await runner.run(arriving: input.scenarios) { event in output.write(event) }
         if let problem = input.problem {
             Terminal.printError("error: \(problem)")

@@ -44,7 +44,6 @@ package final class InMemoryWorkers: RunExecutor {
         emit(.runStarted(plan))
         var machine = WorkerPoolMachine(.init(jobs: max(1, jobs), forwardOutput: false))
         var workers = Workers()
-        let header = ScenarioInput.header(of: loaded.map(\.id))
         func perform(_ actions: [WorkerPoolMachine.Action]) {
             for action in actions {
                 switch action {
@@ -53,12 +52,13 @@ package final class InMemoryWorkers: RunExecutor {
                     workers.inputOpen.insert(slot)
                     workers.pending[slot] = []
                 case .write(let slot, let text):
-                    for line in text.split(separator: "\n") {
-                        if line.hasPrefix("#") {
-                            precondition(line + "\n" == header, "a worker was told another list: \(line)")
-                        } else if let index = Int(line), loaded.indices.contains(index) {
-                            workers.pending[slot, default: []].append(index)
-                        }
+                    for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+                        // As a worker reads it: the scenario named must be the one at its index and line.
+                        guard let (index, id, written) = ScenarioInput.parse(Data(line)),
+                            loaded.indices.contains(index),
+                            loaded[index].id == id, loaded[index].location.line == written
+                        else { preconditionFailure("a worker was handed a line that names no loaded scenario") }
+                        workers.pending[slot, default: []].append(index)
                     }
                 case .closeInput(let slot):
                     workers.inputOpen.remove(slot)

@@ -328,19 +328,27 @@ package struct WorkerPoolMachine: Sendable {
         return closeInput(slot) + (slots[slot].running ? [.kill(slot: slot)] : [])
     }
 
-    /// Hands a (new) worker the count and fingerprint of the loaded scenarios and its first scenarios.
+    /// Hands a (new) worker its first scenarios.
     private mutating func begin(_ slot: Int) -> [Action] {
-        guard slots[slot].inputOpen, let run else { return [] }
-        let header = Action.write(slot: slot, ScenarioInput.header(of: run.loaded))
-        return [header] + send(self.run?.schedule.assignments(for: slot) ?? [], to: slot)
+        guard slots[slot].inputOpen, run != nil else { return [] }
+        return send(run?.schedule.assignments(for: slot) ?? [], to: slot)
     }
 
-    /// Sends scenario indexes to a worker; closes its input once it will get nothing more.
+    /// Sends scenarios to a worker, each by its index in the loaded list, its line and its identity
+    /// (``ScenarioInput/line(index:id:line:)``); closes its input once it will get nothing more.
     private mutating func send(_ scheduled: [Int], to slot: Int) -> [Action] {
         guard let run, slots.indices.contains(slot), slots[slot].inputOpen else { return [] }
         var actions: [Action] = []
         if !scheduled.isEmpty {
-            actions.append(.write(slot: slot, scheduled.map { "\(run.workerIndexes[$0])\n" }.joined()))
+            let lines = scheduled.map { position in
+                let id = run.schedule.scenarios[position]
+                return ScenarioInput.line(
+                    index: run.workerIndexes[position],
+                    id: id,
+                    line: run.planned[id]?.location.line ?? 0
+                )
+            }
+            actions.append(.write(slot: slot, lines.joined()))
         }
         if run.schedule.isDone(slot) { actions += closeInput(slot) }
         return actions

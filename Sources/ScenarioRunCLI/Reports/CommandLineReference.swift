@@ -160,8 +160,8 @@ enum CommandLineReference {
         available, or when it will not add a watch (`fs.inotify.max_user_watches` reached), files are compared
         every 300 ms, and a line says why: `Watching by polling every 0.3 s: inotify could not watch 'Fixtures'
         (…)`. When inotify's queue overflows (a `git checkout` of many files), every watched file is compared
-        with what it was, and a line says so. A run whose workers loaded the files after a save that renamed a
-        scenario stops with `The scenario files changed while the run started`; the watch runs again. **The
+        with what it was, and a line says so. A run whose workers read a scenario after a save that renamed it or moved
+        it stops with `The scenario files changed while the run started`; the watch runs again. **The
         app's Swift code is not watched**: it needs a build; quit, `swift build`, and start again. Headless,
         `--ci --watch` runs until Ctrl-C; the exit status and `--junit` report are those of the last run. New
         scenario files are not picked up until the next start.

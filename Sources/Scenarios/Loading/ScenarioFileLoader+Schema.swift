@@ -22,8 +22,10 @@ extension ScenarioFileLoader {
         var setUp: [Step] = []
         /// The file's `tear down` steps, built once every key is read (they see the set-up's names).
         var tearDown: [Step] = []
-        /// The `tear down` list, kept until every key is read (it may come before `set up`).
+        /// The `tear down` list, kept until every key is read (it may come before `set up`), and the
+        /// line offset of the part of the file it was composed from.
         var tearDownItems: [YAMLNode]?
+        var tearDownLineOffset = 0
         /// Why every scenario of the file is skipped (`skip:`), if they are.
         var skip: String?
         /// Names the file's set-up binds, visible to every scenario.
@@ -52,6 +54,7 @@ extension ScenarioFileLoader {
         case "tear down":
             if case .sequence(let items) = value.content {
                 file.tearDownItems = items
+                file.tearDownLineOffset = lineOffset
             } else if !value.isNull {
                 report(.notAList(key: "tear down"), at: location(of: value))
             }
@@ -73,7 +76,11 @@ extension ScenarioFileLoader {
     mutating func finishFileKeys(_ file: inout FileSettings) {
         guard let items = file.tearDownItems else { return }
         var bound = file.bindings
+        // Its steps' lines are those of the part it was read from (a file read key by key).
+        let offset = lineOffset
+        lineOffset = file.tearDownLineOffset
         file.tearDown = steps(items, bound: &bound)
+        lineOffset = offset
         file.tearDownItems = nil
     }
 

@@ -13,7 +13,7 @@ struct ScenarioFileLoader {
     let buildContext: StepBuildContext
     private(set) var diagnostics: DiagnosticCollection = []
     /// Added to the line of every node's mark: the line before the chunk being read (0 for the whole file).
-    private var lineOffset = 0
+    var lineOffset = 0
     /// Composes the chunks of a file in the plain layout, with one alias budget for all of them.
     private var chunkComposer = YAMLComposer()
     /// What the rows of the file's outlines may still expand to: each row's steps are the outline's
@@ -47,15 +47,7 @@ struct ScenarioFileLoader {
     /// The scenarios of a file read chunk by chunk, or `nil` when a chunk is not what the layout promised
     /// (its YAML is invalid, or it is not one key or one list item): the whole document then decides.
     mutating func load(_ chunks: ScenarioFileChunks) -> [Scenario]? {
-        var settings = FileSettings(file: file)
-        for chunk in chunks.keys {
-            guard let mapping = compose(chunk)?.pairs, mapping.count == 1, let (keyNode, value) = mapping.first else {
-                return nil
-            }
-            lineOffset = chunk.lineOffset
-            guard read(keyNode, value, into: &settings) else { return nil }  // `scenarios` is never a key chunk
-        }
-        finishFileKeys(&settings)
+        guard let settings = fileSettings(chunks) else { return nil }
         var scenarios: [Scenario] = []
         var firstLines: [String: Int] = [:]
         // A batch of consecutive items at a time: composing has a fixed cost (a libyaml parser and its
@@ -73,6 +65,32 @@ struct ScenarioFileLoader {
         }
         lineOffset = 0
         return scenarios
+    }
+
+    /// The file's own keys (every chunk but the scenarios), or `nil` when a chunk is not one key.
+    mutating func fileSettings(_ chunks: ScenarioFileChunks) -> FileSettings? {
+        var settings = FileSettings(file: file)
+        for chunk in chunks.keys {
+            guard let mapping = compose(chunk)?.pairs, mapping.count == 1, let (keyNode, value) = mapping.first else {
+                return nil
+            }
+            lineOffset = chunk.lineOffset
+            guard read(keyNode, value, into: &settings) else { return nil }  // `scenarios` is never a key chunk
+        }
+        finishFileKeys(&settings)
+        lineOffset = 0
+        return settings
+    }
+
+    /// The scenarios of one item of the file's `scenarios:` list (an outline's: one a row), or `nil`
+    /// when the item does not compose on its own (an alias to an anchor of another item): what
+    /// ``ScenarioBuilder`` builds when a worker is handed a scenario of the item.
+    mutating func scenarios(of item: ScenarioFileChunks.Chunk, in settings: FileSettings) -> [Scenario]? {
+        guard case .sequence(let items)? = compose(item)?.content, items.count == 1 else { return nil }
+        lineOffset = item.lineOffset
+        defer { lineOffset = 0 }
+        var firstLines: [String: Int] = [:]
+        return scenarios(items[0], in: settings, firstLines: &firstLines)
     }
 
     /// A chunk's node, or `nil` for any error: the whole document then reports it.

@@ -1,0 +1,104 @@
+import Diagnostics
+import Foundation
+import Testing
+
+@testable import Scenarios
+
+/// A worker builds each scenario it is handed from its file and line (``ScenarioBuilder``) instead of
+/// loading every file: each one built so must be the scenario the loader loads — its steps, set-up and
+/// tear-down, their lines, its tags, skip and row — in every layout, and a scenario the file no longer
+/// holds at its line is none.
+struct ScenarioBuilderTests {
+    /// `tear down` before `set up`: its steps' lines are those of its own part of the file.
+    static let plain = """
+        feature: Reviews
+        tags: [reviews]
+        tear down:
+          - log: "tearing down"
+        set up:
+          - succeed
+        scenarios:
+          - scenario: First
+            tags: [smoke]
+            steps:
+              - expect response: { status: 201 }
+          - scenario: Waits ${n}
+            examples:
+              - { n: 1 }
+              - { n: 2 }
+            steps: [{ wait: "${n}" }]
+          - scenario: Skipped
+            skip: not today
+            steps: [succeed]
+        """
+
+    static let files: [(name: String, text: String)] = [
+        ("plain", plain),
+        (
+            "flow",
+            "{ feature: Flow, scenarios: [ { scenario: A, steps: [succeed] }, { scenario: B, steps: [fail: no] } ] }"
+        ),
+        (
+            "alias",
+            "scenarios:\n  - scenario: A\n    steps: &shared [succeed]\n  - scenario: B\n    steps: *shared\n"
+        ),
+    ]
+
+    /// Everything a report or a run reads of a scenario, comparable.
+    static func describe(_ scenario: Scenario) -> String {
+        func steps(_ steps: [Step]) -> String {
+            steps.map { "\($0.description)@\($0.location.map(\.description) ?? "-")" }.joined(separator: " | ")
+        }
+        return "\(scenario.id) @\(scenario.location) [\(scenario.feature)] \(scenario.tags.sorted()) "
+            + "skip \(scenario.skip ?? "-") row \(scenario.example?.row ?? 0) last \(scenario.lastLine) "
+            + "set up \(steps(scenario.setUp)) steps \(steps(scenario.steps)) tear down \(steps(scenario.tearDown))"
+    }
+
+    static func write(_ text: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("builder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("s.yml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func builder() -> ScenarioBuilder {
+        ScenarioBuilder(registry: FakeSteps.registry, buildContext: FakeSteps.buildContext)
+    }
+
+    @Test(arguments: files.map(\.name))
+    func everyScenarioBuiltAloneIsTheOneTheLoaderLoads(_ name: String) throws {
+        let path = try Self.write(try #require(Self.files.first { $0.name == name }).text)
+        let loaded = try FakeSteps.loader.load(paths: [path])
+        #expect(loaded.count >= 2)
+        var builder = Self.builder()
+        // Out of order, as a worker of several is handed them.
+        for scenario in loaded.reversed() {
+            let built = builder.scenario(scenario.id, line: scenario.location.line)
+            #expect(built.map(Self.describe) == Self.describe(scenario))
+        }
+    }
+
+    @Test func aTearDownWrittenBeforeTheSetUpKeepsItsOwnLines() throws {
+        let path = try Self.write(Self.plain)
+        let first = try #require(try FakeSteps.loader.load(paths: [path]).first)
+        #expect(first.tearDown.first?.location?.line == 4, "`- log:` is on line 4")
+        #expect(first.setUp.first?.location?.line == 6)
+    }
+
+    @Test func aScenarioItsFileNoLongerHoldsAtItsLineIsNone() throws {
+        let path = try Self.write(Self.plain)
+        let loaded = try FakeSteps.loader.load(paths: [path])
+        let first = try #require(loaded.first)
+        let row = try #require(loaded.first { $0.example?.row == 2 })
+        try Self.plain.replacingOccurrences(of: "scenario: First", with: "scenario: Renamed")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var builder = Self.builder()
+        #expect(builder.scenario(first.id, line: first.location.line) == nil, "renamed")
+        #expect(builder.scenario(row.id, line: row.location.line + 1) == nil, "not at that line")
+        #expect(builder.scenario(row.id, line: row.location.line).map(Self.describe) == Self.describe(row))
+        try FileManager.default.removeItem(atPath: path)
+        var fresh = Self.builder()
+        #expect(fresh.scenario(row.id, line: row.location.line) == nil, "the file is gone")
+    }
+}
