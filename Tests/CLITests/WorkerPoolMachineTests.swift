@@ -44,17 +44,18 @@ struct WorkerPoolMachineTests {
             )
         }
     )
-    /// The workers load one more scenario than is run, first: indexes are into what they load.
-    static let loaded = [ScenarioID(file: "Scenarios/0.yml", name: "Loaded only")] + ids
-
-    static func request(failFast: Bool = false) -> WorkerPoolMachine.RunRequest {
-        .init(scenarios: ids, loaded: loaded, planned: planned, failFast: failFast)
+    static func plan(_ ids: [ScenarioID] = ids) -> RunPlan {
+        RunPlan(scenarios: ids.compactMap { planned[$0] })
     }
 
-    /// What a worker is handed for the scenarios `ids[k]`: a JSON line each — the index in the loaded
-    /// list, the scenario's line, its file and its name (what the worker builds it from).
+    static func request(failFast: Bool = false) -> WorkerPoolMachine.RunRequest {
+        .init(plan: plan(), failFast: failFast)
+    }
+
+    /// What a worker is handed for the scenarios `ids[k]`: a JSON line each — the position in the plan,
+    /// the scenario's line, its file and its name (what the worker builds it from).
     static func lines(_ scenarios: Int...) -> String {
-        scenarios.map { "[\($0 + 1),\(2 + 10 * $0),\"Scenarios/a.yml\",\"S\($0)\"]\n" }.joined()
+        scenarios.map { "[\($0),\(2 + 10 * $0),\"Scenarios/a.yml\",\"S\($0)\"]\n" }.joined()
     }
 
     static func passing(_ id: ScenarioID) -> [RunEventLines.Message] {
@@ -76,10 +77,10 @@ struct WorkerPoolMachineTests {
     @Test func twoWorkersRunEveryScenarioAndTheRunEndsWhenBothHaveEnded() {
         var machine = WorkerPoolMachine(.init(jobs: 2))
         #expect(machine.start() == [.launch(slot: 0), .launch(slot: 1)])
-        // Two at a time each: worker 1 gets the first two (load indexes 1 and 2), worker 2 the third.
+        // Two at a time each: worker 1 gets the first two (positions 0 and 1), worker 2 the third.
         #expect(
             machine.run(Self.request()) == [
-                .write(slot: 0, #"[1,2,"Scenarios/a.yml","S0"]"# + "\n" + #"[2,12,"Scenarios/a.yml","S1"]"# + "\n"),
+                .write(slot: 0, #"[0,2,"Scenarios/a.yml","S0"]"# + "\n" + #"[1,12,"Scenarios/a.yml","S1"]"# + "\n"),
                 .write(slot: 1, Self.lines(2)),
             ]
         )
@@ -108,7 +109,7 @@ struct WorkerPoolMachineTests {
         _ = machine.received(Array(Self.passing(Self.ids[0])), from: 0)
         _ = machine.received([.event(.scenarioStarted(Self.ids[1], worker: nil))], from: 0)
         let progress = WorkerProgress(
-            scenario: 2,  // load index of ids[1]
+            scenario: 1,  // the position of ids[1] in the plan
             step: 2,
             phase: .steps,
             earlierPassed: true,
@@ -135,7 +136,7 @@ struct WorkerPoolMachineTests {
                 .scenarioFinished(Self.ids[1], outcome: .failed(step: 2, reason: failed.0), duration: .milliseconds(40))
             )
         )
-        // Replaced: launched and given the one scenario left (load index 3).
+        // Replaced: launched and given the one scenario left (position 2).
         let tail = Array(actions.drop { $0 != .launch(slot: 0) })
         #expect(tail == [.launch(slot: 0), .write(slot: 0, Self.lines(2))])
         #expect(machine.failures.isEmpty, "a scenario's failure, not the run's")
@@ -151,7 +152,7 @@ struct WorkerPoolMachineTests {
         _ = machine.run(Self.request())
         _ = machine.received([.event(.scenarioStarted(Self.ids[0], worker: nil))], from: 0)
         var progress = WorkerProgress(
-            scenario: 1,
+            scenario: 0,
             step: 2,
             phase: .steps,
             earlierPassed: true,
@@ -209,11 +210,7 @@ struct WorkerPoolMachineTests {
     @Test func theWatchdogPassesSurplusWorkersBy() {
         var machine = WorkerPoolMachine(.init(jobs: 3))
         _ = machine.start()
-        let request = WorkerPoolMachine.RunRequest(
-            scenarios: [Self.ids[0]],
-            loaded: Self.loaded,
-            planned: Self.planned
-        )
+        let request = WorkerPoolMachine.RunRequest(plan: Self.plan([Self.ids[0]]))
         #expect(machine.run(request).contains(.kill(slot: 2)), "surplus: ended at once")
         #expect(machine.tick(now: 0, progress: [:]) == [])
         #expect(machine.tick(now: 60_000_000_000, progress: [:]) == [], "still loading, or ending")
@@ -242,7 +239,7 @@ struct WorkerPoolMachineTests {
         _ = machine.start()
         _ = machine.run(Self.request())
         _ = machine.received([.event(.scenarioStarted(Self.ids[0], worker: nil))], from: 0)
-        let progress = WorkerProgress(scenario: 1, step: 1, phase: .steps, earlierPassed: true, elapsed: .zero)
+        let progress = WorkerProgress(scenario: 0, step: 1, phase: .steps, earlierPassed: true, elapsed: .zero)
         let crashed = machine.exited(0, WorkerExit(signal: 9), progress: progress)
         #expect(
             Array(crashed.drop { $0 != .launch(slot: 0) }) == [.launch(slot: 0), .write(slot: 0, Self.lines(1, 2))],
@@ -285,7 +282,7 @@ struct WorkerPoolMachineTests {
     @Test func surplusWorkersAreEndedAndTheirEndsAreNoFailure() {
         var machine = WorkerPoolMachine(.init(jobs: 3))
         _ = machine.start()
-        let one = WorkerPoolMachine.RunRequest(scenarios: [Self.ids[0]], loaded: Self.loaded, planned: Self.planned)
+        let one = WorkerPoolMachine.RunRequest(plan: Self.plan([Self.ids[0]]))
         let actions = machine.run(one)
         #expect(actions.filter { if case .kill = $0 { true } else { false } } == [.kill(slot: 1), .kill(slot: 2)])
         #expect(machine.exited(1, WorkerExit(signal: 9), progress: nil) == [.clearBoard(slot: 1)])

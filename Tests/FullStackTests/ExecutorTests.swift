@@ -21,14 +21,13 @@ extension FullStack {
         static func run(
             _ executor: (ScenarioRunner) -> any RunExecutor,
             suite: ScenarioSuite,
-            loaded: [Scenario],
             selected: [Scenario]
         ) async throws -> (events: [ScenarioID: [RunEvent]], all: [RunEvent], summary: RunSummary) {
             let server = suite.makeServer()
             _ = try await server.start()
             let runner = try suite.makeRunner(server: server, environment: [:])
             let events = Mutex<[RunEvent]>([])
-            let summary = await executor(runner).run(selected, loaded: loaded, plan: runner.plan(selected)) { event in
+            let summary = await executor(runner).run(selected, plan: runner.plan(selected)) { event in
                 events.withLock { $0.append(event) }
             }
             await server.stop()
@@ -95,12 +94,11 @@ extension FullStack {
                 directory: repositoryFixtures.deletingLastPathComponent()
             )
             let loaded = try suite.loadScenarios(paths: Self.paths)
-            // Not the first loaded: indexes sent to the workers are into everything they load.
+            // Not the first loaded: a worker is handed scenarios by their position in the plan, not the load.
             let selected = Array(loaded.dropFirst())
             let inProcess = try await Self.run(
                 { runner in InProcessExecutor { runner } },
                 suite: suite,
-                loaded: loaded,
                 selected: selected
             )
             #expect(inProcess.summary.failed > 0 && inProcess.summary.passed > 0, "\(inProcess.summary)")
@@ -109,7 +107,6 @@ extension FullStack {
                 let twin = try await Self.run(
                     { runner in InMemoryWorkers(runner: runner, jobs: jobs) },
                     suite: suite,
-                    loaded: loaded,
                     selected: selected
                 )
                 #expect(twin.summary.passed == inProcess.summary.passed, "\(jobs) workers")

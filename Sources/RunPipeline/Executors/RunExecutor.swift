@@ -10,11 +10,10 @@ package import Scenarios
 /// - ``WorkerPool``: `--jobs N` worker processes.
 /// - ``InMemoryWorkers``: the worker protocol without processes, for tests.
 package protocol RunExecutor: Sendable {
-    /// Runs `scenarios` (in run order) of `loaded` (every scenario the run's files hold, in load order)
+    /// Runs `scenarios` (in run order) under `plan`, the plan made of them once (``ScenarioRunner/plan(_:)``),
     /// and returns the totals once every scenario has ended.
     func run(
         _ scenarios: [Scenario],
-        loaded: [Scenario],
         plan: RunPlan,
         emit: @escaping @Sendable (RunEvent) -> Void
     ) async -> RunSummary
@@ -34,7 +33,6 @@ package struct InProcessExecutor: RunExecutor {
 
     package func run(
         _ scenarios: [Scenario],
-        loaded: [Scenario],
         plan: RunPlan,
         emit: @escaping @Sendable (RunEvent) -> Void
     ) async -> RunSummary {

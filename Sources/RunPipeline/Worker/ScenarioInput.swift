@@ -4,9 +4,9 @@ import ObjectManager
 import Scenarios
 import Synchronization
 
-/// The scenarios the parent names on the channel, one a line (``line(index:id:line:)``): its index in
-/// the parent's loaded list (the worker's place on the board says it), the line it is written on, its
-/// file and its name. Each is built as it arrives (``ScenarioBuilder``): the parent loaded and checked
+/// The scenarios the parent names on the channel, one a line (``line(index:id:line:)``): its position
+/// in the run's plan (the worker's place on the board says it), the line it is written on, its file and
+/// its name. Each is built as it arrives (``ScenarioBuilder``): the parent loaded and checked
 /// every file, a worker builds only what it runs. A scenario its file no longer holds at that line
 /// (changed after the parent loaded it) ends the input with ``problem``. Read on a thread of their own: a
 /// blocking read must not hold the event loop every task runs on. At the end of its input the thread
@@ -18,7 +18,7 @@ package final class ScenarioInput: Sendable {
     /// Each scenario handed over and not started yet, with its board index.
     private let waiting = Mutex<[ScenarioID: (index: Int, scenario: Scenario)]>([:])
 
-    /// The line that hands a worker the scenario `id`, written at `line`, at `index` of the loaded list.
+    /// The line that hands a worker the scenario `id`, written at `line`, at position `index` of the plan.
     static func line(index: Int, id: ScenarioID, line: Int) -> String {
         String(
             decoding: JSONValue.array([.int(index), .int(line), .string(id.file), .string(id.name)]).encoded(),

@@ -4,15 +4,15 @@ import Synchronization
 
 /// The worker pool without processes — its twin for tests, as NIO's embedded channel is to its
 /// sockets: the same ``WorkerPoolMachine`` hands the scenarios out to `jobs` workers, refills them and
-/// ends the run, and each worker runs the indexes it is written with a ``ScenarioRunner`` of this
-/// process, its events encoded and decoded as on the wire (``RunEventLines``) and checked against the
-/// header it was sent. Workers take turns, one scenario at a time (they share the process's object
+/// ends the run, and each worker runs the scenarios it is written (each line checked as a worker checks
+/// it: the scenario at that position of the plan, at that line) with a ``ScenarioRunner`` of this
+/// process, its events encoded and decoded as on the wire (``RunEventLines``). Workers take turns, one scenario at a time (they share the process's object
 /// manager), in slot order. What has no twin here is what only processes have: crashes, signals, the
 /// progress board, a thread held past its timeout — ``WorkerPoolMachineTests`` script those.
 ///
 /// ```swift
 /// let workers = InMemoryWorkers(runner: runner, jobs: 2)
-/// let summary = await workers.run(selected, loaded: loaded, plan: runner.plan(selected)) { print($0) }
+/// let summary = await workers.run(selected, plan: runner.plan(selected)) { print($0) }
 /// ```
 package final class InMemoryWorkers: RunExecutor {
     private let runner: ScenarioRunner
@@ -36,7 +36,6 @@ package final class InMemoryWorkers: RunExecutor {
 
     package func run(
         _ scenarios: [Scenario],
-        loaded: [Scenario],
         plan: RunPlan,
         emit: @escaping @Sendable (RunEvent) -> Void
     ) async -> RunSummary {
@@ -53,11 +52,11 @@ package final class InMemoryWorkers: RunExecutor {
                     workers.pending[slot] = []
                 case .write(let slot, let text):
                     for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
-                        // As a worker reads it: the scenario named must be the one at its index and line.
+                        // As a worker reads it: the scenario named must be the one at its position and line.
                         guard let (index, id, written) = ScenarioInput.parse(Data(line)),
-                            loaded.indices.contains(index),
-                            loaded[index].id == id, loaded[index].location.line == written
-                        else { preconditionFailure("a worker was handed a line that names no loaded scenario") }
+                            scenarios.indices.contains(index),
+                            scenarios[index].id == id, scenarios[index].location.line == written
+                        else { preconditionFailure("a worker was handed a line that names no scenario of the run") }
                         workers.pending[slot, default: []].append(index)
                     }
                 case .closeInput(let slot):
@@ -76,9 +75,8 @@ package final class InMemoryWorkers: RunExecutor {
             }
         }
         perform(machine.start())
-        let selected = Set(scenarios.map(\.id))
         perform(
-            machine.run(.init(scenarios, loaded: loaded, plan: plan, failFast: runner.settings.failFast))
+            machine.run(.init(plan: plan, failFast: runner.settings.failFast))
         )
         var cancelling = false
         while workers.summary == nil {
@@ -88,9 +86,8 @@ package final class InMemoryWorkers: RunExecutor {
             }
             if let slot = workers.running.sorted().first(where: { !(workers.pending[$0] ?? []).isEmpty }) {
                 let index = workers.pending[slot, default: []].removeFirst()
-                precondition(selected.contains(loaded[index].id), "sent a scenario that was not selected")
                 let lines = Mutex<[RunEventLines.Message]>([])
-                await runner.run([loaded[index]]) { event in
+                await runner.run([scenarios[index]]) { event in
                     // As on the wire: encoded by the worker, decoded by the pool (run-level events are not sent).
                     guard let line = RunEventLines.encode(event),
                         let message = RunEventLines.decodeMessage(line.dropLast())

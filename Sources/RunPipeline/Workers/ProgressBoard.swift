@@ -31,7 +31,7 @@ package final class ProgressBoard: @unchecked Sendable {  // the memory is writt
     private enum Field: Int, CaseIterable {
         /// Odd while the worker writes the slot.
         case sequence
-        /// The scenario's index into the worker's loaded list; −1 when none.
+        /// The scenario's position in the run's plan, as the parent named it; −1 when none.
         case scenario
         /// When the scenario started (CLOCK_MONOTONIC nanoseconds, the same clock in every process).
         case scenarioStart
@@ -297,7 +297,7 @@ package final class ProgressBoard: @unchecked Sendable {  // the memory is writt
 
 /// What a worker is doing, as its slot of the ``ProgressBoard`` says.
 package struct WorkerProgress: Equatable, Sendable {
-    /// The scenario's index into the loaded list.
+    /// The scenario's position in the run's plan.
     package var scenario: Int
     /// The step started last (`nil` before the first).
     package var step: Int?

@@ -137,11 +137,9 @@ package final class WorkerPool: RunExecutor {
     ///
     /// - Parameters:
     ///   - scenarios: the selected scenarios, in run order.
-    ///   - loaded: every scenario the workers load (the selection's superset, in load order).
     ///   - plan: what `runStarted` announces.
     package func run(
         _ scenarios: [Scenario],
-        loaded: [Scenario],
         plan: RunPlan,
         emit: @escaping @Sendable (RunEvent) -> Void
     ) async -> RunSummary {
@@ -149,12 +147,7 @@ package final class WorkerPool: RunExecutor {
         emit(.runStarted(plan))
         let watchdog = startWatchdog()
         defer { watchdog.cancel() }
-        let request = WorkerPoolMachine.RunRequest(
-            scenarios,
-            loaded: loaded,
-            plan: plan,
-            failFast: options.run.settings.failFast
-        )
+        let request = WorkerPoolMachine.RunRequest(plan: plan, failFast: options.run.settings.failFast)
         var summary = await withCheckedContinuation { (continuation: CheckedContinuation<RunSummary, Never>) in
             core.withLock { core in
                 core.emit = emit

@@ -67,37 +67,15 @@ package struct WorkerPoolMachine: Sendable {
         }
     }
 
-    /// A run as the pool starts it.
+    /// A run as the pool starts it: its plan, whose scenarios (in run order) the workers are handed,
+    /// each by its position in the plan (the position a worker's board slot then says).
     package struct RunRequest: Sendable {
-        /// The selected scenarios, in run order.
-        package var scenarios: [ScenarioID]
-        /// Every scenario the workers load (the selection's superset, in load order).
-        package var loaded: [ScenarioID]
-        /// The plan's scenarios, for the step a failure names and where it is.
-        package var planned: [ScenarioID: RunPlan.PlannedScenario]
+        package var plan: RunPlan
         package var failFast: Bool
 
-        package init(
-            scenarios: [ScenarioID],
-            loaded: [ScenarioID],
-            planned: [ScenarioID: RunPlan.PlannedScenario],
-            failFast: Bool = false
-        ) {
-            self.scenarios = scenarios
-            self.loaded = loaded
-            self.planned = planned
+        package init(plan: RunPlan, failFast: Bool = false) {
+            self.plan = plan
             self.failFast = failFast
-        }
-
-        /// The run of `scenarios` (of `loaded`) that `plan` announces, as every executor of the worker
-        /// protocol starts it.
-        package init(_ scenarios: [Scenario], loaded: [Scenario], plan: RunPlan, failFast: Bool) {
-            self.init(
-                scenarios: scenarios.map(\.id),
-                loaded: loaded.map(\.id),
-                planned: Dictionary(plan.scenarios.map { ($0.id, $0) }) { first, _ in first },
-                failFast: failFast
-            )
         }
     }
 
@@ -132,10 +110,8 @@ package struct WorkerPoolMachine: Sendable {
 
     private struct Run {
         var schedule: ParallelSchedule
-        var loaded: [ScenarioID]
-        /// The index each scheduled scenario has in the workers' list.
-        var workerIndexes: [Int]
-        var planned: [ScenarioID: RunPlan.PlannedScenario]
+        /// The plan's scenarios, in the schedule's order: a position is an index into both.
+        var plan: RunPlan
     }
 
     package let options: Options
@@ -189,7 +165,7 @@ package struct WorkerPoolMachine: Sendable {
         var actions: [Action] = []
         runs += 1
         cancelledAt = nil
-        let needed = min(slots.count, max(1, request.scenarios.count))
+        let needed = min(slots.count, max(1, request.plan.scenarios.count))
         if runs > 1, !abandoned {
             exitedEarly = []
             for slot in slots.indices {
@@ -199,19 +175,16 @@ package struct WorkerPoolMachine: Sendable {
             }
         }
         for slot in slots.indices where slot >= needed { actions += endSurplus(slot) }
-        let position = Dictionary(request.loaded.enumerated().map { ($1, $0) }) { first, _ in first }
         run = Run(
             // One worker needs no balancing: it is handed scenarios far ahead, so it never waits for the
             // next index (two or more are handed two at a time, to whichever is free).
             schedule: ParallelSchedule(
-                scenarios: request.scenarios,
+                scenarios: request.plan.scenarios.map(\.id),
                 workers: needed,
                 prefetch: needed == 1 ? Self.singleWorkerPrefetch : 2,
                 failFast: request.failFast
             ),
-            loaded: request.loaded,
-            workerIndexes: request.scenarios.map { position[$0] ?? -1 },
-            planned: request.planned
+            plan: request.plan
         )
         for slot in 0..<needed { actions += begin(slot) }
         let early = exitedEarly
@@ -334,19 +307,15 @@ package struct WorkerPoolMachine: Sendable {
         return send(run?.schedule.assignments(for: slot) ?? [], to: slot)
     }
 
-    /// Sends scenarios to a worker, each by its index in the loaded list, its line and its identity
+    /// Sends scenarios to a worker, each by its position in the plan, its line and its identity
     /// (``ScenarioInput/line(index:id:line:)``); closes its input once it will get nothing more.
     private mutating func send(_ scheduled: [Int], to slot: Int) -> [Action] {
         guard let run, slots.indices.contains(slot), slots[slot].inputOpen else { return [] }
         var actions: [Action] = []
         if !scheduled.isEmpty {
             let lines = scheduled.map { position in
-                let id = run.schedule.scenarios[position]
-                return ScenarioInput.line(
-                    index: run.workerIndexes[position],
-                    id: id,
-                    line: run.planned[id]?.location.line ?? 0
-                )
+                let planned = run.plan.scenarios[position]
+                return ScenarioInput.line(index: position, id: planned.id, line: planned.location.line)
             }
             actions.append(.write(slot: slot, lines.joined()))
         }
@@ -411,19 +380,16 @@ package struct WorkerPoolMachine: Sendable {
     /// Where a worker was, as its board slot says, in the plan's terms: the scenario, the step, its phase
     /// and the line the failure is reported at (the step's, else the scenario's).
     private func interrupted(_ progress: WorkerProgress) -> ParallelSchedule.Interrupted? {
-        guard let run, run.loaded.indices.contains(progress.scenario) else { return nil }
-        let id = run.loaded[progress.scenario]
-        let planned = run.planned[id]
-        let step = progress.step.flatMap { step in
-            planned.flatMap { $0.steps.indices.contains(step) ? $0.steps[step] : nil }
-        }
+        guard let run, run.plan.scenarios.indices.contains(progress.scenario) else { return nil }
+        let planned = run.plan.scenarios[progress.scenario]
+        let step = progress.step.flatMap { planned.steps.indices.contains($0) ? planned.steps[$0] : nil }
         return .init(
-            scenario: id,
+            scenario: planned.id,
             step: progress.step ?? 0,
             earlierStepsPassed: progress.earlierPassed,
             elapsed: progress.elapsed,
             phase: step?.phase ?? progress.phase,
-            location: step?.location ?? planned?.location
+            location: step?.location ?? planned.location
         )
     }
 
@@ -455,9 +421,9 @@ package struct WorkerPoolMachine: Sendable {
     /// The running step's description in quotes, from the plan (`'step 3'` when the plan has none).
     private func stepName(_ progress: WorkerProgress) -> String {
         let step = progress.step ?? 0
-        guard let run, run.loaded.indices.contains(progress.scenario),
-            let planned = run.planned[run.loaded[progress.scenario]], planned.steps.indices.contains(step)
+        guard let run, run.plan.scenarios.indices.contains(progress.scenario),
+            run.plan.scenarios[progress.scenario].steps.indices.contains(step)
         else { return "'step \(step + 1)'" }
-        return "'\(planned.steps[step].description)'"
+        return "'\(run.plan.scenarios[progress.scenario].steps[step].description)'"
     }
 }

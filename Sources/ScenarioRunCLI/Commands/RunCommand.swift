@@ -564,7 +564,7 @@ struct RunCommand: AsyncParsableCommand {
                 }
             }
             let current = session.state
-            return await executor.run(selected, loaded: current.loaded, plan: current.runner.plan(selected), emit: emit)
+            return await executor.run(selected, plan: current.runner.plan(selected), emit: emit)
         }
         let cancelRun: @Sendable () -> Void = { executor.cancel() }
 
