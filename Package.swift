@@ -184,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "ObjectManager", "ScenarioRunCLI", "RunPipeline", "Scenarios", "Diagnostics", "TestSupport",
+                "ObjectManager", "ScenarioRunCLI", "RunPipeline", "Scenarios", "Steps", "Diagnostics", "TestSupport",
                 "scenario-run-faults",
                 // A real https server to record from (TestUpstream).
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -28,6 +28,7 @@ package final class EventLineWriter: Sendable {
     private let live: Bool
     private let board: ProgressBoard?
     private let starting: @Sendable (ScenarioID) -> (index: Int, scenario: Scenario)?
+    private let finished: @Sendable (ScenarioID) -> Void
     private let stepTimeouts: @Sendable (Scenario) -> [Duration]
     private let capture: OutputCapture?
 
@@ -36,6 +37,7 @@ package final class EventLineWriter: Sendable {
         live: Bool = false,
         board: ProgressBoard? = nil,
         starting: @escaping @Sendable (ScenarioID) -> (index: Int, scenario: Scenario)? = { _ in nil },
+        finished: @escaping @Sendable (ScenarioID) -> Void = { _ in },
         stepTimeouts: @escaping @Sendable (Scenario) -> [Duration] = { _ in [] },
         capture: OutputCapture? = nil
     ) {
@@ -43,6 +45,7 @@ package final class EventLineWriter: Sendable {
         self.live = live
         self.board = board
         self.starting = starting
+        self.finished = finished
         self.stepTimeouts = stepTimeouts
         self.capture = capture
         if let capture, capture.descriptor >= 0 {
@@ -98,7 +101,10 @@ package final class EventLineWriter: Sendable {
         }
         // The parent reads every line; when it has gone, nobody will: stop at once (its SIGTERM may never come).
         if !written { exit(3) }
-        if case .scenarioFinished = event { board?.finishedScenario() }
+        if case .scenarioFinished(let id, _, _) = event {
+            board?.finishedScenario()
+            finished(id)
+        }
     }
 
     /// Writes what is pending, under the lock (the output thread writes too, and lines must not mix).

@@ -7,16 +7,22 @@ import Synchronization
 /// The scenarios the parent names on the channel, one a line (``line(index:id:line:)``): its position
 /// in the run's plan (the worker's place on the board says it), the line it is written on, its file and
 /// its name. Each is built as it arrives (``ScenarioBuilder``): the parent loaded and checked
-/// every file, a worker builds only what it runs. A scenario its file no longer holds at that line
-/// (changed after the parent loaded it) ends the input with ``problem``. Read on a thread of their own: a
+/// every file, a worker builds only what it runs, at most ``window`` scenarios ahead of the one that
+/// runs (the parent hands a lone worker a thousand ahead). A scenario its file no longer holds at that
+/// line (changed after the parent loaded it) ends the input with ``problem``. Read on a thread of their own: a
 /// blocking read must not hold the event loop every task runs on. At the end of its input the thread
 /// waits for the channel to close: the parent has ended (whatever way, `kill -9` too), and so does this
 /// process, at once.
 package final class ScenarioInput: Sendable {
     let scenarios: AsyncStream<Scenario>
     private let mismatch = Mutex<String?>(nil)
-    /// Each scenario handed over and not started yet, with its board index.
-    private let waiting = Mutex<[ScenarioID: (index: Int, scenario: Scenario)]>([:])
+    /// Each scenario built and not finished yet, with its board index.
+    private let handed = Mutex<[ScenarioID: (index: Int, scenario: Scenario)]>([:])
+    /// Room for the scenarios built ahead: taken before one is built, given back when one finishes.
+    private let room = DispatchSemaphore(value: ScenarioInput.window)
+
+    /// How many scenarios are built ahead of the one that runs, at most.
+    static let window = 16
 
     /// The line that hands a worker the scenario `id`, written at `line`, at position `index` of the plan.
     static func line(index: Int, id: ScenarioID, line: Int) -> String {
@@ -46,13 +52,17 @@ package final class ScenarioInput: Sendable {
             var chunk = [UInt8](repeating: 0, count: 4096)
             // The lines already read come first; then what the channel brings.
             reading: while true {
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = buffer[buffer.startIndex..<newline]
-                    defer { buffer = Data(buffer[(newline + 1)...]) }
+                // Each line is a slice of what was read; the lines read are dropped once per read.
+                var start = buffer.startIndex
+                defer { buffer.removeSubrange(buffer.startIndex..<start) }
+                while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = buffer[start..<newline]
+                    start = newline + 1
                     guard let (index, id, written) = Self.parse(line) else {
                         self.mismatch.withLock { $0 = "The parent sent a line that names no scenario." }
                         break reading
                     }
+                    Self.wait(for: room, watching: channel)
                     guard let scenario = builder.scenario(id, line: written) else {
                         self.mismatch.withLock {
                             $0 =
@@ -61,7 +71,7 @@ package final class ScenarioInput: Sendable {
                         }
                         break reading
                     }
-                    waiting.withLock { $0[id] = (index, scenario) }
+                    handed.withLock { $0[id] = (index, scenario) }
                     continuation.yield(scenario)
                 }
                 let count = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
@@ -75,9 +85,24 @@ package final class ScenarioInput: Sendable {
         thread.start()
     }
 
-    /// The scenario `id`, handed over and now starting, and its board index (forgotten here).
+    /// The scenario `id`, handed over and now starting (each try of it), and its board index.
     func start(_ id: ScenarioID) -> (index: Int, scenario: Scenario)? {
-        waiting.withLock { $0.removeValue(forKey: id) }
+        handed.withLock { $0[id] }
+    }
+
+    /// The scenario `id` has finished (or was skipped without starting): it is forgotten, and one more
+    /// scenario may be built.
+    func finish(_ id: ScenarioID) {
+        if handed.withLock({ $0.removeValue(forKey: id) }) != nil { room.signal() }
+    }
+
+    /// Waits for room to build one more scenario; ends this process when the parent has gone meanwhile
+    /// (the run that would make room may be waiting for a scenario that will never come).
+    private static func wait(for room: DispatchSemaphore, watching channel: Int32) {
+        while room.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
+            var entry = pollfd(fd: channel, events: 0, revents: 0)
+            if poll(&entry, 1, 0) > 0, entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(3) }
+        }
     }
 
     /// Why the input was refused, if it was.

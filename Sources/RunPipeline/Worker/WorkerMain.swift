@@ -65,6 +65,7 @@ package enum WorkerMain {
             live: run.liveEvents,
             board: progress,
             starting: { input.start($0) },
+            finished: { input.finish($0) },
             stepTimeouts: { runner.stepTimeouts(of: $0) },
             capture: capture
         )

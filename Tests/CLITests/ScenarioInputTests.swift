@@ -1,0 +1,85 @@
+import Foundation
+import Scenarios
+import Steps
+import TestSupport
+import Testing
+
+@testable import RunPipeline
+
+/// What a worker does with the lines its parent writes: builds each scenario as it arrives, at most a
+/// window ahead of the one that runs, keeps its board index for every try, and refuses a scenario its
+/// file no longer holds — through a real socket pair, as the channel is.
+struct ScenarioInputTests {
+    static let count = ScenarioInput.window + 4
+
+    /// A scenario file of `count` scenarios, and its scenarios as the parent loads them.
+    static func project() throws -> (path: String, loaded: [Scenario], builder: ScenarioBuilder) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("input-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("many.yml").path
+        let text = "scenarios:\n" + (0..<count).map { "  - scenario: S\($0)\n    steps: [succeed]\n" }.joined()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let registry = try BuiltInSteps.registry(adding: [])
+        let context = StepBuildContext(fixturesDirectory: folder)
+        let loaded = try ScenarioLoader(registry: registry, buildContext: context).load(paths: [path])
+        return (path, loaded, ScenarioBuilder(registry: registry, buildContext: context))
+    }
+
+    /// A channel: the parent's end (written here) and the worker's (read by the input). The parent's end
+    /// is never closed: a worker's input ends its process when the parent hangs up, and here that
+    /// process is the tests'.
+    static func channel() throws -> (parent: Int32, worker: Int32) {
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        return (ends[0], ends[1])
+    }
+
+    static func send(_ text: String, to descriptor: Int32) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
+    @Test func scenariosAreBuiltAWindowAheadAndKeptForEveryTry() async throws {
+        let (_, loaded, builder) = try Self.project()
+        let (parent, worker) = try Self.channel()
+        let input = ScenarioInput(building: builder, channel: worker)
+        Self.send(
+            loaded.enumerated().map { ScenarioInput.line(index: $0, id: $1.id, line: $1.location.line) }.joined(),
+            to: parent
+        )
+        #expect(await eventually(timeout: .seconds(30)) { input.start(loaded[ScenarioInput.window - 1].id) != nil })
+        #expect(input.start(loaded[ScenarioInput.window].id) == nil, "one more than the window is not built")
+        // A scenario's every try finds its index; its end makes room for one more.
+        #expect(input.start(loaded[0].id)?.index == 0)
+        #expect(input.start(loaded[0].id)?.index == 0, "a retry")
+        #expect(input.start(loaded[0].id)?.scenario.name == "S0")
+        input.finish(loaded[0].id)
+        #expect(input.start(loaded[0].id) == nil, "forgotten once finished")
+        #expect(await eventually(timeout: .seconds(30)) { input.start(loaded[ScenarioInput.window].id) != nil })
+        #expect(input.start(loaded[ScenarioInput.window + 1].id) == nil)
+        var iterator = input.scenarios.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first?.id == loaded[0].id, "in the order handed")
+        #expect(input.problem == nil)
+    }
+
+    @Test func aScenarioItsFileNoLongerHoldsEndsTheInputInWords() async throws {
+        let (path, loaded, builder) = try Self.project()
+        let (parent, worker) = try Self.channel()
+        let input = ScenarioInput(building: builder, channel: worker)
+        let gone = ScenarioID(file: path, name: "Renamed")
+        Self.send(
+            ScenarioInput.line(index: 0, id: loaded[0].id, line: loaded[0].location.line)
+                + ScenarioInput.line(index: 1, id: gone, line: loaded[1].location.line)
+                + ScenarioInput.line(index: 2, id: loaded[2].id, line: loaded[2].location.line),
+            to: parent
+        )
+        var received: [String] = []
+        for await scenario in input.scenarios { received.append(scenario.name) }
+        #expect(received == ["S0"], "nothing after the one it refused")
+        #expect(
+            input.problem
+                == "The scenario files changed while the run started: \(path) no longer has 'Renamed' at line \(loaded[1].location.line)."
+        )
+    }
+}
