@@ -214,7 +214,7 @@ struct RunFaultTests {
               - scenario: Slow failure
                 steps:
                   - touch: started
-                  - sleep: 2
+                  - wait for file: quick-ended
                   - fail: slow
               - scenario: Quick failure
                 steps:
@@ -225,6 +225,8 @@ struct RunFaultTests {
         let quick = try await CLI.run(["--ci", "--filter", "Quick"], directory: project, executable: CLI.faultsBinary)
         #expect(quick.status == 1)
         #expect(slow.process.isRunning, "the slow run ends after the quick one")
+        // Only now does the slow run go on to its failure.
+        _ = FileManager.default.createFile(atPath: project.appendingPathComponent("quick-ended").path, contents: nil)
         _ = await slow.wait()
         #expect(try CLI.failedNames(in: project) == ["Quick failure", "Slow failure"])
     }

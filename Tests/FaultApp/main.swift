@@ -123,6 +123,17 @@ let touch = StepDefinition("touch", summary: "Creates an empty file", forms: [.v
     }
 }
 
+/// `wait for file: PATH` — waits (up to a minute) until the file exists: a test creates it to let the
+/// scenario go on, instead of guessing how long something else takes.
+let waitForFile = StepDefinition("wait for file", summary: "Waits until a file exists", forms: [.value(touchedPath)]) {
+    input,
+    _ in
+    let path = try input.literal(touchedPath)
+    return Step("wait for file \(path)", timeout: .seconds(60)) { _ in
+        FileManager.default.fileExists(atPath: path) ? .success : .wait("No file at \(path) yet")
+    }
+}
+
 /// How many times `fail times` has run, per scenario, in this process.
 let runs = Mutex<[String: Int]>([:])
 
@@ -198,7 +209,8 @@ await ScenarioRun.main(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
         steps: RestaurantReviews.steps + [
-            crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, failTimes, failOnRun, startAppJob,
+            crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, waitForFile, failTimes, failOnRun,
+            startAppJob,
             blockThread, printLine, logLine,
         ],
         idlingResources: [appJobs]

@@ -7,9 +7,11 @@ import Synchronization
 /// The scenarios the parent names on the channel, one a line (``line(index:id:line:)``): its position
 /// in the run's plan (the worker's place on the board says it), the line it is written on, its file and
 /// its name. Each is built as it arrives (``ScenarioBuilder``): the parent loaded and checked
-/// every file, a worker builds only what it runs, at most ``window`` scenarios ahead of the one that
-/// runs (the parent hands a lone worker a thousand ahead). A scenario its file no longer holds at that
-/// line (changed after the parent loaded it) ends the input with ``problem``. Read on a thread of their own: a
+/// every file, a worker builds only what it runs, as it is handed (the parent hands a lone worker up to a
+/// thousand ahead). Reading never waits for the run: a worker that stopped reading its channel while
+/// the parent waited to write more to it, and the parent that stopped reading the worker's events
+/// meanwhile, would wait for each other for ever. A scenario its file no longer holds at that line
+/// (changed after the parent loaded it) ends the input with ``problem``. Read on a thread of their own: a
 /// blocking read must not hold the event loop every task runs on. At the end of its input the thread
 /// waits for the channel to close: the parent has ended (whatever way, `kill -9` too), and so does this
 /// process, at once.
@@ -18,11 +20,6 @@ package final class ScenarioInput: Sendable {
     private let mismatch = Mutex<String?>(nil)
     /// Each scenario built and not finished yet, with its board index.
     private let handed = Mutex<[ScenarioID: (index: Int, scenario: Scenario)]>([:])
-    /// Room for the scenarios built ahead: taken before one is built, given back when one finishes.
-    private let room = DispatchSemaphore(value: ScenarioInput.window)
-
-    /// How many scenarios are built ahead of the one that runs, at most.
-    static let window = 16
 
     /// The line that hands a worker the scenario `id`, written at `line`, at position `index` of the plan.
     static func line(index: Int, id: ScenarioID, line: Int) -> String {
@@ -62,7 +59,6 @@ package final class ScenarioInput: Sendable {
                         self.mismatch.withLock { $0 = "The parent sent a line that names no scenario." }
                         break reading
                     }
-                    Self.wait(for: room, watching: channel)
                     guard let scenario = builder.scenario(id, line: written) else {
                         self.mismatch.withLock {
                             $0 =
@@ -90,19 +86,9 @@ package final class ScenarioInput: Sendable {
         handed.withLock { $0[id] }
     }
 
-    /// The scenario `id` has finished (or was skipped without starting): it is forgotten, and one more
-    /// scenario may be built.
+    /// The scenario `id` has finished (or was skipped without starting): it is forgotten.
     func finish(_ id: ScenarioID) {
-        if handed.withLock({ $0.removeValue(forKey: id) }) != nil { room.signal() }
-    }
-
-    /// Waits for room to build one more scenario; ends this process when the parent has gone meanwhile
-    /// (the run that would make room may be waiting for a scenario that will never come).
-    private static func wait(for room: DispatchSemaphore, watching channel: Int32) {
-        while room.wait(timeout: .now() + .milliseconds(250)) == .timedOut {
-            var entry = pollfd(fd: channel, events: 0, revents: 0)
-            if poll(&entry, 1, 0) > 0, entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { _exit(3) }
-        }
+        handed.withLock { _ = $0.removeValue(forKey: id) }
     }
 
     /// Why the input was refused, if it was.
