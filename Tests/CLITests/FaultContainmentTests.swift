@@ -283,9 +283,12 @@ struct SignalTests {
 
     @Test func aSignalWhileLoadingStillReportsEveryScenario() async throws {
         // Enough scenarios that loading takes a while; the signal comes once the workers exist (they are
-        // started after the handler is installed), during loading or just after.
-        let count = 20_000
-        let body = (0..<count).map { "  - scenario: S\($0)\n    steps: [succeed]\n" }.joined()
+        // started after the handler is installed), during loading, just after, or early in the run. The last
+        // scenario waits a minute, so that however late a loaded machine delivers the signal, the run is
+        // still going: it must end cancelled (exit 1), never green.
+        let body = (0..<20_000).map { "  - scenario: S\($0)\n    steps: [succeed]\n" }.joined()
+            + "  - scenario: Last\n    steps: [{ wait: 60 }]\n"
+        let count = 20_001
         let project = try CLI.project(["Scenarios/many.yml": "scenarios:\n" + body])
         let report = project.appendingPathComponent("report.xml")
         let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:])

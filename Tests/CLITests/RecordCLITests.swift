@@ -88,7 +88,10 @@ struct RecordCLITests {
                         HTTPHeader(name: "Cookie", value: "session=SECRET-REQUEST-COOKIE"),
                         HTTPHeader(name: "Content-Type", value: "application/json"),
                     ],
-                    body: body
+                    body: body,
+                    // A hang guard, not a bound: through the recording proxy on a loaded machine one exchange
+                    // once took longer than the client's default 10 s.
+                    timeout: .seconds(60)
                 )
             )
             answers.append(

@@ -30,13 +30,14 @@ struct RunFaultTests {
     }
 
     /// Workers start while the files load; once the run knows it has one scenario, the others end at
-    /// once — not left to load and wait — and their ending is no failure.
+    /// once — not left to load and wait — and their ending is no failure. (The scenario waits 20 s so that
+    /// it is surely still waiting when the workers are counted, even on a loaded machine.)
     @Test func workersBeyondTheScenariosEndBeforeTheRun() async throws {
-        let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: Slow\n    steps: [{wait: 6}]\n"])
+        let project = try CLI.project(["Scenarios/a.yml": "scenarios:\n  - scenario: Slow\n    steps: [{wait: 20}]\n"])
         let running = try CLI.Running(["--ci", "--jobs", "8"], directory: project, environment: [:])
         let noted = await eventually(timeout: .seconds(60)) { running.stderr.contains("note: --jobs 8: 1 worker") }
         #expect(noted, "\(running.stderr)")
-        let oneLeft = await eventually(timeout: .seconds(5)) {
+        let oneLeft = await eventually(timeout: .seconds(15)) {
             ProcessList.children(of: running.process.processIdentifier).count == 1
         }
         #expect(oneLeft, "workers still alive: \(ProcessList.children(of: running.process.processIdentifier))")
@@ -221,7 +222,9 @@ struct RunFaultTests {
                   - fail: quick
             """
         ])
-        let (slow, _) = try await CLI.startFaults(["--ci", "--filter", "Slow"], in: project)
+        // The slow run's wait for the file has 100 s: the default 10 s step timeout was once reached while
+        // the quick run started and ran on a loaded machine.
+        let (slow, _) = try await CLI.startFaults(["--ci", "--timeout", "100", "--filter", "Slow"], in: project)
         let quick = try await CLI.run(["--ci", "--filter", "Quick"], directory: project, executable: CLI.faultsBinary)
         #expect(quick.status == 1)
         #expect(slow.process.isRunning, "the slow run ends after the quick one")

@@ -277,6 +277,34 @@ struct WorkerPoolMachineTests {
         #expect(Self.finish(end) == RunSummary(passed: 1, skipped: 2, cancelled: true))
     }
 
+    /// A signal after the files loaded and before the run began (a found bug: it was forgotten when the run
+    /// began, and the run ended with every scenario skipped and exit status 0): the run is cancelled,
+    /// nothing is handed out, and the workers asked to end are nobody's failure.
+    @Test func aCancelBeforeTheRunBeganCancelsIt() {
+        var machine = WorkerPoolMachine(.init(jobs: 2))
+        _ = machine.start()
+        #expect(machine.cancel(now: 1).contains(.terminate(slot: 0)))
+        #expect(machine.exited(0, WorkerExit(signal: 15), progress: nil) == [], "remembered until the run begins")
+        let actions = machine.run(Self.request())
+        #expect(!actions.contains { if case .write = $0 { true } else { false } }, "nothing handed out: \(actions)")
+        let end = machine.exited(1, WorkerExit(status: 1), progress: nil)
+        #expect(Self.finish(end) == RunSummary(skipped: 3, cancelled: true))
+        #expect(machine.failures.isEmpty, "\(machine.failures)")
+    }
+
+    /// A cancel ends its run only: the live runner's next run (its re-run) runs whole.
+    @Test func aCancelAfterARunDoesNotCancelTheNext() {
+        var machine = WorkerPoolMachine(.init(jobs: 1))
+        _ = machine.start()
+        _ = machine.run(Self.request())
+        _ = machine.cancel(now: 1)
+        #expect(Self.finish(machine.exited(0, WorkerExit(signal: 15), progress: nil))?.cancelled == true)
+        let next = machine.run(Self.request())
+        #expect(next.contains(.write(slot: 0, Self.lines(0, 1, 2))), "\(next)")
+        _ = machine.received(Self.passing(Self.ids[0]) + Self.passing(Self.ids[1]) + Self.passing(Self.ids[2]), from: 0)
+        #expect(Self.finish(machine.exited(0, WorkerExit(), progress: nil)) == RunSummary(passed: 3))
+    }
+
     /// More workers than scenarios: the extra ones are ended before they run anything, and their ends
     /// are nobody's failure.
     @Test func surplusWorkersAreEndedAndTheirEndsAreNoFailure() {

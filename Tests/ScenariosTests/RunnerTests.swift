@@ -256,6 +256,22 @@ struct RunnerTests {
         #expect(events.summary == RunSummary(passed: 0, failed: 1, skipped: 1, duration: .zero, cancelled: true))
     }
 
+    /// A cancel that comes before the run begins (a signal while the files loaded; a found bug: the run
+    /// forgot it and ran everything) cancels that run: nothing runs. It does not carry into the next run
+    /// (the live runner's re-run), which runs whole.
+    @Test func aCancelBeforeTheRunCancelsItAndNotTheNext() async throws {
+        let scenarios = [H.scenario("One", [Step.succeed("ok")]), H.scenario("Two", [Step.succeed("ok")])]
+        let runner = try harness.runner()
+        runner.cancel()
+        let cancelled = await harness.run(runner, scenarios)
+        #expect(cancelled.scenarioOutcomes == [.skipped, .skipped])
+        #expect(cancelled.summary?.cancelled == true)
+        #expect(harness.calls.all.isEmpty, "nothing ran: \(harness.calls.all)")
+        let next = await harness.run(runner, scenarios)
+        #expect(next.summary?.line == "2 passed, 0 failed")
+        #expect(next.summary?.cancelled == false)
+    }
+
     @Test func taskCancellationStillRunsTearDown() async throws {
         let started = Recorder<Bool>()
         let scenario = H.scenario(

@@ -43,7 +43,7 @@ struct StubServerTests {
             method: String = "GET",
             headers: [(String, String)] = [],
             body: String? = nil,
-            timeout: TimeAmount = .seconds(5)
+            timeout: TimeAmount = .seconds(60)
         ) async throws -> (response: HTTPClientResponse, body: String) {
             var request = HTTPClientRequest(url: url.absoluteString + path)
             request.method = .init(rawValue: method)

@@ -163,8 +163,11 @@ package struct WorkerPoolMachine: Sendable {
     /// before they run anything). A later run starts new workers: the previous run's have all ended.
     package mutating func run(_ request: RunRequest) -> [Action] {
         var actions: [Action] = []
+        // A cancel before the first run (a signal while the files loaded) cancels it; one after a run does
+        // not carry into the next (the live runner's re-runs).
+        let cancelledBeforeRun = runs == 0 && cancelledAt != nil
         runs += 1
-        cancelledAt = nil
+        if !cancelledBeforeRun { cancelledAt = nil }
         let needed = min(slots.count, max(1, request.plan.scenarios.count))
         if runs > 1, !abandoned {
             exitedEarly = []
@@ -186,6 +189,7 @@ package struct WorkerPoolMachine: Sendable {
             ),
             plan: request.plan
         )
+        if cancelledBeforeRun { run?.schedule.cancel() }
         for slot in 0..<needed { actions += begin(slot) }
         let early = exitedEarly
         exitedEarly = []
@@ -353,7 +357,8 @@ package struct WorkerPoolMachine: Sendable {
                         + "scenario and was ended; every scenario it ran is reported."
                 )
             )
-        } else if running == nil, !exit.endedItself, !abandoned {
+        } else if running == nil, !exit.endedItself, !abandoned, cancelledAt == nil {
+            // (A worker asked to end by a cancel is no failure, however it ends outside a scenario.)
             let message = "Worker process \(slot + 1) ended: \(exit.describe(runningAScenario: false))"
             failures.append(message)
             actions.append(.reportError(message))

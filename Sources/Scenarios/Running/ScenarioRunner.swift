@@ -212,7 +212,9 @@ package final class ScenarioRunner: Sendable {
     private func run(plan: RunPlan, source: ScenarioSource, onEvent: @escaping @Sendable (RunEvent) -> Void) async
         -> RunSummary
     {
-        state.withLock { $0.cancelled = false }
+        // A cancel before the first run (a signal while the files loaded) cancels it; one after a run does
+        // not carry into the next (the live runner's re-runs).
+        state.withLock { if $0.task != nil { $0.cancelled = false } }
         let task = Task { await self.perform(plan: plan, source: source, emit: onEvent) }
         let cancelledAlready = state.withLock { state -> Bool in
             state.task = task

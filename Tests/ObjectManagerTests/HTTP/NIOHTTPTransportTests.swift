@@ -112,13 +112,15 @@ import Testing
     @Test func concurrentRequestsEachGetTheirOwnResponse() async throws {
         // Each answer names the request it answers, and none is sent before all four requests have
         // arrived: a transport that queued them on one connection would time out here. (The bounds are
-        // generous: under a full parallel `swift test` on two cores, four connections took over 3 s.)
+        // generous: under a full parallel `swift test` on two cores, four connections took over 3 s, and a
+        // client timeout of 20 s was once reached on a fresh clone's run. Queued, the second request is
+        // answered only after two of the server's 60 s waits, past its 120 s timeout.)
         let arrived = Recorder<String>()
         let server = try await ScriptedHTTPServer { connection in
             while let request = try await connection.readRequest() {
                 let target = request.components(separatedBy: " ")[1]
                 arrived.append(target)
-                _ = await eventually(timeout: .seconds(30)) { arrived.all.count == 4 }
+                _ = await eventually(timeout: .seconds(60)) { arrived.all.count == 4 }
                 try await connection.write(ScriptedHTTPServer.response(body: target))
             }
         }
@@ -130,7 +132,7 @@ import Testing
                         HTTPRequest(
                             method: .get,
                             url: server.url.appendingPathComponent("items/\(index)"),
-                            timeout: .seconds(20)
+                            timeout: Self.patience
                         )
                     )
                     return ("/items/\(index)", response.bodyText)

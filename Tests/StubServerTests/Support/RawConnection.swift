@@ -78,7 +78,7 @@ final class RawConnection: Sendable {
 
     /// Everything the server sent, once it has ended the stream (closed or reset); throws `TimedOut` when it
     /// has not within `timeout`.
-    func reply(within timeout: Duration = .seconds(10)) async throws -> RawHTTPClient.Reply {
+    func reply(within timeout: Duration = .seconds(60)) async throws -> RawHTTPClient.Reply {
         let ended = self.ended
         return try await withThrowingTaskGroup(of: RawHTTPClient.Reply.self) { group in
             group.addTask { try await ended.get() }

@@ -6,7 +6,7 @@ struct TimedOut: Error, CustomStringConvertible {
 
 extension RequestJournal {
     /// Returns once the journal holds at least `count` entries; throws after `timeout`.
-    func waitForEntries(_ count: Int, timeout: Duration = .seconds(5)) async throws {
+    func waitForEntries(_ count: Int, timeout: Duration = .seconds(60)) async throws {
         let changes = self.changes()
         if entries.count >= count { return }
         try await withThrowingTaskGroup(of: Void.self) { group in
