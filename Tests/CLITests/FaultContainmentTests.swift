@@ -286,7 +286,8 @@ struct SignalTests {
         // started after the handler is installed), during loading, just after, or early in the run. The last
         // scenario waits a minute, so that however late a loaded machine delivers the signal, the run is
         // still going: it must end cancelled (exit 1), never green.
-        let body = (0..<20_000).map { "  - scenario: S\($0)\n    steps: [succeed]\n" }.joined()
+        let body =
+            (0..<20_000).map { "  - scenario: S\($0)\n    steps: [succeed]\n" }.joined()
             + "  - scenario: Last\n    steps: [{ wait: 60 }]\n"
         let count = 20_001
         let project = try CLI.project(["Scenarios/many.yml": "scenarios:\n" + body])
