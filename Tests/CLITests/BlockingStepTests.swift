@@ -89,10 +89,11 @@ struct BlockingStepTests {
         let clock = ContinuousClock()
         let signalled = clock.now
         kill(running.process.processIdentifier, SIGINT)
-        let ended = await eventually(timeout: .seconds(10)) { !running.process.isRunning }
+        // Within 30 s, not the step's 60 s timeout (a loaded machine once needs more than 10 s to end the run).
+        let ended = await eventually(timeout: .seconds(30)) { !running.process.isRunning }
         let took = clock.now - signalled
         if !ended { kill(running.process.processIdentifier, SIGKILL) }
-        #expect(ended && took < .seconds(10), "the run ended \(took) after Ctrl-C, not within 10 s")
+        #expect(ended && took < .seconds(30), "the run ended \(took) after Ctrl-C, not within 30 s")
         let result = await running.wait()
         let reason =
             "Run cancelled; step 'block thread 600.0 s' blocked its thread and ignored cancellation. Its process was ended."

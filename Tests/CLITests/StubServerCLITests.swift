@@ -523,7 +523,7 @@ struct StubServerCLITests {
         func lines() -> [String] {
             serve.stdout.split(separator: "\n").map(String.init).filter { $0.contains(" → ") }
         }
-        #expect(await eventually(timeout: .seconds(10)) { lines().count >= 6 })
+        #expect(await eventually(timeout: .seconds(60)) { lines().count >= 6 })
         let shapes = lines().map {
             $0.replacingOccurrences(of: #" in [0-9.]+ ms$"#, with: " in N ms", options: .regularExpression)
         }

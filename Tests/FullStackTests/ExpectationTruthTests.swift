@@ -10,6 +10,8 @@ import Testing
 extension FullStack {
     /// Issue 27: negative and upper-bound expectations judged before the work they judge was done, and
     /// `expect request` trusted a journal that had forgotten requests.
+    /// (The steps' timeouts are hang guards, 30 s: each expectation judges as soon as the work is done, so a
+    /// loaded machine that is slow to finish it cannot turn the answer into a timeout.)
     @Suite struct ExpectationTruthTests {
         /// `count: 0` passed at once while the request an earlier step started was still in flight (the
         /// stub server answers it after 0.3 s); it waits for the app to be idle, then judges.
@@ -19,7 +21,7 @@ extension FullStack {
                     - stub request: { path: /restaurants, method: GET, fixture: restaurants.json, delay: 0.3 }
                     - get objects: { route: restaurants }
                     - expect entities: { entity: Restaurant, count: 0 }
-                      timeout: 2
+                      timeout: 30
                     """
             )
             #expect(outcome.summary.failed == 1)
@@ -35,7 +37,7 @@ extension FullStack {
                     - get objects: { path: /slow }
                     - get objects: { path: /slow }
                     - expect request: { method: GET, path: /slow, at most: 1 }
-                      timeout: 2
+                      timeout: 30
                     """
             )
             #expect(outcome.summary.failed == 1, "\(outcome.events)")
@@ -55,7 +57,7 @@ extension FullStack {
                     - stub request: { path: /restaurants, method: GET, fixture: restaurants.json }
                     - fetch restaurants after a debounce
                     - \(expectation)
-                      timeout: 4
+                      timeout: 30
                     """
             )
             #expect(outcome.summary.failed == 1, "\(outcome.events)")
@@ -72,7 +74,7 @@ extension FullStack {
                     - stub request: { path: /restaurants, method: GET, fixture: restaurants.json, delay: 0.3 }
                     - get objects: { route: restaurants }
                     - expect request: { method: GET, path: /restaurants, count: 0 }
-                      timeout: 2
+                      timeout: 30
                     """
             )
             #expect(outcome.summary.failed == 1, "\(outcome.events)")
