@@ -14,6 +14,22 @@ struct JSONParserTests {
         #expect(try parse("12345678901") == .int(12_345_678_901))
     }
 
+    /// Members are collected, then made into the object at once: nested objects keep their own members, and
+    /// a repeated key keeps its last value, as before.
+    @Test func nestedObjectsKeepTheirOwnMembersAndARepeatedKeyItsLastValue() throws {
+        #expect(
+            try parse(#"{"a": {"a": 1, "b": {"a": 2}}, "b": 3, "a2": {}, "b": 4}"#)
+                == ["a": ["a": 1, "b": ["a": 2]], "b": 4, "a2": [:]]
+        )
+        let wide = (0..<300).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        guard case .object(let members) = try parse("{\(wide)}") else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members.count == 300)
+        #expect(members["k299"] == .int(299))
+    }
+
     @Test func decodesEscapesAndSurrogatePairs() throws {
         #expect(try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
         #expect(try parse(#""caf\u00E9 ünï""#) == .string("café ünï"))

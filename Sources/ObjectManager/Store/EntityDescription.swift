@@ -37,6 +37,23 @@ public struct EntityDescription: Sendable, Hashable {
         relationships.first { $0.name == name }
     }
 
+    /// The position of the attribute named `name` in ``attributes``, if any (the first, should an app's
+    /// own description name one twice).
+    func attributeIndex(named name: String) -> Int? {
+        attributes.firstIndex { $0.name == name }
+    }
+
+    /// `values` by attribute position as a dictionary by name (values past the attributes are dropped; a
+    /// name written twice keeps its first value).
+    func named(_ values: [AttributeValue]) -> [String: AttributeValue] {
+        var result: [String: AttributeValue] = [:]
+        result.reserveCapacity(attributes.count)
+        for (attribute, value) in zip(attributes, values) where result[attribute.name] == nil {
+            result[attribute.name] = value
+        }
+        return result
+    }
+
     /// The attribute names in declaration order.
     public var attributeNames: [String] {
         attributes.map(\.name)

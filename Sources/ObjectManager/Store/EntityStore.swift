@@ -62,7 +62,7 @@ public final class EntityStore: Sendable {
     {
         let description = try mainContext.entity(named: entity)
         let conditions = try ManagedObjectContext.converted(conditions, for: description)
-        return try persistent.rows(of: description, where: conditions).map(\.values)
+        return try persistent.rows(of: description, where: conditions).map { description.named($0.values) }
     }
 
     /// How many saved rows of `entity` match `conditions`, read straight from the database.

@@ -12,9 +12,11 @@ import Synchronization
 /// book.value(forKeyPath: "authors.count")   // a many-to-many relationship's links
 /// ```
 public final class ManagedObject: Sendable, Hashable {
+    /// The values are kept by attribute position (`entity.attributes`' order), not by name: a fetch or a
+    /// save moves arrays, and the names are looked up only where a caller speaks in names (DECISIONS 174).
     struct State {
-        var values: [String: AttributeValue]
-        var committed: [String: AttributeValue]
+        var values: [AttributeValue]
+        var committed: [AttributeValue]
         var rowID: Int64?
         var isInserted = false
         var isDeleted = false
@@ -27,41 +29,46 @@ public final class ManagedObject: Sendable, Hashable {
 
     /// A new object of `entity` that belongs to no context yet; insert it with ``ManagedObjectContext/insert(_:)``.
     public convenience init(entity: EntityDescription, attributes: [String: AttributeValue] = [:]) throws(StoreError) {
-        self.init(entity: entity, converted: [:], rowID: nil, context: nil)
+        self.init(entity: entity, converted: [], rowID: nil, context: nil)
         for (name, value) in attributes {
             try setValue(value, forAttribute: name)
         }
     }
 
-    init(
-        entity: EntityDescription,
-        converted values: [String: AttributeValue],
-        rowID: Int64?,
-        context: ManagedObjectContext?
-    ) {
+    /// An object with `values` by attribute position, already converted (a row read from the store); missing
+    /// trailing values are null.
+    init(entity: EntityDescription, converted values: [AttributeValue], rowID: Int64?, context: ManagedObjectContext?) {
         self.entity = entity
         var complete = values
-        for attribute in entity.attributes where complete[attribute.name] == nil {
-            complete[attribute.name] = .null
+        if complete.count < entity.attributes.count {
+            complete += repeatElement(.null, count: entity.attributes.count - complete.count)
         }
         state = Mutex(State(values: complete, committed: complete, rowID: rowID, context: context))
     }
 
     /// Every attribute's value (`.null` for unset ones).
     public var attributes: [String: AttributeValue] {
+        entity.named(state.withLock { $0.values })
+    }
+
+    /// The values by attribute position (`entity.attributes`' order).
+    var values: [AttributeValue] {
         state.withLock { $0.values }
     }
 
     /// The value of `attribute` (`.null` when unset or unknown); setting converts to the attribute's type and
     /// ignores values that do not convert — use ``setValue(_:forAttribute:)`` to get the error.
     public subscript(_ attribute: String) -> AttributeValue {
-        get { state.withLock { $0.values[attribute] ?? .null } }
+        get {
+            guard let index = entity.attributeIndex(named: attribute) else { return .null }
+            return state.withLock { $0.values[index] }
+        }
         set { try? setValue(newValue, forAttribute: attribute) }
     }
 
     /// Sets `attribute` to `value` converted to the attribute's type.
     public func setValue(_ value: AttributeValue, forAttribute attribute: String) throws(StoreError) {
-        guard let description = entity.attribute(named: attribute) else {
+        guard let index = entity.attributeIndex(named: attribute) else {
             throw .unknownAttribute(
                 entity: entity.name,
                 attribute: attribute,
@@ -70,13 +77,13 @@ public final class ManagedObject: Sendable, Hashable {
         }
         let converted: AttributeValue
         do {
-            converted = try value.converted(to: description.type)
+            converted = try value.converted(to: entity.attributes[index].type)
         } catch {
             throw .invalidValue(entity: entity.name, attribute: attribute, error)
         }
         let context = state.withLock { state -> ManagedObjectContext? in
-            guard state.values[attribute] != converted else { return nil }
-            state.values[attribute] = converted
+            guard state.values[index] != converted else { return nil }
+            state.values[index] = converted
             return state.rowID != nil && !state.isInserted && !state.isDeleted ? state.context : nil
         }
         context?.markUpdated(self)

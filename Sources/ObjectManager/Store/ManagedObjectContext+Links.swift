@@ -164,7 +164,8 @@ extension ManagedObjectContext {
     /// The changes that delete every saved link of a deleted object (by its saved identification value).
     func unlinkAll(_ object: ManagedObject) -> [PersistentStore.Change] {
         guard !model.joinTables.isEmpty, let identification = object.entity.identificationAttribute else { return [] }
-        let value = object.state.withLock { $0.committed[identification] } ?? .null
+        let index = object.entity.attributeIndex(named: identification)
+        let value = index.map { index in object.state.withLock { $0.committed[index] } } ?? .null
         guard !value.isNull else { return [] }
         return participations(of: object.entity.name).map {
             .unlinkAll(table: $0.table, column: $0.column, value: value)

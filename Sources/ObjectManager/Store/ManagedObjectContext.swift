@@ -180,9 +180,11 @@ public final class ManagedObjectContext: Sendable {
             let id = ObjectIdentifier(object)
             object.state.withLock { objectState in
                 guard objectState.context === self, !objectState.isDeleted else { return }
-                if !state.links.isEmpty, let identification = object.entity.identificationAttribute {
-                    let values = [objectState.values[identification], objectState.committed[identification]]
-                    dropLinkChanges(of: object.entity.name, values: values.compactMap { $0 }, in: &state)
+                if !state.links.isEmpty, let identification = object.entity.identificationAttribute,
+                    let index = object.entity.attributeIndex(named: identification)
+                {
+                    let values = [objectState.values[index], objectState.committed[index]]
+                    dropLinkChanges(of: object.entity.name, values: values, in: &state)
                 }
                 if objectState.isInserted {
                     state.inserted.removeAll { $0 === object }
@@ -254,15 +256,18 @@ public final class ManagedObjectContext: Sendable {
             var changes: [PersistentStore.Change] = deleted.map { .delete(entity: $0.0.entity.name, rowID: $0.1) }
             changes += deleted.flatMap { object, _ in unlinkAll(object) }
             changes += updated.map { object, rowID, values, committed in
-                .update(
-                    entity: object.entity.name,
-                    rowID: rowID,
-                    values: values.filter { committed[$0.key] != $0.value }
-                )
+                var changed: [String: AttributeValue] = [:]
+                for (index, attribute) in object.entity.attributes.enumerated()
+                where index < values.count && (index >= committed.count || committed[index] != values[index]) {
+                    changed[attribute.name] = values[index]
+                }
+                return .update(entity: object.entity.name, rowID: rowID, values: changed)
             }
             changes += linkChanges(state.links)
             // Inserts last: the rowids of their changes are the last ones returned.
-            changes += inserted.map { .insert(entity: $0.0.entity.name, values: $0.1) }
+            changes += inserted.map { object, values in
+                .insert(entity: object.entity.name, attributes: object.entity.attributes, values: values)
+            }
             let rowIDs = try persistent.apply(changes)
             state.links = [:]
 
@@ -381,14 +386,16 @@ public final class ManagedObjectContext: Sendable {
     }
 
     private static func object(_ object: ManagedObject, matches conditions: [String: AttributeValue]) -> Bool {
-        let values = object.attributes
-        return conditions.allSatisfy { values[$0.key] == $0.value }
+        let values = object.values
+        return conditions.allSatisfy { name, value in
+            (object.entity.attributeIndex(named: name).map { values[$0] } ?? .null) == value
+        }
     }
 
-    private static func checkRequired(_ values: [String: AttributeValue], of entity: EntityDescription)
-        throws(StoreError)
-    {
-        for attribute in entity.attributes where !attribute.isOptional && (values[attribute.name] ?? .null).isNull {
+    /// Throws for the first non-optional attribute whose value (by position) is null.
+    private static func checkRequired(_ values: [AttributeValue], of entity: EntityDescription) throws(StoreError) {
+        for (index, attribute) in entity.attributes.enumerated()
+        where !attribute.isOptional && (index < values.count ? values[index] : .null).isNull {
             throw .missingValue(entity: entity.name, attribute: attribute.name)
         }
     }

@@ -5,15 +5,17 @@ import Synchronization
 /// The SQLite side of an ``EntityStore``: one table per entity and one per many-to-many relationship (its
 /// ``JoinTable``), read and written in scoped GRDB closures.
 final class PersistentStore: Sendable {
-    /// A saved row: its SQLite rowid and attribute values.
+    /// A saved row: its SQLite rowid and attribute values, by the position of the attributes read.
     struct SavedRow: Sendable {
         var rowID: Int64
-        var values: [String: AttributeValue]
+        var values: [AttributeValue]
     }
 
     /// One change of a save, applied in a single transaction.
     enum Change: Sendable {
-        case insert(entity: String, values: [String: AttributeValue])
+        /// An object's values by the position of `attributes` (its entity description's): bound in order when
+        /// those are the model's own (the statement made once), else by name.
+        case insert(entity: String, attributes: [AttributeDescription], values: [AttributeValue])
         case update(entity: String, rowID: Int64, values: [String: AttributeValue])
         case delete(entity: String, rowID: Int64)
         /// Adds a join table row (nothing when it is there).
@@ -24,11 +26,31 @@ final class PersistentStore: Sendable {
         case unlinkAll(table: String, column: String, value: AttributeValue)
     }
 
+    /// An entity's statements, their text made once: a save or fetch does not build SQL again.
+    struct EntityStatements: Sendable {
+        /// The attributes the statements name, in the model's order.
+        var attributes: [AttributeDescription]
+        /// `SELECT rowid, <every attribute> FROM <table>`, to which a WHERE clause and the order are added.
+        var select: String
+        /// `SELECT COUNT(*) FROM <table>`.
+        var count: String
+        /// The INSERT of every attribute column: saved objects carry a value (maybe null) for every
+        /// attribute, so the statement is the same for every insert.
+        var insert: String
+
+        init(_ entity: EntityDescription) {
+            attributes = entity.attributes
+            let columns = entity.attributes.map { quote($0.name) }
+            select = "SELECT " + (["rowid"] + columns).joined(separator: ", ") + " FROM \(quote(entity.name))"
+            count = "SELECT COUNT(*) FROM \(quote(entity.name))"
+            insert = PersistentStore.insertSQL(entity.name, columns: entity.attributes.map(\.name))
+        }
+    }
+
     let model: EntityModel
     private let database: DatabaseQueue
-    /// Each entity's INSERT of every attribute column, and the columns in order: saved objects carry a
-    /// value (maybe null) for every attribute, so the statement is the same for every insert.
-    private let inserts: [String: (sql: String, columns: [String])]
+    /// The model's entities' statements, by entity name.
+    private let statements: [String: EntityStatements]
     /// False only while the store is known to hold no row: new in memory, or emptied by `removeAll()` with
     /// no insert since (set inside the transactions, which the queue serializes). Lets `rowCounts()` — a
     /// leak check after every scenario — skip its query on a store tear-down emptied.
@@ -36,12 +58,10 @@ final class PersistentStore: Sendable {
 
     init(model: EntityModel, path: String?) throws(StoreError) {
         self.model = model
-        var inserts: [String: (sql: String, columns: [String])] = [:]
-        for entity in model.entities {
-            let columns = entity.attributes.map(\.name)
-            inserts[entity.name] = (Self.insertSQL(entity.name, columns: columns), columns)
-        }
-        self.inserts = inserts
+        statements = Dictionary(
+            model.entities.map { ($0.name, EntityStatements($0)) },
+            uniquingKeysWith: { first, _ in first }
+        )
         mayHaveRows = Mutex(path != nil)
         do {
             database = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
@@ -66,22 +86,21 @@ final class PersistentStore: Sendable {
         isKnown: (Int64) -> Bool = { _ in false }
     ) throws(StoreError) -> [SavedRow] {
         let columns = entity.attributes
-        let selection = (["rowid"] + columns.map { quote($0.name) }).joined(separator: ", ")
-        let (clause, arguments) = whereClause(conditions)
-        let sql = "SELECT \(selection) FROM \(quote(entity.name))\(clause) ORDER BY rowid"
+        let (clause, values) = whereClause(conditions)
+        let sql = statements(of: entity).select + clause + " ORDER BY rowid"
         do {
             return try database.inDatabase { db in
                 // A cursor reads each row in place (no copy of every row, as `fetchAll` makes).
-                let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+                let cursor = try Row.fetchCursor(Self.statement(sql, in: db, binding: values))
                 var saved: [SavedRow] = []
                 while let row = try cursor.next() {
                     let rowID: Int64 = row[0]
-                    var values: [String: AttributeValue] = [:]
+                    var values: [AttributeValue] = []
                     if !isKnown(rowID) {
                         values.reserveCapacity(columns.count)
                         for (offset, attribute) in columns.enumerated() {
                             let stored: DatabaseValue = row[offset + 1]
-                            values[attribute.name] = AttributeValue(databaseValue: stored, as: attribute.type)
+                            values.append(AttributeValue(databaseValue: stored, as: attribute.type))
                         }
                     }
                     saved.append(SavedRow(rowID: rowID, values: values))
@@ -95,11 +114,11 @@ final class PersistentStore: Sendable {
 
     /// How many rows of `entity` match `conditions`.
     func count(of entity: EntityDescription, where conditions: [String: AttributeValue]) throws(StoreError) -> Int {
-        let (clause, arguments) = whereClause(conditions)
-        let sql = "SELECT COUNT(*) FROM \(quote(entity.name))\(clause)"
+        let (clause, values) = whereClause(conditions)
+        let sql = statements(of: entity).count + clause
         do {
             return try database.inDatabase { db in
-                try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
+                try Int.fetchOne(Self.statement(sql, in: db, binding: values)) ?? 0
             }
         } catch {
             throw .database(String(describing: error))
@@ -114,11 +133,8 @@ final class PersistentStore: Sendable {
             + "ORDER BY 1"
         do {
             return try database.inDatabase { db in
-                try DatabaseValue.fetchAll(
-                    db.cachedStatement(sql: sql),
-                    arguments: Self.arguments([value.databaseValue])
-                )
-                .map { AttributeValue(databaseValue: $0, as: use.otherType) }
+                try DatabaseValue.fetchAll(Self.statement(sql, in: db, binding: CollectionOfOne(value.databaseValue)))
+                    .map { AttributeValue(databaseValue: $0, as: use.otherType) }
             }
         } catch {
             throw .database(String(describing: error))
@@ -150,43 +166,58 @@ final class PersistentStore: Sendable {
                 }
                 return try changes.map { change -> Int64? in
                     switch change {
-                    case .insert(let entity, let values):
-                        // Values only ever hold the entity's attributes (objects check their names).
-                        let columns = inserts[entity]?.columns ?? values.keys.sorted()
-                        let sql = inserts[entity]?.sql ?? Self.insertSQL(entity, columns: columns)
-                        try db.cachedStatement(sql: sql).execute(
-                            arguments: Self.arguments(columns.map { values[$0]?.databaseValue })
-                        )
+                    case .insert(let entity, let attributes, let values):
+                        if let known = statements[entity], known.attributes == attributes {
+                            try Self.statement(known.insert, in: db, binding: values.lazy.map(\.databaseValue))
+                                .execute()
+                        } else {
+                            // An app's own description of the entity: its columns by name.
+                            let named = EntityDescription(name: entity, attributes: attributes).named(values)
+                            let columns = named.keys.sorted()
+                            try Self.statement(
+                                Self.insertSQL(entity, columns: columns),
+                                in: db,
+                                binding: columns.lazy.map { named[$0, default: .null].databaseValue }
+                            ).execute()
+                        }
                         return db.lastInsertedRowID
                     case .update(let entity, let rowID, let values):
                         let pairs = values.sorted { $0.key < $1.key }
                         guard !pairs.isEmpty else { return nil }
                         let assignments = pairs.map { "\(quote($0.key)) = ?" }.joined(separator: ", ")
-                        try db.cachedStatement(sql: "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?")
-                            .execute(
-                                arguments: Self.arguments(pairs.map { $0.value.databaseValue } + [rowID.databaseValue])
-                            )
+                        try Self.statement(
+                            "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?",
+                            in: db,
+                            binding: pairs.lazy.map(\.value.databaseValue) + CollectionOfOne(rowID.databaseValue)
+                        ).execute()
                         return nil
                     case .delete(let entity, let rowID):
-                        try db.cachedStatement(sql: "DELETE FROM \(quote(entity)) WHERE rowid = ?")
-                            .execute(arguments: Self.arguments([rowID.databaseValue]))
+                        try Self.statement(
+                            "DELETE FROM \(quote(entity)) WHERE rowid = ?",
+                            in: db,
+                            binding: CollectionOfOne(rowID.databaseValue)
+                        ).execute()
                         return nil
                     case .link(let table, let pair):
-                        try db.cachedStatement(
-                            sql: "INSERT OR IGNORE INTO \(quote(table)) (\(Self.joinColumns)) VALUES (?, ?)"
-                        ).execute(
-                            arguments: Self.arguments([pair.source.databaseValue, pair.destination.databaseValue])
-                        )
+                        try Self.statement(
+                            "INSERT OR IGNORE INTO \(quote(table)) (\(Self.joinColumns)) VALUES (?, ?)",
+                            in: db,
+                            binding: [pair.source.databaseValue, pair.destination.databaseValue]
+                        ).execute()
                         return nil
                     case .unlink(let table, let pair):
-                        try db.cachedStatement(sql: "DELETE FROM \(quote(table)) WHERE \(Self.joinColumnsMatch)")
-                            .execute(
-                                arguments: Self.arguments([pair.source.databaseValue, pair.destination.databaseValue])
-                            )
+                        try Self.statement(
+                            "DELETE FROM \(quote(table)) WHERE \(Self.joinColumnsMatch)",
+                            in: db,
+                            binding: [pair.source.databaseValue, pair.destination.databaseValue]
+                        ).execute()
                         return nil
                     case .unlinkAll(let table, let column, let value):
-                        try db.cachedStatement(sql: "DELETE FROM \(quote(table)) WHERE \(quote(column)) = ?")
-                            .execute(arguments: Self.arguments([value.databaseValue]))
+                        try Self.statement(
+                            "DELETE FROM \(quote(table)) WHERE \(quote(column)) = ?",
+                            in: db,
+                            binding: CollectionOfOne(value.databaseValue)
+                        ).execute()
                         return nil
                     }
                 }
@@ -238,18 +269,42 @@ final class PersistentStore: Sendable {
         }
     }
 
-    private func whereClause(_ conditions: [String: AttributeValue]) -> (String, StatementArguments) {
-        guard !conditions.isEmpty else { return ("", StatementArguments()) }
-        let pairs = conditions.sorted { $0.key < $1.key }
-        let clause = " WHERE " + pairs.map { "\(quote($0.key)) IS ?" }.joined(separator: " AND ")
-        return (clause, Self.arguments(pairs.map { $0.value.databaseValue }))
+    /// The statements of `entity`: made once for the model's own description of it; made now for another
+    /// (an app may describe an entity itself, its attributes in another order). Comparing the attribute
+    /// arrays is a pointer comparison for the model's own description, which shares their storage.
+    private func statements(of entity: EntityDescription) -> EntityStatements {
+        if let known = statements[entity.name], known.attributes == entity.attributes { return known }
+        return EntityStatements(entity)
     }
 
-    /// Statement arguments from values, through GRDB's initializer over optional existentials: the one
-    /// over a sequence of concrete values maps with a key path that, generic and not inlinable, is
-    /// instantiated anew on every call (3 % of a benchmark run).
-    private static func arguments(_ values: [DatabaseValue?]) -> StatementArguments {
-        StatementArguments(values.lazy.map { $0 as (any DatabaseValueConvertible)? })
+    private func whereClause(_ conditions: [String: AttributeValue]) -> (String, [DatabaseValue]) {
+        guard !conditions.isEmpty else { return ("", []) }
+        let pairs = conditions.sorted { $0.key < $1.key }
+        let clause = " WHERE " + pairs.map { "\(quote($0.key)) IS ?" }.joined(separator: " AND ")
+        return (clause, pairs.map { $0.value.databaseValue })
+    }
+
+    /// `sql`'s cached statement with `values` bound by position (`sql` has exactly one `?` each). GRDB's
+    /// `StatementArguments` would box every value in an existential and check them against the statement's
+    /// parameters again on each execution; the statements here are made by this type, their parameters
+    /// counted by construction (DECISIONS 175).
+    private static func statement(
+        _ sql: String,
+        in db: Database,
+        binding values: some Sequence<DatabaseValue>
+    ) throws -> Statement {
+        let statement = try db.cachedStatement(sql: sql)
+        // Resets the statement and clears its bindings; execution then binds nothing more.
+        statement.setUncheckedArguments(StatementArguments())
+        var index: CInt = 1
+        for value in values {
+            let code = value.bind(to: statement.sqliteStatement, at: index)
+            guard code == 0 else {  // SQLITE_OK
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+            }
+            index += 1
+        }
+        return statement
     }
 
     private static func insertSQL(_ entity: String, columns: [String]) -> String {

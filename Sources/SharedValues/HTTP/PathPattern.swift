@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A path with `:name` and `:relationship.attribute` placeholders, such as
 /// `/restaurants/:restaurantID/reviews`.
@@ -20,7 +21,40 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
     /// Makes a pattern from its text (`/restaurants/:restaurantID/reviews`); a string literal makes one too.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
-        self.components = Self.parse(rawValue)
+        self.components = Self.components(of: rawValue)
+    }
+
+    /// The components of `text`, parsed once per text in the process: a scenario re-points a route or
+    /// sends to a path with the same few texts again and again (DECISIONS 176). Kept by the text's bytes, so
+    /// that a canonically equal text with other bytes is parsed for itself; at most ``mostKept`` texts are
+    /// kept (past that, patterns are parsed each time, as before), so hostile input cannot grow it.
+    static func components(of text: String) -> [Component] {
+        let key = Bytes(text: text)
+        if let known = made.withLock({ $0[key] }) { return known }
+        let components = parse(text)
+        made.withLock { made in
+            if made.count < mostKept { made[key] = components }
+        }
+        return components
+    }
+
+    /// How many pattern texts the process keeps parsed.
+    package static let mostKept = 4096
+
+    private static let made = Mutex<[Bytes: [Component]]>([:])
+
+    /// A text compared and hashed by its UTF-8 bytes (String compares canonical equivalents equal).
+    private struct Bytes: Hashable, Sendable {
+        let text: String
+
+        static func == (lhs: Bytes, rhs: Bytes) -> Bool {
+            lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            var text = text
+            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
     }
 
     public init(stringLiteral value: String) {

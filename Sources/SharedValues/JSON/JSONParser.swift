@@ -74,16 +74,18 @@ struct JSONParser {
         guard depth <= Self.maxDepth else { throw error("JSON nested deeper than \(Self.maxDepth) levels") }
     }
 
+    /// An object's members are collected in order, then made into a dictionary of their size at once (no
+    /// growing and rehashing member by member); a repeated key keeps its last value.
     private mutating func object() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object([:])
         }
+        var members: [(String, JSONValue)] = []
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("Expected a string key") }
@@ -92,14 +94,14 @@ struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw error("Expected ':' after a key") }
             index += 1
             skipWhitespace()
-            members[key] = try value()
+            members.append((key, try value()))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(members)
+                return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
             default: throw error("Expected ',' or '}' in an object")
             }
         }

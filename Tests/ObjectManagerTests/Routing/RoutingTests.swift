@@ -39,6 +39,28 @@ struct PathPatternTests {
         #expect(PathPattern("/review").match("/reviews") == nil)
     }
 
+    /// A pattern's parts are made once per text and kept, up to a bound: the patterns past it are made each
+    /// time, and every one fills and matches alike.
+    @Test func patternsPastTheKeptOnesAreMadeAllTheSame() throws {
+        for index in 0..<(PathPattern.mostKept + 50) {
+            for _ in 0..<2 {
+                let pattern = PathPattern("/kept-\(index)/:id/x")
+                #expect(pattern.parameterNames == ["id"])
+                #expect(try pattern.interpolate { _ in "7" } == "/kept-\(index)/7/x")
+                #expect(pattern.match("/kept-\(index)/8/x") == ["id": "8"])
+            }
+        }
+    }
+
+    /// Two texts Swift holds equal (é written as one scalar, and as e and a combining accent) are two
+    /// patterns: each path keeps its own bytes.
+    @Test func canonicallyEqualTextsAreMadeEachForItself() throws {
+        let composed = PathPattern("/caf\u{E9}/:id")
+        let decomposed = PathPattern("/cafe\u{301}/:id")
+        #expect(Array(try composed.interpolate { _ in "1" }.utf8) == Array("/caf\u{E9}/1".utf8))
+        #expect(Array(try decomposed.interpolate { _ in "1" }.utf8) == Array("/cafe\u{301}/1".utf8))
+    }
+
     @Test func aColonNotFollowedByANameIsLiteral() throws {
         #expect(try PathPattern("/time/12:30").interpolate { _ in nil } == "/time/12:30")
     }

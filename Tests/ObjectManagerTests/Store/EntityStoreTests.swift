@@ -24,6 +24,57 @@ struct EntityStoreTests {
         #expect(try store.countSaved("Review", where: ["title": "Great"]) == 1)
     }
 
+    /// Every kind of value goes in by position and comes back the same, through an insert, an update and a
+    /// condition on each column (the store binds values itself, not through GRDB's arguments: DECISIONS 175).
+    @Test func everyKindOfValueRoundTripsThroughInsertUpdateAndConditions() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        let created = Date(timeIntervalSince1970: 1_700_000_000.125)  // exact in binary: kept to the millisecond
+        let values: [String: AttributeValue] = [
+            "reviewID": .integer(Int(Int32.max) + 7), "title": "Ünïcode \"quoted\" 'single' x — ✓",
+            "stars": .integer(-3), "restaurantID": .null, "createdAt": .date(created), "isPublished": .boolean(true),
+        ]
+        try context.insert(entity: "Review", attributes: values)
+        try context.insert(entity: "Article", attributes: ["title": "T", "tags": .json(["a", 1, ["b": nil]])])
+        try context.insert(entity: "Restaurant", attributes: ["restaurantID": 1, "rating": .double(-0.25)])
+        try context.save()
+
+        let saved = try #require(try store.fetchSaved("Review").first)
+        for (name, value) in values {
+            #expect(saved[name] == value, "\(name)")
+            #expect(try store.countSaved("Review", where: [name: value]) == 1, "a condition on \(name)")
+        }
+        #expect(try store.fetchSaved("Article").first?["tags"] == .json(["a", 1, ["b": nil]]))
+        #expect(try store.countSaved("Restaurant", where: ["rating": .double(-0.25)]) == 1)
+
+        let review = try #require(try context.fetch("Review").first)
+        review["title"] = "Second"
+        review["restaurantID"] = 1
+        try context.save()
+        #expect(try store.countSaved("Review", where: ["title": "Second", "restaurantID": 1, "stars": -3]) == 1)
+        #expect(try store.countSaved("Review", where: ["title": "Second", "restaurantID": .null]) == 0)
+        #expect(try store.fetchSaved("Review", where: ["isPublished": true]).first?["title"] == "Second")
+    }
+
+    /// An app may describe an entity itself, its attributes in another order and some left out: its objects
+    /// are saved by attribute name, and read back through the app's own description.
+    @Test func anObjectOfTheAppsOwnDescriptionIsSavedByAttributeName() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        let own = EntityDescription(
+            name: "Review",
+            attributes: [.init("title", .string), .init("reviewID", .integer)],
+            identificationAttribute: "reviewID"
+        )
+        try context.insert(ManagedObject(entity: own, attributes: ["reviewID": 9, "title": "Mine"]))
+        try context.save()
+        let saved = try #require(try store.fetchSaved("Review").first)
+        #expect(saved["reviewID"] == 9)
+        #expect(saved["title"] == "Mine")
+        #expect(saved["stars"] == .null)
+        #expect(try store.countSaved("Review", where: ["title": "Mine", "reviewID": 9]) == 1)
+    }
+
     @Test func unsavedUpdatesAndDeletesShowInFetchOnly() throws {
         let store = try TestModel.store()
         let context = store.mainContext
