@@ -60,10 +60,10 @@ package struct ObjectMapper: Sendable {
             keyPath.utf8.contains(UInt8(ascii: ".")) ? json[keyPath: keyPath] : members[keyPath]
         }
 
-        var values: [(attribute: String, value: AttributeValue)] = []
+        var values: [(attribute: String, position: Int, value: AttributeValue)] = []
         for attributeMapping in mapping.attributeMappings {
             guard let source = source(attributeMapping.keyPath) else { continue }
-            guard let attribute = entity.attribute(named: attributeMapping.attribute) else {
+            guard let position = entity.attributeIndex(named: attributeMapping.attribute) else {
                 throw .store(
                     .unknownAttribute(
                         entity: entity.name,
@@ -72,9 +72,13 @@ package struct ObjectMapper: Sendable {
                     )
                 )
             }
+            let attribute = entity.attributes[position]
             do {
                 values.append(
-                    (attribute.name, try source.converted(to: attribute.type, dateFormats: mapping.dateFormats))
+                    (
+                        attribute.name, position,
+                        try source.converted(to: attribute.type, dateFormats: mapping.dateFormats)
+                    )
                 )
             } catch {
                 throw .invalidValue(
@@ -107,17 +111,17 @@ package struct ObjectMapper: Sendable {
             } else if !conditions.isEmpty, let existing = try context.fetch(entity.name, where: conditions).first {
                 return existing
             }
-            // A new object gets every value at once (the last one for an attribute mapped twice).
+            // A new object gets every value at once, by position, already converted (the last one for an
+            // attribute mapped twice).
             inserted = true
-            return try context.insert(
-                entity: entity.name,
-                attributes: Dictionary(values.map { ($0.attribute, $0.value) }) { _, last in last }
-            )
+            var positional = [AttributeValue](repeating: .null, count: entity.attributes.count)
+            for (_, position, value) in values { positional[position] = value }
+            let object = ManagedObject(entity: entity, converted: positional, rowID: nil, context: nil)
+            try context.insert(object)
+            return object
         }
         if !inserted {
-            for (attribute, value) in values {
-                try store { () throws(StoreError) in try object.setValue(value, forAttribute: attribute) }
-            }
+            for (_, position, value) in values { object.setConverted(value, at: position) }
         }
         if let attribute = index?.attribute, !object[attribute].isNull {
             index?.objects[object[attribute]] = object

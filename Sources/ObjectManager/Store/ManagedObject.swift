@@ -81,9 +81,15 @@ public final class ManagedObject: Sendable, Hashable {
         } catch {
             throw .invalidValue(entity: entity.name, attribute: attribute, error)
         }
+        setConverted(converted, at: index)
+    }
+
+    /// Sets the attribute at `position` of `entity.attributes` to `value`, already converted to its type
+    /// (the mapper's values).
+    func setConverted(_ value: AttributeValue, at position: Int) {
         let context = state.withLock { state -> ManagedObjectContext? in
-            guard state.values[index] != converted else { return nil }
-            state.values[index] = converted
+            guard state.values[position] != value else { return nil }
+            state.values[position] = value
             return state.rowID != nil && !state.isInserted && !state.isDeleted ? state.context : nil
         }
         context?.markUpdated(self)
