@@ -507,7 +507,7 @@ struct StubServerCLITests {
     @Test func serveVerboseLogsEveryRequestAndNeverServesServerYML() async throws {
         let project = try CLI.project([:])
         let serve = try CLI.Running(["serve", "--verbose"], directory: project, environment: [:])
-        #expect(await eventually(timeout: .seconds(20)) { Self.servingURL(serve.stdout) != nil })
+        #expect(await eventually(timeout: .seconds(60)) { Self.servingURL(serve.stdout) != nil })
         let url = try #require(Self.servingURL(serve.stdout))
         let transport = AsyncHTTPTransport()
         func status(_ method: HTTPMethod, _ path: String) async throws -> Int {

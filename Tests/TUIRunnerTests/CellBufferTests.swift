@@ -48,7 +48,7 @@ struct CellBufferTests {
     }
 
     /// A 100,000-character paste into the filter is filtered once per batch of keys, not per character
-    /// (a bound with a wide margin: per character it took 55 s).
+    /// (a bound with a wide margin, for a loaded machine: per character it took 55 s).
     @Test func aLongPasteIntoTheFilterIsFilteredOnce() {
         var state = Fixtures.state([.runStarted(Fixtures.plan())])
         _ = state.handle(.character("/"))
@@ -57,7 +57,7 @@ struct CellBufferTests {
         let took = clock.measure { _ = state.handle(paste) }
         #expect(state.filterText.count == 100_000)
         #expect(state.isEditingFilter)
-        #expect(took < .seconds(5), "\(took)")
+        #expect(took < .seconds(15), "\(took)")
         _ = state.handle([.escape])
         #expect(state.filterText.isEmpty)
     }
