@@ -13,7 +13,7 @@ import Synchronization
 /// ```
 public final class ManagedObject: Sendable, Hashable {
     /// The values are kept by attribute position (`entity.attributes`' order), not by name: a fetch or a
-    /// save moves arrays, and the names are looked up only where a caller speaks in names (DECISIONS 174).
+    /// save moves arrays, and the names are looked up only where a caller speaks in names (DECISIONS 170).
     struct State {
         var values: [AttributeValue]
         var committed: [AttributeValue]

@@ -287,7 +287,7 @@ final class PersistentStore: Sendable {
     /// `sql`'s cached statement with `values` bound by position (`sql` has exactly one `?` each). GRDB's
     /// `StatementArguments` would box every value in an existential and check them against the statement's
     /// parameters again on each execution; the statements here are made by this type, their parameters
-    /// counted by construction (DECISIONS 175).
+    /// counted by construction (DECISIONS 171).
     private static func statement(
         _ sql: String,
         in db: Database,

@@ -25,7 +25,7 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
     }
 
     /// The components of `text`, parsed once per text in the process: a scenario re-points a route or
-    /// sends to a path with the same few texts again and again (DECISIONS 176). Kept by the text's bytes, so
+    /// sends to a path with the same few texts again and again (DECISIONS 172). Kept by the text's bytes, so
     /// that a canonically equal text with other bytes is parsed for itself; at most ``mostKept`` texts are
     /// kept (past that, patterns are parsed each time, as before), so hostile input cannot grow it.
     static func components(of text: String) -> [Component] {

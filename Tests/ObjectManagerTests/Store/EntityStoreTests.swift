@@ -25,7 +25,7 @@ struct EntityStoreTests {
     }
 
     /// Every kind of value goes in by position and comes back the same, through an insert, an update and a
-    /// condition on each column (the store binds values itself, not through GRDB's arguments: DECISIONS 175).
+    /// condition on each column (the store binds values itself, not through GRDB's arguments: DECISIONS 171).
     @Test func everyKindOfValueRoundTripsThroughInsertUpdateAndConditions() throws {
         let store = try TestModel.store()
         let context = store.mainContext
