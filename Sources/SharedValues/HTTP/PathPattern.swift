@@ -17,31 +17,35 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
     /// The pattern as written.
     public let rawValue: String
     let components: [Component]
+    /// The components grouped by path segment (literals split at `/`), for segment matching: made with the
+    /// components, not at each match (the stub server matches every route's pattern per request).
+    let segmentComponents: [[Component]]
 
     /// Makes a pattern from its text (`/restaurants/:restaurantID/reviews`); a string literal makes one too.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
-        self.components = Self.components(of: rawValue)
+        (components, segmentComponents) = Self.parts(of: rawValue)
     }
 
     /// The components of `text`, parsed once per text in the process: a scenario re-points a route or
     /// sends to a path with the same few texts again and again (DECISIONS 172). Kept by the text's bytes, so
     /// that a canonically equal text with other bytes is parsed for itself; at most ``mostKept`` texts are
     /// kept (past that, patterns are parsed each time, as before), so hostile input cannot grow it.
-    static func components(of text: String) -> [Component] {
+    static func parts(of text: String) -> (components: [Component], segments: [[Component]]) {
         let key = Bytes(text: text)
         if let known = made.withLock({ $0[key] }) { return known }
         let components = parse(text)
+        let parts = (components, segments(of: components))
         made.withLock { made in
-            if made.count < mostKept { made[key] = components }
+            if made.count < mostKept { made[key] = parts }
         }
-        return components
+        return parts
     }
 
     /// How many pattern texts the process keeps parsed.
     package static let mostKept = 4096
 
-    private static let made = Mutex<[Bytes: [Component]]>([:])
+    private static let made = Mutex<[Bytes: (components: [Component], segments: [[Component]])]>([:])
 
     /// A text compared and hashed by its UTF-8 bytes (String compares canonical equivalents equal).
     private struct Bytes: Hashable, Sendable {
@@ -115,8 +119,8 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
         return parameters
     }
 
-    /// The components grouped by path segment (literals split at `/`), for segment matching.
-    private var segmentComponents: [[Component]] {
+    /// `components` grouped by path segment (literals split at `/`).
+    private static func segments(of components: [Component]) -> [[Component]] {
         var segments: [[Component]] = [[]]
         for component in components {
             switch component {

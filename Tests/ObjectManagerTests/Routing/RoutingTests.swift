@@ -61,6 +61,21 @@ struct PathPatternTests {
         #expect(Array(try decomposed.interpolate { _ in "1" }.utf8) == Array("/cafe\u{301}/1".utf8))
     }
 
+    /// Segment matching (the stub server's) uses the segments made with the pattern: a value may hold a
+    /// slash, a placeholder may share its segment with a literal, and a pattern made again from the same
+    /// text matches the same.
+    @Test func segmentsMatchOneByOneWithTheSegmentsMadeOnce() {
+        for _ in 0..<2 {
+            let pattern = PathPattern("/articles/:category/:id-v2")
+            #expect(
+                pattern.match(segments: ["articles", "news/views", "7-v2"]) == ["category": "news/views", "id": "7"]
+            )
+            #expect(pattern.match(segments: ["articles", "news"]) == nil)
+            #expect(pattern.match(segments: ["articles", "news", "7"]) == nil)
+            #expect(PathPattern("/").match(segments: []) == [:])
+        }
+    }
+
     @Test func aColonNotFollowedByANameIsLiteral() throws {
         #expect(try PathPattern("/time/12:30").interpolate { _ in nil } == "/time/12:30")
     }
