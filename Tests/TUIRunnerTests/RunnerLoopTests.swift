@@ -1,3 +1,4 @@
+import Foundation
 import Scenarios
 import Synchronization
 import TestSupport
@@ -265,6 +266,46 @@ struct TerminalSessionTests {
             for _ in 0..<8 { group.addTask { session.restore() } }
         }
         #expect(screen.endCount == 1)
+    }
+}
+
+/// A screen whose `end()` waits until the test lets it finish, as the real one waits for its key thread.
+final class SlowEndingScreen: Screen {
+    let started = DispatchSemaphore(value: 0)
+    let finish = DispatchSemaphore(value: 0)
+    private let ended = Mutex(false)
+    var hasEnded: Bool { ended.withLock { $0 } }
+    var size: (width: Int, height: Int) { (80, 24) }
+    func present(_ frame: CellBuffer) {}
+    func refreshSize() {}
+    func startReadingKeys(_ deliver: @escaping @Sendable ([Key]) -> Void) {}
+    func end() {
+        started.signal()
+        finish.wait()
+        ended.withLock { $0 = true }
+    }
+}
+
+struct TerminalRestoreRaceTests {
+    /// A second signal while the loop's own restore is under way (a found flake: the terminal was left
+    /// in curses mode): the second caller returns only once the screen has ended.
+    @Test func aSecondRestoreWaitsForTheFirstToFinish() async {
+        let screen = SlowEndingScreen()
+        let session = TerminalSession(screen: screen)
+        let first = Thread { session.restore() }
+        first.start()
+        screen.started.wait()
+        let secondReturned = Mutex<Bool?>(nil)
+        let second = Thread {
+            session.restore()
+            secondReturned.withLock { $0 = screen.hasEnded }
+        }
+        second.start()
+        // The second caller must still be waiting while the first is inside `end()`.
+        #expect(await !eventually(timeout: .milliseconds(200)) { secondReturned.withLock { $0 } != nil })
+        screen.finish.signal()
+        #expect(await eventually { secondReturned.withLock { $0 } != nil })
+        #expect(secondReturned.withLock { $0 } == true, "it returned after the screen had ended")
     }
 }
 

@@ -10,6 +10,8 @@ import Synchronization
 final class TerminalSession: @unchecked Sendable {  // `winch` is only touched under `lock`
     private let screen: any Screen
     private let restored = Mutex(false)
+    /// Held for the whole of ``restore()``: see there.
+    private let restoring = NSLock()
     private let lock = NSLock()
     private var winch: (any DispatchSourceSignal)?
 
@@ -28,8 +30,13 @@ final class TerminalSession: @unchecked Sendable {  // `winch` is only touched u
     /// Whether ``restore()`` has run.
     var isRestored: Bool { restored.withLock { $0 } }
 
-    /// Ends curses mode and stops the resize handler; only the first call does anything.
+    /// Ends curses mode and stops the resize handler; only the first call does anything, and every call
+    /// returns only once the terminal is restored. (A second signal's handler that came while the loop's
+    /// own restore was under way — waiting for the key thread, before `endwin` — returned at once and
+    /// exited with the terminal still in curses mode: no echo, no line editing.)
     func restore() {
+        restoring.lock()
+        defer { restoring.unlock() }
         let first = restored.withLock { restored -> Bool in
             defer { restored = true }
             return !restored
