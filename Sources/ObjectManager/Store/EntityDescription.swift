@@ -29,7 +29,7 @@ public struct EntityDescription: Sendable, Hashable {
 
     /// The attribute named `name`, if any.
     public func attribute(named name: String) -> AttributeDescription? {
-        attributes.first { $0.name == name }
+        attributeIndex(named: name).map { attributes[$0] }
     }
 
     /// The relationship named `name`, if any.
@@ -46,6 +46,11 @@ public struct EntityDescription: Sendable, Hashable {
     /// `values` by attribute position as a dictionary by name (values past the attributes are dropped; a
     /// name written twice keeps its first value).
     func named(_ values: [AttributeValue]) -> [String: AttributeValue] {
+        Self.named(values, attributes)
+    }
+
+    /// `values` by the position of `attributes`, as ``named(_:)``.
+    static func named(_ values: [AttributeValue], _ attributes: [AttributeDescription]) -> [String: AttributeValue] {
         var result: [String: AttributeValue] = [:]
         result.reserveCapacity(attributes.count)
         for (attribute, value) in zip(attributes, values) where result[attribute.name] == nil {

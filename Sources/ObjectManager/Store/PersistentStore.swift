@@ -172,7 +172,7 @@ final class PersistentStore: Sendable {
                                 .execute()
                         } else {
                             // An app's own description of the entity: its columns by name.
-                            let named = EntityDescription(name: entity, attributes: attributes).named(values)
+                            let named = EntityDescription.named(values, attributes)
                             let columns = named.keys.sorted()
                             try Self.statement(
                                 Self.insertSQL(entity, columns: columns),

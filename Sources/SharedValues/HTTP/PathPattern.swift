@@ -76,6 +76,16 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
 
     public var description: String { rawValue }
 
+    /// Patterns are equal when their texts are: the parts are made from the text.
+    public static func == (lhs: PathPattern, rhs: PathPattern) -> Bool {
+        lhs.rawValue == rhs.rawValue
+    }
+
+    /// Hashes the text, as ``==`` compares it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue)
+    }
+
     /// The placeholder names, in order (`["restaurantID"]`).
     public var parameterNames: [String] {
         components.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
