@@ -17,9 +17,29 @@ import Synchronization
 /// scenario's tear-down runs), a second SIGTERM exits at once. A step it cannot stop ends it, with
 /// status ``WorkerExit.abandonedStepStatus``, once its scenario is reported.
 package enum WorkerMain {
-    /// Runs the worker for `app` on its slot of the parent's board; returns the process's exit status
-    /// (2: the run could not be read, or a scenario the parent named is not in its file any more).
-    package static func run(app: AppUnderTest, board: String?, slot: Int) async throws -> Int32 {
+    /// A worker's whole command line: the executable started with this one argument is a worker. It is
+    /// recognised before the command line is parsed (``isWorker(_:)``): parsing costs a worker a quarter
+    /// of its start, and everything a worker needs comes on its channel (``WorkerRun``).
+    package static let command = "worker"
+
+    /// Whether `arguments` (without the executable's name) start a worker.
+    package static func isWorker(_ arguments: [String]) -> Bool {
+        arguments == [command]
+    }
+
+    /// Runs the worker for `app` on its slot of the parent's board (both in the run it reads); returns the
+    /// process's exit status (2: the run could not be read, or a scenario the parent named is not in its
+    /// file any more; 1: it could not start its stub server or its runner).
+    package static func run(app: AppUnderTest) async -> Int32 {
+        do {
+            return try await runThrowing(app: app)
+        } catch {
+            Terminal.printError("error: \(error)")
+            return 1
+        }
+    }
+
+    private static func runThrowing(app: AppUnderTest) async throws -> Int32 {
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
         // First of all, before any app code runs: the channel to the parent becomes this process's own,
@@ -54,7 +74,7 @@ package enum WorkerMain {
         }
         // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
         let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }
-        let progress = try board.map { try ProgressBoard(path: $0, slot: slot) }
+        let progress = try run.board.map { try ProgressBoard(path: $0, slot: run.slot) }
         let input = ScenarioInput(
             building: ScenarioBuilder(registry: suite.registry, buildContext: suite.buildContext),
             channel: channel,

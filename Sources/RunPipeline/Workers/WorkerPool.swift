@@ -92,8 +92,6 @@ package final class WorkerPool: RunExecutor {
     static let watchInterval: Duration = .milliseconds(100)
 
     private let options: Options
-    /// ``Options/run`` as the line every worker is sent first.
-    private let runLine: Data?
     private let board: ProgressBoard?
     private let core: Mutex<Core>
     /// What happened, handled in arrival order by whichever thread finds no one else handling: two
@@ -108,7 +106,6 @@ package final class WorkerPool: RunExecutor {
         pool.jobs = max(1, pool.jobs)
         let jobs = pool.jobs
         self.options = options
-        runLine = try? options.run.line()
         signal(SIGPIPE, SIG_IGN)  // a worker that died must not take the parent with it
         OpenFiles.closeDescriptorsOverTheLimit()
         do {
@@ -270,11 +267,13 @@ package final class WorkerPool: RunExecutor {
 
     /// Starts the worker process of `slot`, its lines and its end delivered here.
     private func launch(_ slot: Int) throws(WorkerProcess.StartFailure) -> WorkerProcess {
-        var arguments = ["worker"]
-        if let board { arguments += ["--board", board.path, "--slot", String(slot)] }
+        // The run, with the worker's place on the board, is the first line of its channel.
+        var run = options.run
+        run.board = board?.path
+        run.slot = slot
         return try WorkerProcess(
-            arguments: arguments,
-            runLine: runLine,
+            arguments: [WorkerMain.command],
+            runLine: try? run.line(),
             forwardOutput: options.pool.forwardOutput,
             onLines: { [self] lines in deliver(.lines(slot: slot, lines)) },
             onExit: { [self] exit in deliver(.exited(slot: slot, exit)) }

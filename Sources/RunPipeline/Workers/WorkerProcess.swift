@@ -7,7 +7,7 @@ import Synchronization
 /// everything it wrote was read. Nothing here decides anything: ``WorkerPoolMachine`` does.
 ///
 /// ```swift
-/// let worker = try WorkerProcess(arguments: ["worker"], runLine: line, forwardOutput: true,
+/// let worker = try WorkerProcess(arguments: [WorkerMain.command], runLine: line, forwardOutput: true,
 ///     onLines: { messages in … }, onExit: { exit in … })
 /// worker.write(Data("#3 9f2c…\n0\n1\n".utf8)); worker.closeInput()
 /// ```

@@ -2,8 +2,9 @@ package import Foundation
 package import Scenarios
 
 /// What a worker process runs, resolved once by the parent: the scenario paths and the run's settings —
-/// `scenario-run.yml`, the environment and every option already merged — sent as the first line of the
-/// worker's channel (JSON). A worker parses no option and merges no setting of its own, so an option
+/// `scenario-run.yml`, the environment and every option already merged — and the worker's place on the
+/// parent's board, sent as the first line of the worker's channel (JSON). A worker parses no option and
+/// merges no setting of its own (its command line is the one word ``WorkerMain/command``), so an option
 /// added to the run reaches every worker with no second list to keep.
 ///
 /// ```swift
@@ -16,14 +17,20 @@ package struct WorkerRun: Codable, Sendable, Equatable {
     package var settings: RunSettings
     /// Whether every event is sent as it happens, step starts included (the live runner, `--events`).
     package var liveEvents: Bool
+    /// The parent's ``ProgressBoard`` (a path the worker opens), and the worker's slot on it: where it
+    /// says which scenario and step it runs. `nil` when the parent has no board.
+    package var board: String?
+    package var slot: Int
 
     /// The most a run's line may take (its settings are a few hundred bytes; paths are the rest).
     static let lineLimit = 16 * 1024 * 1024
 
-    package init(paths: [String], settings: RunSettings, liveEvents: Bool) {
+    package init(paths: [String], settings: RunSettings, liveEvents: Bool, board: String? = nil, slot: Int = 0) {
         self.paths = paths
         self.settings = settings
         self.liveEvents = liveEvents
+        self.board = board
+        self.slot = slot
     }
 
     /// The run as one line of JSON, ending in a newline.

@@ -3,7 +3,8 @@ import Foundation
 import RunPipeline
 import Steps
 
-/// The root of the command line: `run` (the default), `check`, `serve` and the hidden `worker`.
+/// The root of the command line: `run` (the default), `check`, `serve` and the other commands. A worker
+/// process (`scenario-run worker`) never reaches it (``ScenarioRun/main(app:arguments:)``).
 struct RootCommand: AsyncParsableCommand {
     /// The app the subcommands drive, set by ``ScenarioRun/main(app:arguments:)`` for the whole run.
     @TaskLocal static var app: AppUnderTest?
@@ -38,7 +39,7 @@ struct RootCommand: AsyncParsableCommand {
                 CI_NODE_INDEX/CI_NODE_TOTAL (1-based), CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL and \
                 BUILDKITE_PARALLEL_JOB/BUILDKITE_PARALLEL_JOB_COUNT (0-based) pick the shard.
                 """,
-            subcommands: visibleCommands + [WorkerCommand.self],
+            subcommands: visibleCommands,
             defaultSubcommand: RunCommand.self
         )
     }()
@@ -48,7 +49,7 @@ struct RootCommand: AsyncParsableCommand {
         CommandLine.arguments.dropFirst().contains { ["help", "-h", "--help"].contains($0) }
     }
 
-    /// The commands a user runs, `run` first (the default); the hidden `worker` is not one.
+    /// The commands a user runs, `run` first (the default).
     static let visibleCommands: [any ParsableCommand.Type] = [
         RunCommand.self, CheckCommand.self, ServeCommand.self, StepsCommand.self, SchemaCommand.self,
         VerifyCommand.self, RecordCommand.self, ReferenceCommand.self, MergeJUnitCommand.self,

@@ -39,6 +39,12 @@ public enum ScenarioRun {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // A closed pipe (`| head`, a parent that died) makes writes fail instead of killing the process.
         signal(SIGPIPE, SIG_IGN)
+        // A worker of a run parses no command line: its run comes on its channel.
+        if WorkerMain.isWorker(arguments) {
+            let status = await WorkerMain.run(app: app)
+            AppExitGuard.disarm()
+            exit(status)
+        }
         let code = await RootCommand.$app.withValue(app) {
             await RootCommand.execute(arguments)
         }
