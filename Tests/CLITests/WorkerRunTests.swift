@@ -40,7 +40,11 @@ struct WorkerRunTests {
             #expect("\(set.value)" != "\(initial.value)", "\(set.label ?? "?") is left at its default")
         }
         let run = WorkerRun(
-            paths: ["Features/a.yml:12", "Features/b"], settings: settings, liveEvents: true, board: "/dev/shm/b", slot: 3
+            paths: ["Features/a.yml:12", "Features/b"],
+            settings: settings,
+            liveEvents: true,
+            board: "/dev/shm/b",
+            slot: 3
         )
         let line = try run.line()
         #expect(line.last == UInt8(ascii: "\n") && line.dropLast().firstIndex(of: UInt8(ascii: "\n")) == nil)
