@@ -44,6 +44,31 @@ struct LoaderTests {
         #expect(scenarios[1].steps.map(\.description) == ["wait 0.5 s", "succeed"])
     }
 
+    /// The parent of worker processes keeps steps as descriptions: everything a report shows is as
+    /// loaded with actions, every argument is still checked, and a step run anyway fails saying why.
+    @Test func stepsLoadedWithoutActionsKeepWhatReportsShowAndFailIfRun() async throws {
+        var loader = FakeSteps.loader
+        let full = try loader.load(yaml: sample, file: "Scenarios/reviews.yml")
+        loader.keepsActions = false
+        let described = try loader.load(yaml: sample, file: "Scenarios/reviews.yml")
+        #expect(described.map(\.id) == full.map(\.id))
+        for (with, without) in zip(full, described) {
+            for (a, b) in zip(with.setUp + with.steps + with.tearDown, without.setUp + without.steps + without.tearDown) {
+                #expect(a.description == b.description && a.location == b.location && a.timeout == b.timeout)
+                #expect(a.settles == b.settles && a.returnsPromptly == b.returnsPromptly)
+            }
+            #expect(with.steps.count == without.steps.count && with.setUp.count == without.setUp.count)
+        }
+        let context = ScenarioContext(scenario: ScenarioID(file: "Scenarios/reviews.yml", name: "Waiting a moment"))
+        let result = try await described[1].steps[1].action(context)
+        #expect(result == .failure("This step was loaded without its action: this process only reports steps its workers run."))
+        #expect(try await full[1].steps[1].action(context) == .success)
+        // An argument that does not check is still an error.
+        #expect(throws: DiagnosticList.self) {
+            try loader.load(yaml: "scenarios:\n  - scenario: A\n    steps: [{wait: lots}]\n", file: "x.yml")
+        }
+    }
+
     @Test func featureDefaultsToTheFileName() throws {
         let text = "scenarios:\n  - scenario: A\n    steps: [succeed]\n"
         let scenarios = try FakeSteps.loader.load(yaml: text, file: "Scenarios/sub/reviews.yaml")

@@ -10,10 +10,13 @@ package enum Startup {
     /// executor: on two cores the two overlap, and together they are most of the time from launch to
     /// the first scenario. Load errors win: the server is stopped again and the diagnostics thrown.
     ///
+    /// `keepingActions: false` when other processes run the scenarios (``ScenarioLoader/keepsActions``).
+    ///
     /// - Returns: the scenarios, and how the server's start went (`nil` when there was no server).
     package static func load(
         _ suite: ScenarioSuite,
         paths: [String],
+        keepingActions: Bool = true,
         startingMeanwhile server: StubServer?
     ) async throws(DiagnosticList) -> (scenarios: [Scenario], serverStart: Result<Void, any Error>?) {
         let start = server.map { server in Task { _ = try await server.start() } }
@@ -21,7 +24,7 @@ package enum Startup {
             (continuation: CheckedContinuation<Result<[Scenario], DiagnosticList>, Never>) in
             DispatchQueue.global().async {
                 continuation.resume(
-                    returning: Result { () throws(DiagnosticList) in try suite.loadScenarios(paths: paths) }
+                    returning: Result { () throws(DiagnosticList) in try suite.loadScenarios(paths: paths, keepingActions: keepingActions) }
                 )
             }
         }

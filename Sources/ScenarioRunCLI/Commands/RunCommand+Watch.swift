@@ -56,7 +56,7 @@ extension RunCommand {
             }
             next.runner = try next.suite.makeRunner(server: next.server, environment: environment)
         }
-        next.loaded = try next.suite.loadScenarios(paths: lines.paths)
+        next.loaded = try next.suite.loadScenarios(paths: lines.paths, keepingActions: inProcess)
         next.selection = try makeSelection(
             of: next.loaded,
             suite: next.suite,

@@ -384,10 +384,12 @@ struct RunCommand: AsyncParsableCommand {
         do {
             suite = try ScenarioSuite(app: RootCommand.appUnderTest, settings: settings, directory: directory)
             server = suite.makeServer(forwarding: recording?.forwarding(scope: .unmatched))
-            // This process runs scenarios itself only when no worker does.
+            // This process runs scenarios itself only when no worker does; with workers it keeps each step's
+            // description (the workers build their own).
             (loaded, serverStart) = try await Startup.load(
                 suite,
                 paths: lines.paths,
+                keepingActions: pool == nil,
                 startingMeanwhile: list || pool != nil ? nil : server
             )
         } catch {

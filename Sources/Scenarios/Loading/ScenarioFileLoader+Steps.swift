@@ -12,7 +12,7 @@ extension ScenarioFileLoader {
         var steps: [Step] = []
         steps.reserveCapacity(items.count)
         for item in items {
-            if let step = step(item, bound: &bound) { steps.append(step) }
+            if let step = step(item, bound: &bound) { steps.append(keepsActions ? step : step.describedOnly) }
         }
         return steps
     }

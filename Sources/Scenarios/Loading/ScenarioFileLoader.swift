@@ -21,6 +21,8 @@ struct ScenarioFileLoader {
     var outlineBudget = (nodes: OutlineLimits.nodes, bytes: OutlineLimits.bytes)
     /// Whether the outline budget ran out (reported once, at the row where it did).
     var outlineBudgetSpent = false
+    /// Whether steps keep their actions (``Step/describedOnly`` when not): see ``ScenarioLoader/keepsActions``.
+    var keepsActions = true
 
     init(file: String, source: YAMLText, registry: StepRegistry, buildContext: StepBuildContext) {
         self.file = file

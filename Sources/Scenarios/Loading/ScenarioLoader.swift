@@ -16,6 +16,11 @@ import YAMLSource
 package struct ScenarioLoader: Sendable {
     package var registry: StepRegistry
     package var buildContext: StepBuildContext
+    /// Whether the scenarios' steps keep their actions. `false` for a process that reports scenarios
+    /// other processes run (the parent of `--jobs` workers): every step is still built, so every
+    /// argument is checked, and then kept as its description only (``Step/describedOnly``) — the
+    /// actions of a large suite are most of what loading it keeps.
+    package var keepsActions = true
 
     package init(registry: StepRegistry, buildContext: StepBuildContext = StepBuildContext()) {
         self.registry = registry
@@ -41,6 +46,7 @@ package struct ScenarioLoader: Sendable {
                 registry: registry,
                 buildContext: buildContext
             )
+            fileLoader.keepsActions = keepsActions
             scenarios += fileLoader.load()
             diagnostics += fileLoader.diagnostics
         }
@@ -57,6 +63,7 @@ package struct ScenarioLoader: Sendable {
     package func load(yaml: String, file: String) throws(DiagnosticList) -> [Scenario] {
         let source = try YAMLText(checking: yaml, file: file)
         var fileLoader = ScenarioFileLoader(file: file, source: source, registry: registry, buildContext: buildContext)
+        fileLoader.keepsActions = keepsActions
         let scenarios = fileLoader.load()
         guard fileLoader.diagnostics.isEmpty else { throw DiagnosticList(fileLoader.diagnostics) }
         return scenarios

@@ -67,6 +67,20 @@ public struct Step: Sendable {
         return step
     }
 
+    /// This step as a description only: its action gone, everything a report says of it kept. What a
+    /// process keeps of steps it shows but never runs (the parent of worker processes, which load and
+    /// run their own): a built action holds what its arguments resolved to. Run anyway, it fails saying
+    /// so.
+    package var describedOnly: Step {
+        var step = self
+        step.action = Self.noAction
+        return step
+    }
+
+    private static let noAction: @Sendable (ScenarioContext) async throws -> StepResult = { _ in
+        .failure("This step was loaded without its action: this process only reports steps its workers run.")
+    }
+
     /// This step, marked as returning promptly (``returnsPromptly``).
     package func returningPromptly() -> Step {
         var step = self

@@ -135,12 +135,16 @@ package struct ScenarioSuite: Sendable {
     }
 
     /// Loads and checks every scenario file; all errors of all files, and of `server.yml`, at once.
-    package func loadScenarios(paths: [String]) throws(DiagnosticList) -> [Scenario] {
+    /// `keepingActions: false` keeps each step as its description only (``ScenarioLoader/keepsActions``):
+    /// for a process whose workers run the scenarios.
+    package func loadScenarios(paths: [String], keepingActions: Bool = true) throws(DiagnosticList) -> [Scenario] {
         var diagnostics = DiagnosticCollection(serverDiagnostics)
         diagnostics += defaultStepProblems
         do {
             let files = try scenarioFiles(paths: paths)
-            let scenarios = try ScenarioLoader(registry: registry, buildContext: buildContext).load(paths: files)
+            var loader = ScenarioLoader(registry: registry, buildContext: buildContext)
+            loader.keepsActions = keepingActions
+            let scenarios = try loader.load(paths: files)
             if diagnostics.isEmpty { return scenarios }
         } catch {
             diagnostics += error
