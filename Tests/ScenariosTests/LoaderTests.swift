@@ -53,7 +53,8 @@ struct LoaderTests {
         let described = try loader.load(yaml: sample, file: "Scenarios/reviews.yml")
         #expect(described.map(\.id) == full.map(\.id))
         for (with, without) in zip(full, described) {
-            for (a, b) in zip(with.setUp + with.steps + with.tearDown, without.setUp + without.steps + without.tearDown) {
+            for (a, b) in zip(with.setUp + with.steps + with.tearDown, without.setUp + without.steps + without.tearDown)
+            {
                 #expect(a.description == b.description && a.location == b.location && a.timeout == b.timeout)
                 #expect(a.settles == b.settles && a.returnsPromptly == b.returnsPromptly)
             }
@@ -61,7 +62,10 @@ struct LoaderTests {
         }
         let context = ScenarioContext(scenario: ScenarioID(file: "Scenarios/reviews.yml", name: "Waiting a moment"))
         let result = try await described[1].steps[1].action(context)
-        #expect(result == .failure("This step was loaded without its action: this process only reports steps its workers run."))
+        #expect(
+            result
+                == .failure("This step was loaded without its action: this process only reports steps its workers run.")
+        )
         #expect(try await full[1].steps[1].action(context) == .success)
         // An argument that does not check is still an error.
         #expect(throws: DiagnosticList.self) {

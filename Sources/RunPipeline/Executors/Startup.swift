@@ -24,7 +24,9 @@ package enum Startup {
             (continuation: CheckedContinuation<Result<[Scenario], DiagnosticList>, Never>) in
             DispatchQueue.global().async {
                 continuation.resume(
-                    returning: Result { () throws(DiagnosticList) in try suite.loadScenarios(paths: paths, keepingActions: keepingActions) }
+                    returning: Result { () throws(DiagnosticList) in
+                        try suite.loadScenarios(paths: paths, keepingActions: keepingActions)
+                    }
                 )
             }
         }
