@@ -42,6 +42,14 @@ struct ScenarioBuilderTests {
             "alias",
             "scenarios:\n  - scenario: A\n    steps: &shared [succeed]\n  - scenario: B\n    steps: *shared\n"
         ),
+        // Items are read again from the file by their bytes: a byte order mark, letters of several bytes
+        // and CR LF line ends move them.
+        (
+            "marked",
+            "\u{FEFF}"
+                + plain.replacingOccurrences(of: "First", with: "Première où ça ✓")
+                .replacingOccurrences(of: "\n", with: "\r\n")
+        ),
     ]
 
     /// Everything a report or a run reads of a scenario, comparable.
@@ -77,6 +85,8 @@ struct ScenarioBuilderTests {
             let built = builder.scenario(scenario.id, line: scenario.location.line)
             #expect(built.map(Self.describe) == Self.describe(scenario))
         }
+        // The plain layout is built item by item (the others need the whole document).
+        #expect(builder.filesLoadedWhole == (["plain", "marked"].contains(name) ? 0 : 1))
     }
 
     @Test func aTearDownWrittenBeforeTheSetUpKeepsItsOwnLines() throws {
@@ -100,5 +110,26 @@ struct ScenarioBuilderTests {
         try FileManager.default.removeItem(atPath: path)
         var fresh = Self.builder()
         #expect(fresh.scenario(row.id, line: row.location.line) == nil, "the file is gone")
+    }
+
+    /// The builder keeps where each item is written, not the text: an item is read again when it is
+    /// asked for, so a file changed after the builder first read it gives the scenario only if it is
+    /// still there as it was, else none — never another one.
+    @Test func aFileChangedAfterTheBuilderReadItGivesNoOtherScenario() throws {
+        let path = try Self.write(Self.plain)
+        let loaded = try FakeSteps.loader.load(paths: [path])
+        let first = try #require(loaded.first)
+        let skipped = try #require(loaded.last)
+        var builder = Self.builder()
+        #expect(builder.scenario(first.id, line: first.location.line).map(Self.describe) == Self.describe(first))
+        // Shorter text before the last item: its bytes now start earlier than the builder noted.
+        try Self.plain.replacingOccurrences(of: "tearing down", with: "td")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let built = builder.scenario(skipped.id, line: skipped.location.line)
+        #expect(built == nil || built.map(Self.describe) == Self.describe(skipped))
+        // Renamed: none.
+        try Self.plain.replacingOccurrences(of: "scenario: Skipped", with: "scenario: Later")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(builder.scenario(skipped.id, line: skipped.location.line) == nil)
     }
 }

@@ -1,4 +1,5 @@
 import Diagnostics
+import Glibc
 import YAMLSource
 
 /// Builds a scenario when it is asked for, by its identity and the line it is written on, instead of
@@ -6,9 +7,10 @@ import YAMLSource
 /// loaded and checked every file; a worker builds only the scenarios it runs and keeps none of them, so
 /// that it holds a file's text and where its items start, not the whole suite a second time.
 ///
-/// A file in the plain layout (``ScenarioFileChunks``) is read key by key once, then one item is
-/// composed and built per request; any other file, and an item that does not compose on its own, is
-/// loaded whole once and its scenarios kept. A scenario the file no longer holds at that line (the
+/// A file in the plain layout (``ScenarioFileChunks``) is read key by key once, keeping where each item
+/// is written, not the text; then one item is read from the file again, composed and built per request
+/// (a worker of a large suite so holds neither the text nor its line index); any other file, and an item
+/// that does not compose on its own, is loaded whole once and its scenarios kept. A scenario the file no longer holds at that line (the
 /// file changed after the parent loaded it) is `nil`.
 ///
 /// ```swift
@@ -16,9 +18,17 @@ import YAMLSource
 /// let scenario = builder.scenario(ScenarioID(file: "Scenarios/reviews.yml", name: "Posting"), line: 12)
 /// ```
 package struct ScenarioBuilder {
+    /// Where one item of a file's `scenarios:` list is written: its bytes in the file, and the lines
+    /// before it.
+    private struct Item {
+        var bytes: Range<Int>
+        var lineOffset: Int
+    }
+
     private enum File {
-        /// Read key by key: the loader (holding the text), the file's own keys, and its items in order.
-        case items(ScenarioFileLoader, ScenarioFileLoader.FileSettings, [ScenarioFileChunks.Chunk])
+        /// Read key by key: the file's own keys, and where its items are (the text itself is not kept:
+        /// each item is read again from the file when it is asked for).
+        case items(ScenarioFileLoader.FileSettings, [Item])
         /// Loaded whole (another layout, or an item that does not compose alone).
         case whole([Scenario])
         /// It cannot be read, or does not load without errors, any more.
@@ -44,7 +54,7 @@ package struct ScenarioBuilder {
             return nil
         case .whole(let scenarios):
             return scenarios.first { $0.id == id && $0.location.line == line }
-        case .items(var loader, let settings, let items):
+        case .items(let settings, let items):
             // The item holding the line: the last one starting before it (`lineOffset` lines precede it).
             var low = 0
             var high = items.count
@@ -53,7 +63,20 @@ package struct ScenarioBuilder {
                 if items[middle].lineOffset < line { low = middle + 1 } else { high = middle }
             }
             guard low > 0 else { return nil }
-            guard let built = loader.scenarios(of: items[low - 1], in: settings) else {
+            let item = items[low - 1]
+            // The item's text, read again: a file changed since (its bytes are other ones now) gives
+            // another scenario or none, never a wrong one (the identity and the line are compared).
+            guard let text = Self.read(item.bytes, of: id.file),
+                let source = try? YAMLText(checking: text, file: id.file)
+            else { return nil }
+            var loader = ScenarioFileLoader(
+                file: id.file,
+                source: source,
+                registry: registry,
+                buildContext: buildContext
+            )
+            let chunk = ScenarioFileChunks.Chunk(range: text.startIndex..<text.endIndex, lineOffset: item.lineOffset)
+            guard let built = loader.scenarios(of: chunk, in: settings) else {
                 files[id.file] = whole(id.file)
                 return scenario(id, line: line)
             }
@@ -62,13 +85,26 @@ package struct ScenarioBuilder {
         }
     }
 
+    /// How many files are loaded whole (not read item by item): for tests.
+    var filesLoadedWhole: Int {
+        files.values.count { if case .whole = $0 { true } else { false } }
+    }
+
     private func open(_ path: String) -> File {
         guard let source = try? YAMLText.read(contentsOf: path, file: path) else { return .unreadable }
         var loader = ScenarioFileLoader(file: path, source: source, registry: registry, buildContext: buildContext)
         guard let chunks = ScenarioFileChunks(source.text), let settings = loader.fileSettings(chunks),
             loader.diagnostics.isEmpty
         else { return whole(path) }
-        return .items(loader, settings, chunks.scenarios)
+        // Byte offsets in the file: the text's own, after a byte order mark if the file starts with one.
+        let text = source.text
+        let mark = Self.startsWithByteOrderMark(path) ? 3 : 0
+        let items = chunks.scenarios.map { chunk in
+            let start = text.utf8.distance(from: text.startIndex, to: chunk.range.lowerBound) + mark
+            let end = start + text.utf8.distance(from: chunk.range.lowerBound, to: chunk.range.upperBound)
+            return Item(bytes: start..<end, lineOffset: chunk.lineOffset)
+        }
+        return .items(settings, items)
     }
 
     private func whole(_ path: String) -> File {
@@ -76,5 +112,30 @@ package struct ScenarioBuilder {
         var loader = ScenarioFileLoader(file: path, source: source, registry: registry, buildContext: buildContext)
         let scenarios = loader.load()
         return loader.diagnostics.isEmpty ? .whole(scenarios) : .unreadable
+    }
+
+    /// The bytes `range` of the file at `path` as text; `nil` when they cannot all be read, or are not
+    /// UTF-8.
+    private static func read(_ range: Range<Int>, of path: String) -> String? {
+        guard range.count <= YAMLLimits.maxFileBytes else { return nil }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < range.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func startsWithByteOrderMark(_ path: String) -> Bool {
+        guard let text = read(0..<3, of: path) else { return false }
+        return text == "\u{FEFF}"
     }
 }
