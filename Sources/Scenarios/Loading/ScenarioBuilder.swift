@@ -125,7 +125,8 @@ package struct ScenarioBuilder {
         var done = 0
         while done < range.count {
             let count = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+                let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
+                return pread(descriptor, rest.baseAddress, rest.count, off_t(range.lowerBound + done))
             }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
