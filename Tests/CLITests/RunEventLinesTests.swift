@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import ObjectManager
 import RunPipeline
 import ScenarioRunCLI
 import Scenarios
@@ -87,6 +88,35 @@ struct RunEventLinesTests {
             #expect(!line.dropLast().contains(UInt8(ascii: "\n")), "one line per event")
             #expect(RunEventLines.decode(line.dropLast()) == event)
         }
+    }
+
+    /// A worker writes its lines into one buffer, each scenario's identity escaped once and kept for its
+    /// next events: lines of several scenarios, interleaved, each read back as its own event, and a line
+    /// is the JSON array of its fields.
+    @Test func linesWrittenWithAKeptIdentityNameTheirOwnScenario() throws {
+        let a = ScenarioID(file: "Scenarios/a \"quoted\".yml", name: "Café ✓ — A")
+        let b = ScenarioID(file: "Scenarios/b.yml", name: "B\tтаб")
+        let events: [RunEvent] = [
+            .scenarioStarted(a, worker: 0), .log(a, "line \\ one"),
+            .stepFinished(a, step: 0, phase: .setUp, outcome: .passed, duration: .milliseconds(2)),
+            .scenarioStarted(b), .log(b, "b's"), .log(a, "a again"),
+            .scenarioFinished(b, outcome: .passed, duration: .seconds(1)),
+            .scenarioFinished(a, outcome: .failed(step: 1, reason: "no"), duration: .zero),
+        ]
+        var out: [UInt8] = []
+        var identity: RunEventLines.Identity?
+        for event in events { #expect(RunEventLines.append(event, to: &out, identity: &identity)) }
+        #expect(!RunEventLines.append(.runFinished(RunSummary()), to: &out, identity: &identity))
+        let lines = out.split(separator: UInt8(ascii: "\n"))
+        #expect(lines.count == events.count)
+        for (line, event) in zip(lines, events) {
+            #expect(RunEventLines.decode(Data(line)) == event)
+            #expect(Data(line) + Data("\n".utf8) == RunEventLines.encode(event), "as written alone")
+        }
+        let expected = JSONValue.array([
+            "stepFinished", .string(a.file), .string(a.name), .int(0), "setUp", "passed", .int(2_000_000),
+        ])
+        #expect(Data(lines[2]) == expected.encoded())
     }
 
     @Test func runLevelEventsAndOtherLinesAreNotEvents() {

@@ -13,7 +13,12 @@ import Synchronization
 /// sooner instead.
 package final class EventLineWriter: Sendable {
     private struct State {
-        var data = Data()
+        /// The lines not sent yet.
+        var data: [UInt8] = []
+        /// The line being written (its room kept from one event to the next).
+        var line: [UInt8] = []
+        /// The running scenario's identity as its lines write it.
+        var identity: RunEventLines.Identity?
         var startedOne = false
         /// The scenario running, whose log the app's output goes to.
         var current: ScenarioID?
@@ -77,9 +82,10 @@ package final class EventLineWriter: Sendable {
             if capture != nil { takeOutput(atScenarioEnd: true) }
         default: break
         }
-        guard let line = RunEventLines.encode(event) else { return }
+        if case .runStarted = event { return }
+        if case .runFinished = event { return }
         let written = pending.withLock { state -> Bool in
-            guard buffer(line, &state) else { return false }
+            guard buffer(event, &state) else { return false }
             // At once: every event when live; the first start of the run (the parent marks when the
             // first scenario started); a scenario's end (with its events).
             var now = live
@@ -110,14 +116,26 @@ package final class EventLineWriter: Sendable {
     /// Writes what is pending, under the lock (the output thread writes too, and lines must not mix).
     private func flush(_ state: inout State) -> Bool {
         guard !state.data.isEmpty else { return true }
-        defer { state.data = Data() }
+        defer { state.data.removeAll(keepingCapacity: state.data.capacity <= Self.keptCapacity) }
         board?.sending()
-        return Terminal.write(state.data, to: channel)
+        return Terminal.write(Data(state.data), to: channel)
+    }
+
+    /// The most room kept for pending lines between writes (a scenario's lines are a few KB; an app that
+    /// printed a megabyte does not keep it).
+    private static let keptCapacity = 64 << 10
+
+    /// Adds the event's line to what is pending, as a line is added; `false` when the parent has gone.
+    private func buffer(_ event: RunEvent, _ state: inout State) -> Bool {
+        state.line.removeAll(keepingCapacity: state.line.capacity <= Self.keptCapacity)
+        guard RunEventLines.append(event, to: &state.line, identity: &state.identity) else { return true }
+        let line = state.line
+        return buffer(line, &state)
     }
 
     /// Adds `line` to what is pending, and its copy to the board; what the board cannot hold beside it
     /// is sent first (and a line it cannot hold at all, at once). `false` when the parent has gone.
-    private func buffer(_ line: Data, _ state: inout State) -> Bool {
+    private func buffer(_ line: [UInt8], _ state: inout State) -> Bool {
         if let board, !board.keep(line) {
             guard flush(&state) else { return false }
             if !board.keep(line) {
@@ -125,7 +143,7 @@ package final class EventLineWriter: Sendable {
                 return flush(&state)
             }
         }
-        state.data.append(line)
+        state.data.append(contentsOf: line)
         return true
     }
 
@@ -153,7 +171,8 @@ package final class EventLineWriter: Sendable {
             }
             guard let id = state.current else {
                 for line in lines {
-                    guard buffer(RunEventLines.encodeOutput(String(decoding: line, as: UTF8.self)), &state) else {
+                    guard buffer(Array(RunEventLines.encodeOutput(String(decoding: line, as: UTF8.self))), &state)
+                    else {
                         return false
                     }
                 }
@@ -165,15 +184,11 @@ package final class EventLineWriter: Sendable {
                     continue
                 }
                 state.captured += line.count + 1
-                if let event = RunEventLines.encode(.log(id, String(decoding: line, as: UTF8.self))) {
-                    guard buffer(event, &state) else { return false }
-                }
+                guard buffer(.log(id, String(decoding: line, as: UTF8.self)), &state) else { return false }
             }
             if atScenarioEnd, state.dropped > 0 {
                 let note = "(\(state.dropped.groupedDigits) more bytes the app printed were not kept)"
-                if let event = RunEventLines.encode(.log(id, note)) {
-                    guard buffer(event, &state) else { return false }
-                }
+                guard buffer(.log(id, note), &state) else { return false }
             }
             return live ? flush(&state) : true
         }

@@ -17,36 +17,90 @@ package import Scenarios
 package enum RunEventLines {
     /// The event as one line of JSON ending in a newline; `nil` for run-level events.
     package static func encode(_ event: RunEvent) -> Data? {
-        let fields: [JSONValue]
+        var line: [UInt8] = []
+        var identity: Identity?
+        guard append(event, to: &line, identity: &identity) else { return nil }
+        return Data(line)
+    }
+
+    /// A scenario's identity as its lines write it, `"FILE","NAME"`, kept from one of its events to the
+    /// next by a writer of many (a worker): escaping it was most of the cost of writing a line.
+    package struct Identity {
+        let id: ScenarioID
+        let bytes: [UInt8]
+
+        init(_ id: ScenarioID) {
+            var bytes: [UInt8] = []
+            JSONValue.appendString(id.file, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            JSONValue.appendString(id.name, to: &bytes)
+            self.id = id
+            self.bytes = bytes
+        }
+    }
+
+    /// Writes the event's line (as ``encode(_:)`` makes it) at the end of `out`, the scenario's identity
+    /// taken from `identity` when it is the same scenario's (and kept there for the next event); `false`,
+    /// and nothing written, for run-level events.
+    package static func append(_ event: RunEvent, to out: inout [UInt8], identity: inout Identity?) -> Bool {
+        func start(_ kind: StaticString, _ id: ScenarioID) {
+            out.append(UInt8(ascii: "["))
+            out.append(UInt8(ascii: "\""))
+            kind.withUTF8Buffer { out.append(contentsOf: $0) }
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ","))
+            let known = identity.flatMap { $0.id == id ? $0 : nil } ?? Identity(id)
+            identity = known
+            out.append(contentsOf: known.bytes)
+        }
+        func field(_ value: JSONValue) {
+            out.append(UInt8(ascii: ","))
+            value.append(to: &out)
+        }
         switch event {
         case .runStarted, .runFinished:
-            return nil
+            return false
         case .scenarioStarted(let id, let worker):
-            fields = ["started"] + scenario(id) + (worker.map { [.int($0)] } ?? [])
+            start("started", id)
+            if let worker { field(.int(worker)) }
         case .stepStarted(let id, let step, let phase):
-            fields = ["step"] + scenario(id) + [.int(step), .string(phase.rawValue)]
+            start("step", id)
+            field(.int(step))
+            field(.string(phase.rawValue))
         case .stepWaiting(let id, let step, let reason, let waited):
-            fields = ["waiting"] + scenario(id) + [.int(step), .string(reason), nanoseconds(waited)]
+            start("waiting", id)
+            field(.int(step))
+            field(.string(reason))
+            field(nanoseconds(waited))
         case .stepFinished(let id, let step, let phase, let outcome, let duration):
-            fields =
-                ["stepFinished"] + scenario(id) + [
-                    .int(step), .string(phase.rawValue), json(outcome), nanoseconds(duration),
-                ]
+            start("stepFinished", id)
+            field(.int(step))
+            field(.string(phase.rawValue))
+            field(json(outcome))
+            field(nanoseconds(duration))
         case .log(let id, let line):
-            fields = ["log"] + scenario(id) + [.string(line)]
+            start("log", id)
+            field(.string(line))
         case .requests(let id, let requests):
-            let pairs = requests.map { JSONValue.array([.string($0.method), .string($0.path)]) }
-            fields = ["requests"] + scenario(id) + [.array(pairs)]
+            start("requests", id)
+            field(.array(requests.map { JSONValue.array([.string($0.method), .string($0.path)]) }))
         case .requestLog(let id, let requests, let dropped):
-            fields = ["requestLog"] + scenario(id) + [.array(requests.map(logged)), .int(dropped)]
+            start("requestLog", id)
+            field(.array(requests.map(logged)))
+            field(.int(dropped))
         case .attemptFinished(let id, let attempt, let outcome, let duration):
-            fields = ["attempt"] + scenario(id) + [.int(attempt), json(outcome), nanoseconds(duration)]
+            start("attempt", id)
+            field(.int(attempt))
+            field(json(outcome))
+            field(nanoseconds(duration))
         case .scenarioFinished(let id, let outcome, let duration):
-            fields = ["finished"] + scenario(id) + [json(outcome), nanoseconds(duration)]
+            start("finished", id)
+            field(json(outcome))
+            field(nanoseconds(duration))
         }
-        var data = JSONValue.array(fields).encoded()
-        data.append(UInt8(ascii: "\n"))
-        return data
+        out.append(UInt8(ascii: "]"))
+        out.append(UInt8(ascii: "\n"))
+        return true
     }
 
     /// What a worker sends its parent: run events, and what the app printed outside any scenario
@@ -187,10 +241,6 @@ package enum RunEventLines {
         case .null: .some(nil)
         default: nil
         }
-    }
-
-    private static func scenario(_ id: ScenarioID) -> [JSONValue] {
-        [.string(id.file), .string(id.name)]
     }
 
     private static func nanoseconds(_ duration: Duration) -> JSONValue {

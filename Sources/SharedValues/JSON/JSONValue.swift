@@ -38,6 +38,17 @@ public enum JSONValue: Sendable, Hashable {
         return Data(out)
     }
 
+    /// This value's JSON text, keys sorted, at the end of `out`: what ``encoded(sortedKeys:)`` makes,
+    /// without a buffer of its own, for a writer of many values into one.
+    package func append(to out: inout [UInt8]) {
+        JSONWriter.write(self, sortedKeys: true, into: &out)
+    }
+
+    /// `string` as a JSON string at the end of `out` (as ``append(to:)`` writes `.string(string)`).
+    package static func appendString(_ string: String, to out: inout [UInt8]) {
+        JSONWriter.writeString(string, into: &out)
+    }
+
     /// The JSON text of this value for an HTML `<script type="application/json">` block: keys in no set
     /// order, and `<`, `>`, `&` in strings written as `\u003c`, `\u003e`, `\u0026`, so that no text can end
     /// the block or open a comment.
