@@ -27,6 +27,28 @@ struct ParallelScheduleTests {
         #expect(summary == RunSummary(passed: 5))
     }
 
+    /// A lone worker holds many ahead: it is topped up once it is down to half, in one hand-over, and
+    /// every scenario is handed once, in order.
+    @Test func aWorkerHoldingManyIsToppedUpByHalves() {
+        let many = (0..<20).map { ScenarioID(file: "s.yml", name: "S\($0)") }
+        var schedule = ParallelSchedule(scenarios: many, workers: 1, prefetch: 8)
+        var handed = schedule.assignments(for: 0)
+        #expect(handed == Array(0..<8))
+        var handOvers = 0
+        for index in 0..<20 {
+            let next = schedule.handle(.scenarioFinished(many[index], outcome: .passed, duration: .zero), from: 0).send
+            // Holding 8 − (index + 1) + what was handed since: nothing until only 3 are left.
+            if !next.isEmpty {
+                handOvers += 1
+                #expect(next.count == 5 || handed.count + next.count == 20, "topped up to 8 from 3")
+            }
+            handed += next
+        }
+        #expect(handed == Array(0..<20))
+        #expect(handOvers == 3, "8 at first, then 5, 5 and the last 2")
+        #expect(schedule.isDone(0))
+    }
+
     @Test func runLevelEventsOfWorkersAreDropped() {
         var schedule = ParallelSchedule(scenarios: ids, workers: 1)
         #expect(schedule.handle(.runStarted(RunPlan(scenarios: [])), from: 0).forward.isEmpty)

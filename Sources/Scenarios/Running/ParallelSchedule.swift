@@ -50,15 +50,18 @@ package struct ParallelSchedule: Sendable {
         self.tally = RunTally(scenarios: scenarios)
     }
 
-    /// Takes scenarios from the queue for `worker` until it holds ``prefetch``; empty once stopped.
+    /// Takes scenarios from the queue for `worker` until it holds ``prefetch``; empty once stopped. A
+    /// worker that holds many (a prefetch of four or more) is topped up only once it is down to half:
+    /// one hand-over of half its prefetch, not one per scenario it finished (each is a write to it and a
+    /// wake-up of its input).
     package mutating func assignments(for worker: Int) -> [Int] {
         guard workers.indices.contains(worker), workers[worker].alive, !stopped else { return [] }
-        var sent: [Int] = []
-        while workers[worker].assigned.count < prefetch, !queue.isEmpty {
-            let index = queue.removeFirst()
-            workers[worker].assigned.append(index)
-            sent.append(index)
-        }
+        let low = prefetch >= 4 ? prefetch / 2 : prefetch
+        let held = workers[worker].assigned.count
+        guard held < low else { return [] }
+        let sent = Array(queue.prefix(prefetch - held))
+        queue.removeFirst(sent.count)
+        workers[worker].assigned += sent
         return sent
     }
 
