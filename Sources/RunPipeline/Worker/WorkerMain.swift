@@ -68,9 +68,16 @@ package enum WorkerMain {
         // is handed over (``ScenarioInput``), while the stub server starts.
         let server = suite.makeServer()
         _ = try await server.start()
-        let runner = try suite.makeRunner(server: server, environment: environment) {
-            // The step's action cannot be stopped; its scenario is reported (the writer has flushed it).
-            _exit(WorkerExit.abandonedStepStatus)
+        let runner: ScenarioRunner
+        do {
+            runner = try suite.makeRunner(server: server, environment: environment) {
+                // The step's action cannot be stopped; its scenario is reported (the writer has flushed it).
+                _exit(WorkerExit.abandonedStepStatus)
+            }
+        } catch is DiagnosticList {
+            // The project's own errors (an unknown default step): the parent reads the same settings and
+            // reports them, once; this process says nothing.
+            return 2
         }
         // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
         let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }
