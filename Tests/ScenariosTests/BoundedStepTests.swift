@@ -36,16 +36,24 @@ struct BoundedStepTests {
         }
     }
 
-    /// Runs `scenarios` in a task and moves the clock as each deadline is reached, `steps` times.
+    /// Runs `scenarios` in a task and moves the clock by each of `steps` once something sleeps until
+    /// then (``advance(_:)``).
     func run(_ runner: ScenarioRunner, _ scenarios: [Scenario], advancing steps: [Duration]) async -> [RunEvent] {
         let events = Recorder<RunEvent>()
         let task = Task { await runner.run(scenarios) { events.append($0) } }
-        for step in steps {
-            await harness.clock.waitForSleepers()
-            harness.clock.advance(by: step)
-        }
+        for step in steps { await advance(step) }
         _ = await task.value
         return events.all
+    }
+
+    /// Moves the clock by `step` once a task sleeps until then: not merely once anything sleeps, since a
+    /// timer sleeping until a later deadline (the scenario's) would let the clock move before the timer
+    /// it means to wake is armed — which then sleeps for ever (seen in two full runs, under load).
+    func advance(_ step: Duration) async {
+        let clock = harness.clock
+        let armed = await eventually { clock.hasSleeper(dueBy: clock.now.advanced(by: step)) }
+        #expect(armed, "nothing sleeps until \(step) from now")
+        clock.advance(by: step)
     }
 
     @Test func anActionStillRunningAtItsTimeoutFailsAndTearDownRuns() async throws {
@@ -131,10 +139,8 @@ struct BoundedStepTests {
             ]
         )
         let task = Task { await runner.run([scenario]) { events.append($0) } }
-        for _ in 0..<2 {
-            await harness.clock.waitForSleepers()
-            harness.clock.advance(by: .seconds(1))
-        }
+        // The step's timeout, then the grace after cancelling.
+        for _ in 0..<2 { await advance(.seconds(1)) }
         _ = await task.value
         let all = events.all
         #expect(

@@ -66,6 +66,21 @@ package final class TestClock: Clock, Sendable {
     /// How many tasks are sleeping on this clock.
     package var sleeperCount: Int { state.withLock { $0.sleepingCount } }
 
+    /// Whether a task sleeps (or is about to) until `instant` or earlier: what ``advance(to:)`` to
+    /// `instant` will wake. A test that moves the clock past a deadline waits for this, not for any
+    /// sleeper: a timer sleeping until a later deadline (a scenario's) would let it move the clock before
+    /// the one it means to wake is armed, and that one would then never be woken.
+    package func hasSleeper(dueBy instant: Instant) -> Bool {
+        state.withLock { state in
+            state.sleepers.values.contains { sleeper in
+                switch sleeper {
+                case .pending(let deadline), .sleeping(let deadline, _): deadline <= instant
+                case .cancelled: false
+                }
+            }
+        }
+    }
+
     package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLock { state -> Int in
