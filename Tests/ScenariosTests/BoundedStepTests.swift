@@ -40,10 +40,28 @@ struct BoundedStepTests {
     /// then (``advance(_:)``).
     func run(_ runner: ScenarioRunner, _ scenarios: [Scenario], advancing steps: [Duration]) async -> [RunEvent] {
         let events = Recorder<RunEvent>()
-        let task = Task { await runner.run(scenarios) { events.append($0) } }
+        let finished = Mutex(false)
+        let task = Task {
+            await runner.run(scenarios) { events.append($0) }
+            finished.withLock { $0 = true }
+        }
         for step in steps { await advance(step) }
-        _ = await task.value
+        await finish(task, finished)
         return events.all
+    }
+
+    /// Waits for the run to end, moving the clock a second whenever something sleeps until then (under
+    /// load a stray action's cancellation can still be waiting out a grace period); bounded, so that a
+    /// run that never ends fails the test instead of holding the whole test process for ever.
+    func finish(_ task: Task<Void, Never>, _ finished: borrowing Mutex<Bool>) async {
+        let clock = harness.clock
+        let ended = await eventually {
+            if finished.withLock({ $0 }) { return true }
+            if clock.hasSleeper(dueBy: clock.now.advanced(by: .seconds(1))) { clock.advance(by: .seconds(1)) }
+            return false
+        }
+        #expect(ended, "the run did not end")
+        if ended { await task.value }
     }
 
     /// Moves the clock by `step` once a task sleeps until then: not merely once anything sleeps, since a
@@ -138,10 +156,14 @@ struct BoundedStepTests {
                 }
             ]
         )
-        let task = Task { await runner.run([scenario]) { events.append($0) } }
+        let finished = Mutex(false)
+        let task = Task {
+            await runner.run([scenario]) { events.append($0) }
+            finished.withLock { $0 = true }
+        }
         // The step's timeout, then the grace after cancelling.
         for _ in 0..<2 { await advance(.seconds(1)) }
-        _ = await task.value
+        await finish(task, finished)
         let all = events.all
         #expect(
             all.scenarioOutcomes == [
