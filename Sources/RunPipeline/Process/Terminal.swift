@@ -17,7 +17,7 @@ package enum Terminal {
     /// Writes `data`, and says whether it could: a reader that went away (`| head`) is an error to
     /// handle (SIGPIPE is ignored: `ScenarioRun.main`), never a trap.
     @discardableResult
-    package static func write(_ data: Data, to handle: FileHandle) -> Bool {
+    package static func write(_ data: some DataProtocol, to handle: FileHandle) -> Bool {
         do {
             try handle.write(contentsOf: data)
             return true

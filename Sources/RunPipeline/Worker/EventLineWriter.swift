@@ -82,8 +82,8 @@ package final class EventLineWriter: Sendable {
             if capture != nil { takeOutput(atScenarioEnd: true) }
         default: break
         }
-        if case .runStarted = event { return }
-        if case .runFinished = event { return }
+        // Only a scenario's events travel: the parent starts and ends the run itself.
+        guard event.scenario != nil else { return }
         let written = pending.withLock { state -> Bool in
             guard buffer(event, &state) else { return false }
             // At once: every event when live; the first start of the run (the parent marks when the
@@ -118,7 +118,7 @@ package final class EventLineWriter: Sendable {
         guard !state.data.isEmpty else { return true }
         defer { state.data.removeAll(keepingCapacity: state.data.capacity <= Self.keptCapacity) }
         board?.sending()
-        return Terminal.write(Data(state.data), to: channel)
+        return Terminal.write(state.data, to: channel)
     }
 
     /// The most room kept for pending lines between writes (a scenario's lines are a few KB; an app that
