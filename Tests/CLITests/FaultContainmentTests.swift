@@ -283,8 +283,9 @@ struct SignalTests {
     }
 
     @Test func aSignalWhileLoadingStillReportsEveryScenario() async throws {
-        // Enough scenarios that loading takes a while; the signal comes once the workers exist (they are
-        // started after the handler is installed), during loading, just after, or early in the run. The last
+        // Enough scenarios that loading takes a while; the signal comes once the handler is installed and
+        // the workers exist (the first starts with the process), during loading, just after, or early in
+        // the run. The last
         // scenario waits a minute, so that however late a loaded machine delivers the signal, the run is
         // still going: it must end cancelled (exit 1), never green.
         let body =
@@ -294,8 +295,9 @@ struct SignalTests {
         let project = try CLI.project(["Scenarios/many.yml": "scenarios:\n" + body])
         let report = project.appendingPathComponent("report.xml")
         let running = try CLI.Running(["--ci", "--junit", report.path], directory: project, environment: [:])
-        #expect(await eventually { !ProcessList.children(of: running.process.processIdentifier).isEmpty })
-        kill(running.process.processIdentifier, SIGTERM)
+        let pid = running.process.processIdentifier
+        #expect(await eventually { ProcessList.handles(SIGTERM, pid: pid) && !ProcessList.children(of: pid).isEmpty })
+        kill(pid, SIGTERM)
         let result = await running.wait()
         #expect(result.status == 1)
         #expect(result.stderr.contains("Cancelling"))

@@ -44,7 +44,8 @@ struct WorkerRunTests {
             settings: settings,
             liveEvents: true,
             board: "/dev/shm/b",
-            slot: 3
+            slot: 3,
+            directory: "/projects/app"
         )
         let line = try run.line()
         #expect(line.last == UInt8(ascii: "\n") && line.dropLast().firstIndex(of: UInt8(ascii: "\n")) == nil)

@@ -20,6 +20,19 @@ public enum ProcessList {
         pids(["-P", String(parent)])
     }
 
+    /// Whether `pid` has taken `signal` from its default action — ignores or catches it (`/proc/PID/status`'s
+    /// `SigIgn` and `SigCgt`): a runner does once its interrupt handler is installed.
+    public static func handles(_ signal: Int32, pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        let bit = UInt64(1) << UInt64(signal - 1)
+        return status.split(separator: "\n").contains { line in
+            guard line.hasPrefix("SigIgn:") || line.hasPrefix("SigCgt:"),
+                let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16)
+            else { return false }
+            return mask & bit != 0
+        }
+    }
+
     /// Whether `pid` is gone or a zombie (killed, not yet reaped by whoever inherited it).
     public static func hasEnded(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

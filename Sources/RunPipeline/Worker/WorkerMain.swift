@@ -7,15 +7,17 @@ import Synchronization
 
 /// One worker process of a run (``WorkerPool``): what `scenario-run worker` (hidden) runs.
 ///
-/// Started before the parent loads, it reads the run the parent resolved (``WorkerRun``: the paths and
-/// the settings, options and `scenario-run.yml` already merged) from its channel, starts its own stub
-/// server, then reads the scenarios the parent hands it, one a line (``ScenarioInput``), builds each as
-/// it arrives (the parent has loaded and checked every file: the worker loads none whole), and runs each
-/// (one run, scenarios as they arrive) between the default set-up and tear-down, writing its run events to standard output as JSON lines and where it is to its slot
-/// of the parent's ``ProgressBoard``. Ends at the end of its input. Ctrl-C and a closed terminal are the
-/// parent's to handle: the worker ignores SIGINT and SIGHUP; SIGTERM cancels gracefully (the current
-/// scenario's tear-down runs), a second SIGTERM exits at once. A step it cannot stop ends it, with
-/// status ``WorkerExit.abandonedStepStatus``, once its scenario is reported.
+/// Started before the parent loads (the first one as the parent starts: ``WorkerLaunchpad``), it reads
+/// the run the parent resolved (``WorkerRun``: the paths, its folder and the settings, options and
+/// `scenario-run.yml` already merged) from its channel, starts its own stub server, then reads the
+/// scenarios the parent hands it, one a line (``ScenarioInput``), builds each as it arrives (the parent
+/// has loaded and checked every file: the worker loads none whole), and runs each (one run, scenarios as
+/// they arrive) between the default set-up and tear-down, writing its run events to standard output as
+/// JSON lines and where it is to its slot of the parent's ``ProgressBoard``. Ends at the end of its
+/// input. Ctrl-C and a closed terminal are the parent's to handle: the worker ignores SIGINT and SIGHUP;
+/// SIGTERM cancels gracefully (the current scenario's tear-down runs), a second SIGTERM exits at once. A
+/// step it cannot stop ends it, with status ``WorkerExit.abandonedStepStatus``, once its scenario is
+/// reported.
 package enum WorkerMain {
     /// A worker's whole command line: the executable started with this one argument is a worker. It is
     /// recognised before the command line is parsed (``isWorker(_:)``): parsing costs a worker a quarter
@@ -47,7 +49,6 @@ package enum WorkerMain {
         let channel = WorkerChannel.takeOver()
         let capture = OutputCapture()
         let environment = ProcessInfo.processInfo.environment
-        let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         // The run, resolved once by the parent: no option is parsed and no setting merged again here.
         let run: WorkerRun
         let afterRun: Data
@@ -57,6 +58,12 @@ package enum WorkerMain {
             Terminal.printError("error: \(error)")
             return 2
         }
+        // Started before the parent entered its project's folder, perhaps: the run's folder is the one.
+        guard FileManager.default.changeCurrentDirectoryPath(run.directory) else {
+            Terminal.printError("error: The worker cannot enter '\(run.directory)'.")
+            return 2
+        }
+        let directory = URL(fileURLWithPath: run.directory)
         let suite: ScenarioSuite
         do {
             suite = try ScenarioSuite(app: app, settings: run.settings, directory: directory)

@@ -271,8 +271,15 @@ package final class WorkerPool: RunExecutor {
         var run = options.run
         run.board = board?.path
         run.slot = slot
-        return try WorkerProcess(
-            arguments: [WorkerMain.command],
+        // The first launch adopts the worker started as this process started (``WorkerLaunchpad``).
+        let started: WorkerProcess.Started
+        if let waiting = WorkerLaunchpad.take() {
+            started = waiting
+        } else {
+            started = try WorkerProcess.start(arguments: [WorkerMain.command])
+        }
+        return WorkerProcess(
+            started,
             runLine: try? run.line(),
             forwardOutput: options.pool.forwardOutput,
             onLines: { [self] lines in deliver(.lines(slot: slot, lines)) },

@@ -25,15 +25,24 @@ package final class WorkerProcess: Sendable {
         var description: String
     }
 
-    /// Starts the process. `onLines` gets each batch of whole lines it writes on its channel (a line that
-    /// is no message is dropped); `onExit` is called once, after the last of them, when it has ended.
-    init(
-        arguments: [String],
-        runLine: Data?,
-        forwardOutput: Bool,
-        onLines: @escaping @Sendable ([RunEventLines.Message]) -> Void,
-        onExit: @escaping @Sendable (WorkerExit) -> Void
-    ) throws(StartFailure) {
+    /// A worker process started, its channel and standard error open, nothing written to it or read from
+    /// it yet: waiting for its run (``WorkerLaunchpad`` starts one before the command line is parsed).
+    struct Started: @unchecked Sendable {
+        // @unchecked: handed from the thread that starts it to the one that adopts it, used by one at a time.
+        fileprivate let process: Process
+        fileprivate let channel: SocketChannel
+        fileprivate let errors: FileHandle
+
+        /// Tells a worker nobody adopted that there is nothing for it: it reads the end of its input and
+        /// ends (its words about it go to a pipe nobody reads).
+        func dismiss() {
+            shutdown(channel.writing.fileDescriptor, Int32(SHUT_WR))
+        }
+    }
+
+    /// Starts `scenario-run worker` (this executable, with `arguments`): its channel (a socket that is its
+    /// standard input until it takes it over) and its standard error are the only descriptors it gets.
+    static func start(arguments: [String]) throws(StartFailure) -> Started {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
         process.arguments = arguments
@@ -69,6 +78,39 @@ package final class WorkerProcess: Sendable {
         }
         ChildProcesses.add(process.processIdentifier)
         try? channel.workers.close()
+        try? errors.writing.close()
+        return Started(process: process, channel: channel, errors: errors.reading)
+    }
+
+    /// Starts the process. `onLines` gets each batch of whole lines it writes on its channel (a line that
+    /// is no message is dropped); `onExit` is called once, after the last of them, when it has ended.
+    convenience init(
+        arguments: [String],
+        runLine: Data?,
+        forwardOutput: Bool,
+        onLines: @escaping @Sendable ([RunEventLines.Message]) -> Void,
+        onExit: @escaping @Sendable (WorkerExit) -> Void
+    ) throws(StartFailure) {
+        self.init(
+            try Self.start(arguments: arguments),
+            runLine: runLine,
+            forwardOutput: forwardOutput,
+            onLines: onLines,
+            onExit: onExit
+        )
+    }
+
+    /// Drives a started worker: sends it its run and reads what it writes, as ``init(arguments:runLine:forwardOutput:onLines:onExit:)``.
+    init(
+        _ started: Started,
+        runLine: Data?,
+        forwardOutput: Bool,
+        onLines: @escaping @Sendable ([RunEventLines.Message]) -> Void,
+        onExit: @escaping @Sendable (WorkerExit) -> Void
+    ) {
+        let process = started.process
+        let channel = started.channel
+        let errors = started.errors
         // The run comes first on the channel: the worker reads it before it loads anything.
         // Without one (it could not be encoded) the worker reads the end of its input and stops, saying so.
         if let runLine {
@@ -76,13 +118,12 @@ package final class WorkerProcess: Sendable {
         } else {
             shutdown(channel.writing.fileDescriptor, Int32(SHUT_WR))
         }
-        try? errors.writing.close()
         self.process = process
         self.input = Mutex(channel.writing)
         let tail = StandardErrorTail(limit: Self.standardErrorTailBytes)
         let errorsRead = DispatchSemaphore(value: 0)
         Thread {
-            tail.read(errors.reading, forwarding: forwardOutput)
+            tail.read(errors, forwarding: forwardOutput)
             errorsRead.signal()
         }.start()
         Thread {
@@ -240,7 +281,7 @@ private struct Channel {
 /// A worker's channel: a socket pair, the pool's end read and written through descriptors of their own
 /// (so the writing one can be closed while the reader goes on), the worker's end its standard input.
 /// Every descriptor closes on exec and when its handle is released.
-private struct SocketChannel {
+fileprivate struct SocketChannel {
     let reading: FileHandle
     let writing: FileHandle
     let workers: FileHandle

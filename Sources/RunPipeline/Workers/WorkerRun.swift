@@ -21,11 +21,22 @@ package struct WorkerRun: Codable, Sendable, Equatable {
     /// says which scenario and step it runs. `nil` when the parent has no board.
     package var board: String?
     package var slot: Int
+    /// The folder the run reads from (the parent's, after `--project`): a worker started before the
+    /// parent entered it (``WorkerLaunchpad``) enters it first.
+    package var directory: String
 
     /// The most a run's line may take (its settings are a few hundred bytes; paths are the rest).
     static let lineLimit = 16 * 1024 * 1024
 
-    package init(paths: [String], settings: RunSettings, liveEvents: Bool, board: String? = nil, slot: Int = 0) {
+    package init(
+        paths: [String],
+        settings: RunSettings,
+        liveEvents: Bool,
+        board: String? = nil,
+        slot: Int = 0,
+        directory: String = FileManager.default.currentDirectoryPath
+    ) {
+        self.directory = directory
         self.paths = paths
         self.settings = settings
         self.liveEvents = liveEvents

@@ -78,6 +78,18 @@ struct RootCommand: AsyncParsableCommand {
         return Set(names + ["help"])
     }
 
+    /// Whether `arguments` may start a run in worker processes — `run`, given or by default, without an
+    /// option that runs in this process or runs nothing, and without `KIF_SKIP_TEAR_DOWN` — judged before
+    /// they are parsed, to start the first worker meanwhile (``WorkerLaunchpad``). A wrong yes costs an
+    /// idle process start; the run dismisses the worker.
+    static func mayRunWorkers(_ arguments: [String], environment: [String: String]) -> Bool {
+        // As the settings read it: a blank value is no value.
+        guard environment["KIF_SKIP_TEAR_DOWN"].map({ $0.allSatisfy(\.isWhitespace) }) ?? true else { return false }
+        if let first = arguments.first, otherSubcommands.contains(first) { return false }
+        let noWorkers: Set = ["--in-process", "--list", "--record", "-h", "--help", "--version", "--help-hidden"]
+        return !arguments.contains { noWorkers.contains($0) || $0.hasPrefix("--record=") }
+    }
+
     /// Parses and runs `arguments`, mapping every outcome to SPEC.md's exit codes (usage errors are 2,
     /// not 64).
     static func execute(_ arguments: [String]) async -> Int32 {

@@ -69,9 +69,9 @@ extension RunCommand {
     /// none).
     ///
     /// Scenarios run in worker processes, so that a crash or a hang ends a scenario, not the run; they
-    /// start now, to load the scenario files while this process does. KIF_SKIP_TEAR_DOWN runs them
-    /// here instead (what the last one left is this process's to keep and inspect), and so does
-    /// --in-process (no isolation, for speed).
+    /// start now (the first one started with this process: `WorkerLaunchpad`), to be ready while this
+    /// process loads the scenario files. KIF_SKIP_TEAR_DOWN runs them here instead (what the last one
+    /// left is this process's to keep and inspect), and so does --in-process (no isolation, for speed).
     ///
     /// So few open files allowed that not one worker fits (`ulimit -n 20`): the scenarios run here, said
     /// in a note, rather than Foundation crashing on the first worker.
@@ -85,20 +85,24 @@ extension RunCommand {
             )
         }
         // A recording's forwarding is this process's stub server's.
-        return !list && !settings.skipTearDown && !inProcess && record == nil && fitting > 0
-            ? WorkerPool(
-                WorkerPool.Options(
-                    WorkerPoolMachine.Options(
-                        // The live runner shows one running scenario at a time.
-                        jobs: live ? 1 : min(jobs, WorkerPool.workerLimit, fitting),
-                        forwardOutput: !live,
-                        scenarioTimeout: settings.scenarioTimeout,
-                        cancellationGrace: settings.cancellationGrace
-                    ),
-                    // The event stream tells tools each step as it starts, as the live runner does.
-                    run: WorkerRun(paths: paths, settings: settings, liveEvents: live || events != nil)
-                )
-            ) : nil
+        guard !list, !settings.skipTearDown, !inProcess, record == nil, fitting > 0 else {
+            // The worker started as this process started has nothing to run.
+            WorkerLaunchpad.dismiss()
+            return nil
+        }
+        return WorkerPool(
+            WorkerPool.Options(
+                WorkerPoolMachine.Options(
+                    // The live runner shows one running scenario at a time.
+                    jobs: live ? 1 : min(jobs, WorkerPool.workerLimit, fitting),
+                    forwardOutput: !live,
+                    scenarioTimeout: settings.scenarioTimeout,
+                    cancellationGrace: settings.cancellationGrace
+                ),
+                // The event stream tells tools each step as it starts, as the live runner does.
+                run: WorkerRun(paths: paths, settings: settings, liveEvents: live || events != nil)
+            )
+        )
     }
 }
 

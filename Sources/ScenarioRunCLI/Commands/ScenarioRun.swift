@@ -45,6 +45,10 @@ public enum ScenarioRun {
             AppExitGuard.disarm()
             exit(status)
         }
+        // A run's first worker starts now, its process start beside this one's parsing and loading.
+        if RootCommand.mayRunWorkers(arguments, environment: ProcessInfo.processInfo.environment) {
+            WorkerLaunchpad.prestart()
+        }
         let code = await RootCommand.$app.withValue(app) {
             await RootCommand.execute(arguments)
         }
