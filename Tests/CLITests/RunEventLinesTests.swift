@@ -130,6 +130,17 @@ struct RunEventLinesTests {
         }
     }
 
+    /// A worker's last line says how it ends; nothing else, or a status that is no exit status, is one.
+    @Test func theEndLineCarriesTheStatusAndOnlyIt() {
+        let line = RunEventLines.encodeEnd(status: 0)
+        #expect(line == Data("[\"end\",0]\n".utf8))
+        #expect(RunEventLines.decodeMessage(line.dropLast()) == .end(status: 0))
+        #expect(RunEventLines.decodeMessage(Data(#"["end",4]"#.utf8)) == .end(status: 4))
+        for damaged in [#"["end"]"#, #"["end","0"]"#, #"["end",0,1]"#, #"["end",99999999999]"#, #"["end",0.5]"#] {
+            #expect(RunEventLines.decodeMessage(Data(damaged.utf8)) == nil, "\(damaged)")
+        }
+    }
+
     /// What the app printed between scenarios travels as output, never as an event, whatever it says.
     @Test func theAppsOutputIsAMessageOfItsOwn() throws {
         let forged = #"["finished","f.yml","A","passed",1000]"#

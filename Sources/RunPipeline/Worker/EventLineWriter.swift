@@ -113,6 +113,22 @@ package final class EventLineWriter: Sendable {
         }
     }
 
+    /// The worker's last lines: what the app printed since its last scenario, then `["end",STATUS]` —
+    /// after its standard error is closed, so that the parent, which reads that pipe to its end before it
+    /// takes the worker as ended, has all of it. The caller ends the process at once, running nothing more.
+    func end(status: Int32) {
+        takeOutput(atScenarioEnd: true)
+        let null = open("/dev/null", O_WRONLY)
+        if null >= 0 {
+            dup2(null, STDERR_FILENO)
+            close(null)
+        }
+        _ = pending.withLock { state -> Bool in
+            guard flush(&state) else { return false }
+            return Terminal.write(RunEventLines.encodeEnd(status: status), to: channel)
+        }
+    }
+
     /// Writes what is pending, under the lock (the output thread writes too, and lines must not mix).
     private func flush(_ state: inout State) -> Bool {
         guard !state.data.isEmpty else { return true }

@@ -29,7 +29,8 @@ package enum WorkerMain {
         arguments == [command]
     }
 
-    /// Runs the worker for `app` on its slot of the parent's board (both in the run it reads); returns the
+    /// Runs the worker for `app` on its slot of the parent's board (both in the run it reads). A worker
+    /// that ran its run says so on its channel (`["end",0]`) and ends at once; otherwise this returns the
     /// process's exit status (2: the run could not be read, or a scenario the parent named is not in its
     /// file any more; 1: it could not start its stub server or its runner).
     package static func run(app: AppUnderTest) async -> Int32 {
@@ -109,8 +110,11 @@ package enum WorkerMain {
             return 2
         }
         interrupts.cancel()
-        // The stub server is left running: the process ends here, and its sockets with it. Stopping it
-        // gracefully could hang this process with everything reported (DECISIONS 168).
-        return 0
+        // Ends here, said first: the parent need not wait for the kernel to take this process down to know
+        // how it ended, and nothing runs after it said so (no atexit handler, no deinit) that could end it
+        // otherwise. The stub server is left running: stopping it gracefully could hang this process with
+        // everything reported (DECISIONS 168).
+        output.end(status: 0)
+        _exit(0)
     }
 }

@@ -108,6 +108,14 @@ package enum RunEventLines {
     package enum Message: Equatable {
         case event(RunEvent)
         case output(String)
+        /// The worker's last line, `["end",STATUS]`: it has ended its run and ends with `STATUS` at once,
+        /// running nothing more (``WorkerProcess`` reads it as the worker's end).
+        case end(status: Int32)
+    }
+
+    /// The worker's last line: `["end",STATUS]`.
+    package static func encodeEnd(status: Int32) -> Data {
+        Data("[\"end\",\(status)]\n".utf8)
     }
 
     /// Text the app printed while no scenario ran, as one line: `["output","TEXT"]`.
@@ -121,6 +129,9 @@ package enum RunEventLines {
     package static func decodeMessage(_ line: Data) -> Message? {
         guard case .array(let fields)? = try? JSONValue(parsing: line) else { return nil }
         if fields.count == 2, fields[0] == "output", case .string(let text) = fields[1] { return .output(text) }
+        if fields.count == 2, fields[0] == "end", case .int(let status) = fields[1], let status = Int32(exactly: status) {
+            return .end(status: status)
+        }
         return decode(fields).map(Message.event)
     }
 

@@ -207,6 +207,9 @@ package struct WorkerPoolMachine: Sendable {
             case .output(let text):
                 // What the app printed between scenarios: shown, as in a serial run.
                 if options.forwardOutput { actions.append(.output(text)) }
+            case .end:
+                // Its process's end, which ``WorkerProcess`` reports as ``exited(_:_:progress:)``.
+                continue
             case .event(let event):
                 // In place: a copy of the run would copy the schedule's arrays at every event.
                 guard let (forward, next) = run?.schedule.handle(event, from: slot) else { continue }

@@ -40,11 +40,15 @@ package final class WorkerProcess: Sendable {
         }
     }
 
-    /// Starts `scenario-run worker` (this executable, with `arguments`): its channel (a socket that is its
-    /// standard input until it takes it over) and its standard error are the only descriptors it gets.
-    static func start(arguments: [String]) throws(StartFailure) -> Started {
+    /// Starts `scenario-run worker` (this executable, with `arguments`; another one in tests): its channel
+    /// (a socket that is its standard input until it takes it over) and its standard error are the only
+    /// descriptors it gets.
+    static func start(
+        arguments: [String],
+        executable: URL = URL(fileURLWithPath: "/proc/self/exe")
+    ) throws(StartFailure) -> Started {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         // A crash is reported from its message; the runtime's backtrace would take seconds per crash.
@@ -127,7 +131,16 @@ package final class WorkerProcess: Sendable {
             errorsRead.signal()
         }.start()
         Thread {
-            Self.readLines(channel.reading, onLines)
+            if let status = Self.readLines(channel.reading, onLines) {
+                // Its end, announced (`["end",STATUS]`): nothing runs in it any more, and it has closed its
+                // standard error, whose every line is read once that pipe ends. Reported now, not after
+                // the kernel has taken the process down (milliseconds); reaped meanwhile.
+                errorsRead.wait()
+                onExit(WorkerExit(status: status, standardErrorTail: tail.text))
+                process.waitUntilExit()
+                ChildProcesses.remove(process.processIdentifier)
+                return
+            }
             process.waitUntilExit()
             errorsRead.wait()
             ChildProcesses.remove(process.processIdentifier)
@@ -170,17 +183,25 @@ package final class WorkerProcess: Sendable {
     /// Linear in what the worker writes: a chunk without a line break is only appended (a long line —
     /// a 4 MB failure reason — arrives in many chunks, and scanning and copying the unfinished line at
     /// every chunk was quadratic); the bytes left after the last line break are the tail of one chunk.
-    private static func readLines(_ handle: FileHandle, _ onLines: ([RunEventLines.Message]) -> Void) {
+    ///
+    /// - Returns: the status of the worker's `["end",STATUS]` line, where reading stops; `nil` when the
+    ///   channel ended without one.
+    private static func readLines(_ handle: FileHandle, _ onLines: ([RunEventLines.Message]) -> Void) -> Int32? {
         var buffer = Data()
         while true {
             let chunk = nextChunk(of: handle)
-            if chunk.isEmpty { break }
+            if chunk.isEmpty { return nil }
             // Only the new chunk is scanned; its offsets are shifted past the unfinished line before it.
             let newlines = newlineOffsets(in: chunk).map { $0 + buffer.count }
             buffer.append(chunk)
             guard !newlines.isEmpty else { continue }
             let (lines, consumed) = messages(in: buffer, newlines: newlines)
             buffer = Data(buffer[(buffer.startIndex + consumed)...])
+            if let end = lines.firstIndex(where: { if case .end = $0 { true } else { false } }) {
+                if end > 0 { onLines(Array(lines[..<end])) }
+                guard case .end(let status) = lines[end] else { return nil }
+                return status
+            }
             if !lines.isEmpty { onLines(lines) }
         }
     }
