@@ -1,7 +1,8 @@
 import Foundation
-@testable import RunPipeline
 import TestSupport
 import Testing
+
+@testable import RunPipeline
 
 /// The parent's side of one worker process, with a shell script standing in for `scenario-run worker`.
 struct WorkerProcessTests {

@@ -129,7 +129,8 @@ package enum RunEventLines {
     package static func decodeMessage(_ line: Data) -> Message? {
         guard case .array(let fields)? = try? JSONValue(parsing: line) else { return nil }
         if fields.count == 2, fields[0] == "output", case .string(let text) = fields[1] { return .output(text) }
-        if fields.count == 2, fields[0] == "end", case .int(let status) = fields[1], let status = Int32(exactly: status) {
+        if fields.count == 2, fields[0] == "end", case .int(let status) = fields[1], let status = Int32(exactly: status)
+        {
             return .end(status: status)
         }
         return decode(fields).map(Message.event)
