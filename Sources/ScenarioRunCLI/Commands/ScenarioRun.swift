@@ -31,23 +31,24 @@ public enum ScenarioRun {
 
     /// As ``main(app:)``, with the arguments given (without the executable's name).
     public static func main(app: AppUnderTest, arguments: [String]) async -> Never {
+        // A closed pipe (`| head`, a parent that died) makes writes fail instead of killing the process.
+        signal(SIGPIPE, SIG_IGN)
+        // A worker of a run parses no command line: its run comes on its channel.
+        let isWorker = WorkerMain.isWorker(arguments)
+        // A run's first worker starts first of all, its process start beside this one's parsing and loading.
+        if !isWorker, RootCommand.mayRunWorkers(arguments, environment: ProcessInfo.processInfo.environment) {
+            WorkerLaunchpad.prestart()
+        }
         // Every task of the run, the HTTP client and the stub server share NIO's singleton event loop: a
         // step, its request and the server's answer run on one thread instead of hopping between Swift's
         // cooperative pool and NIO's loops (see DECISIONS.md). SCENARIO_RUN_EVENT_LOOPS asks for more loops.
         let loops = ProcessInfo.processInfo.environment["SCENARIO_RUN_EVENT_LOOPS"].flatMap(Int.init) ?? 1
         NIOSingletons.groupLoopCountSuggestion = max(1, min(loops, 64))
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        // A closed pipe (`| head`, a parent that died) makes writes fail instead of killing the process.
-        signal(SIGPIPE, SIG_IGN)
-        // A worker of a run parses no command line: its run comes on its channel.
-        if WorkerMain.isWorker(arguments) {
+        if isWorker {
             let status = await WorkerMain.run(app: app)
             AppExitGuard.disarm()
             exit(status)
-        }
-        // A run's first worker starts now, its process start beside this one's parsing and loading.
-        if RootCommand.mayRunWorkers(arguments, environment: ProcessInfo.processInfo.environment) {
-            WorkerLaunchpad.prestart()
         }
         let code = await RootCommand.$app.withValue(app) {
             await RootCommand.execute(arguments)
