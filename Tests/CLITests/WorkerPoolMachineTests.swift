@@ -144,6 +144,38 @@ struct WorkerPoolMachineTests {
         #expect(Self.finish(machine.exited(0, WorkerExit(), progress: nil)) == RunSummary(passed: 2, failed: 1))
     }
 
+    /// A worker's end line in the middle of a scenario (a worker that stopped early, or a line forged on
+    /// its channel) is no pass: the line itself forwards nothing, and the end it reports (status 0) fails
+    /// the running scenario; the run is not green.
+    @Test func anEndInTheMiddleOfAScenarioFailsIt() {
+        var machine = WorkerPoolMachine(.init(jobs: 1))
+        _ = machine.start()
+        _ = machine.run(Self.request())
+        let started = machine.received([.event(.scenarioStarted(Self.ids[0], worker: nil)), .end(status: 0)], from: 0)
+        #expect(Self.emitted(started) == [.scenarioStarted(Self.ids[0], worker: 1)])
+        let progress = WorkerProgress(
+            scenario: 0,
+            step: 1,
+            phase: .steps,
+            earlierPassed: true,
+            elapsed: .milliseconds(5)
+        )
+        let ended = machine.exited(0, WorkerExit(status: 0), progress: progress)
+        let outcome = Self.emitted(ended).compactMap { event -> ScenarioOutcome? in
+            if case .scenarioFinished(Self.ids[0], let outcome, _) = event { return outcome }
+            return nil
+        }.first
+        #expect(
+            outcome
+                == .failed(
+                    step: 1,
+                    reason: "The process running this scenario exited with status 0 before the scenario finished."
+                )
+        )
+        _ = machine.received(Self.passing(Self.ids[1]) + Self.passing(Self.ids[2]), from: 0)
+        #expect(Self.finish(machine.exited(0, WorkerExit(), progress: nil)) == RunSummary(passed: 2, failed: 1))
+    }
+
     /// The watchdog ends a worker whose step holds its thread past its timeout and the grace period, and
     /// the scenario fails saying so — not with the signal the pool sent.
     @Test func aStepThatBlocksItsThreadIsEndedByTheWatchdog() throws {

@@ -33,8 +33,8 @@ package final class WorkerProcess: Sendable {
         fileprivate let channel: SocketChannel
         fileprivate let errors: FileHandle
 
-        /// Tells a worker nobody adopted that there is nothing for it: it reads the end of its input and
-        /// ends (its words about it go to a pipe nobody reads).
+        /// Tells the worker there is no run for it (nobody adopted it, or its run could not be encoded): it
+        /// reads the end of its input and ends, saying so on its standard error.
         func dismiss() {
             shutdown(channel.writing.fileDescriptor, Int32(SHUT_WR))
         }
@@ -120,7 +120,7 @@ package final class WorkerProcess: Sendable {
         if let runLine {
             try? channel.writing.write(contentsOf: runLine)
         } else {
-            shutdown(channel.writing.fileDescriptor, Int32(SHUT_WR))
+            started.dismiss()
         }
         self.process = process
         self.input = Mutex(channel.writing)
@@ -197,9 +197,9 @@ package final class WorkerProcess: Sendable {
             guard !newlines.isEmpty else { continue }
             let (lines, consumed) = messages(in: buffer, newlines: newlines)
             buffer = Data(buffer[(buffer.startIndex + consumed)...])
-            if let end = lines.firstIndex(where: { if case .end = $0 { true } else { false } }) {
-                if end > 0 { onLines(Array(lines[..<end])) }
-                guard case .end(let status) = lines[end] else { return nil }
+            for (index, line) in lines.enumerated() {
+                guard case .end(let status) = line else { continue }
+                if index > 0 { onLines(Array(lines[..<index])) }
                 return status
             }
             if !lines.isEmpty { onLines(lines) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RunPipeline
+import Scenarios
 import Steps
 
 /// The root of the command line: `run` (the default), `check`, `serve` and the other commands. A worker
@@ -83,12 +84,16 @@ struct RootCommand: AsyncParsableCommand {
     /// they are parsed, to start the first worker meanwhile (``WorkerLaunchpad``). A wrong yes costs an
     /// idle process start; the run dismisses the worker.
     static func mayRunWorkers(_ arguments: [String], environment: [String: String]) -> Bool {
-        // As the settings read it: a blank value is no value.
-        guard environment["KIF_SKIP_TEAR_DOWN"].map({ $0.allSatisfy(\.isWhitespace) }) ?? true else { return false }
+        guard !RunSettings().applying(environment: environment).skipTearDown else { return false }
         if let first = arguments.first, otherSubcommands.contains(first) { return false }
-        let noWorkers: Set = ["--in-process", "--list", "--record", "-h", "--help", "--version", "--help-hidden"]
-        return !arguments.contains { noWorkers.contains($0) || $0.hasPrefix("--record=") }
+        return !arguments.contains { argument in
+            noWorkerOptions.contains(argument) || ["-h", "--help", "--help-hidden"].contains(argument)
+                || noWorkerOptions.contains { argument.hasPrefix($0 + "=") }
+        }
     }
+
+    /// `run`'s options that run its scenarios in this process or run none (``mayRunWorkers(_:environment:)``).
+    static let noWorkerOptions = ["--in-process", "--list", "--record"]
 
     /// Parses and runs `arguments`, mapping every outcome to SPEC.md's exit codes (usage errors are 2,
     /// not 64).
