@@ -43,6 +43,44 @@ struct WorkerLaunchpadTests {
         #expect(await eventually(timeout: .seconds(30)) { Self.processes(marked: mark).isEmpty })
     }
 
+    /// A run's first worker is the runner forked as it started (an app's `main.swift` calls
+    /// `ScenarioRun.main(app:)` without `await`): no second executable to load, its command line the
+    /// runner's own; a second worker is spawned, `scenario-run worker`. Both run their scenario.
+    @Test func theFirstWorkerIsTheRunnerForkedAndASecondIsSpawned() async throws {
+        // Two workers are handed two scenarios each: the first of each runs while both wait.
+        let scenarios = (1...4).map { number in
+            "  - scenario: S\(number)\n    steps: [{touch: started-\(number)}, {wait for file: go}]\n"
+        }
+        let project = try CLI.project(["Scenarios/waiting.yml": "feature: Waiting\nscenarios:\n" + scenarios.joined()])
+        let running = try CLI.Running(
+            ["--ci", "--jobs", "2"],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
+        let started = {
+            (1...4).filter {
+                FileManager.default.fileExists(atPath: project.appendingPathComponent("started-\($0)").path)
+            }
+        }
+        #expect(await eventually { started().count == 2 }, "a scenario runs in each worker")
+        let runner = running.process.processIdentifier
+        let commandLines = ProcessList.children(of: runner).map(Self.commandLine(of:))
+        #expect(commandLines.count == 2, "\(commandLines)")
+        #expect(commandLines.filter { $0 == Self.commandLine(of: runner) }.count == 1, "forked: \(commandLines)")
+        #expect(commandLines.filter { $0.last == "worker" }.count == 1, "spawned: \(commandLines)")
+        _ = FileManager.default.createFile(atPath: project.appendingPathComponent("go").path, contents: nil)
+        let result = await running.wait()
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasSuffix("4 passed, 0 failed\n"), "\(result.stdout)")
+    }
+
+    /// A process's arguments, its executable's name first (`/proc/PID/cmdline`).
+    static func commandLine(of pid: pid_t) -> [String] {
+        let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// The processes whose environment holds `SCENARIO_RUN_TEST_MARK=mark` (zombies have none).
     static func processes(marked mark: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

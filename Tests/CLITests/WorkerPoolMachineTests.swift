@@ -77,23 +77,22 @@ struct WorkerPoolMachineTests {
     @Test func twoWorkersRunEveryScenarioAndTheRunEndsWhenBothHaveEnded() {
         var machine = WorkerPoolMachine(.init(jobs: 2))
         #expect(machine.start() == [.launch(slot: 0), .launch(slot: 1)])
-        // Two at a time each: worker 1 gets the first two (positions 0 and 1), worker 2 the third.
+        // Two at a time each: worker 1 gets the first two (positions 0 and 1), worker 2 the third — and, every
+        // scenario handed out, is told at once that it gets nothing more (its last scenario's end is its end).
         #expect(
             machine.run(Self.request()) == [
                 .write(slot: 0, #"[0,2,"Scenarios/a.yml","S0"]"# + "\n" + #"[1,12,"Scenarios/a.yml","S1"]"# + "\n"),
                 .write(slot: 1, Self.lines(2)),
+                .closeInput(slot: 1),
             ]
         )
         let first = machine.received(Self.passing(Self.ids[0]), from: 0)
         #expect(Self.emitted(first).first == .scenarioStarted(Self.ids[0], worker: 1), "which worker, 1-based")
         #expect(Self.emitted(first).count == 3)
-        #expect(!first.contains(.closeInput(slot: 0)), "one more is queued for it")
-        #expect(
-            machine.received(Self.passing(Self.ids[2]), from: 1).last == .closeInput(slot: 1),
-            "nothing more for it"
-        )
+        #expect(first.contains(.closeInput(slot: 0)), "nothing is queued: it gets nothing more")
+        #expect(!machine.received(Self.passing(Self.ids[2]), from: 1).contains(.closeInput(slot: 1)), "closed once")
         let last = machine.received(Self.passing(Self.ids[1]), from: 0)
-        #expect(last.last == .closeInput(slot: 0))
+        #expect(!last.contains(.closeInput(slot: 0)))
         #expect(machine.exited(1, WorkerExit(), progress: nil) == [.clearBoard(slot: 1)])
         let end = machine.exited(0, WorkerExit(), progress: nil)
         #expect(Self.finish(end) == RunSummary(passed: 3))
@@ -138,7 +137,7 @@ struct WorkerPoolMachineTests {
         )
         // Replaced: launched and given the one scenario left (position 2).
         let tail = Array(actions.drop { $0 != .launch(slot: 0) })
-        #expect(tail == [.launch(slot: 0), .write(slot: 0, Self.lines(2))])
+        #expect(tail == [.launch(slot: 0), .write(slot: 0, Self.lines(2)), .closeInput(slot: 0)])
         #expect(machine.failures.isEmpty, "a scenario's failure, not the run's")
         _ = machine.received(Self.passing(Self.ids[2]), from: 0)
         #expect(Self.finish(machine.exited(0, WorkerExit(), progress: nil)) == RunSummary(passed: 2, failed: 1))
@@ -214,10 +213,11 @@ struct WorkerPoolMachineTests {
     @Test func aWorkerThatDoesNotEndAfterItsLastScenarioIsEndedAndNothingFails() {
         var machine = WorkerPoolMachine(.init(jobs: 1))
         _ = machine.start()
-        _ = machine.run(Self.request())
+        #expect(machine.run(Self.request()).last == .closeInput(slot: 0), "one worker gets everything at once")
         #expect(machine.tick(now: 0, progress: [:]) == [], "scenarios still to run: nothing to end")
         for id in Self.ids.dropLast() { _ = machine.received(Self.passing(id), from: 0) }
-        #expect(machine.received(Self.passing(Self.ids[2]), from: 0).last == .closeInput(slot: 0))
+        #expect(machine.tick(now: 0, progress: [:]) == [], "one still to run: nothing to end")
+        _ = machine.received(Self.passing(Self.ids[2]), from: 0)
         let second: Int64 = 1_000_000_000
         #expect(machine.tick(now: 5 * second, progress: [:]) == [], "seen done: the time starts")
         #expect(machine.tick(now: 14 * second, progress: [:]) == [], "within the exit time")
@@ -274,7 +274,9 @@ struct WorkerPoolMachineTests {
         let progress = WorkerProgress(scenario: 0, step: 1, phase: .steps, earlierPassed: true, elapsed: .zero)
         let crashed = machine.exited(0, WorkerExit(signal: 9), progress: progress)
         #expect(
-            Array(crashed.drop { $0 != .launch(slot: 0) }) == [.launch(slot: 0), .write(slot: 0, Self.lines(1, 2))],
+            Array(crashed.drop { $0 != .launch(slot: 0) }) == [
+                .launch(slot: 0), .write(slot: 0, Self.lines(1, 2)), .closeInput(slot: 0),
+            ],
             "launched, and handed the two scenarios left"
         )
         let failed = machine.launchFailed(0, reason: "No such file or directory")
@@ -296,7 +298,8 @@ struct WorkerPoolMachineTests {
         _ = machine.run(Self.request())
         _ = machine.received(Self.passing(Self.ids[0]), from: 0)
         let cancel = machine.cancel(now: 1)
-        #expect(cancel == [.closeInput(slot: 0), .closeInput(slot: 1), .terminate(slot: 0), .terminate(slot: 1)])
+        // Every scenario was handed out, so both inputs are closed already.
+        #expect(cancel == [.terminate(slot: 0), .terminate(slot: 1)])
         #expect(machine.cancel(now: 2).allSatisfy { if case .terminate = $0 { true } else { false } })
         _ = machine.exited(0, WorkerExit(), progress: nil)
         let end = machine.exited(1, WorkerExit(signal: 15), progress: nil)

@@ -6,6 +6,14 @@ import Testing
 
 /// The parent's side of one worker process, with a shell script standing in for `scenario-run worker`.
 struct WorkerProcessTests {
+    /// A process with threads never forks a worker (the fork would hold copies of their locks): this test
+    /// process has several, and says so.
+    @Test func aProcessWithThreadsIsNotOneThread() throws {
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        try #require(threads.count > 1)
+        #expect(!ForkedProcess.hasOneThread)
+    }
+
     /// A worker that says it ended (`["end",0]`) is taken as ended then — with everything it wrote to
     /// its standard error before — not once the kernel has taken its process down: here the process
     /// goes on sleeping for a minute, and the end is reported within seconds.

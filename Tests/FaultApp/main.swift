@@ -205,7 +205,7 @@ let startAppJob = StepDefinition(
     }
 }
 
-await ScenarioRun.main(
+ScenarioRun.main(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
         steps: RestaurantReviews.steps + [

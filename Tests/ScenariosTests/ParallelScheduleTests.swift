@@ -49,6 +49,27 @@ struct ParallelScheduleTests {
         #expect(schedule.isDone(0))
     }
 
+    /// A worker is told it gets nothing more once every scenario is handed out — not before, not only
+    /// once it has run them — and a dead worker's scenarios then wait for a new worker, never going to
+    /// one told it gets nothing more.
+    @Test func aWorkerToldItGetsNothingMoreIsGivenNothingMore() {
+        var schedule = ParallelSchedule(scenarios: ids, workers: 2, prefetch: 2)
+        #expect(schedule.assignments(for: 0) == [0, 1])
+        let early = schedule.closeIfNothingMore(0)
+        #expect(!early, "three are still queued")
+        #expect(schedule.assignments(for: 1) == [2, 3])
+        #expect(schedule.handle(.scenarioFinished(ids[0], outcome: .passed, duration: .zero), from: 0).send == [4])
+        let closed = [schedule.closeIfNothingMore(0), schedule.closeIfNothingMore(1)]
+        #expect(closed == [true, true], "all handed out")
+        _ = schedule.handle(.scenarioStarted(ids[2]), from: 1)
+        let (_, send) = schedule.workerExited(1, failure: "crashed")
+        #expect(send.isEmpty, "worker 0 gets nothing more")
+        #expect(schedule.hasWork, "scenario 3 waits for a new worker")
+        schedule.workerReplaced(1)
+        #expect(schedule.assignments(for: 1) == [3])
+        #expect(schedule.assignments(for: 0) == [])
+    }
+
     @Test func runLevelEventsOfWorkersAreDropped() {
         var schedule = ParallelSchedule(scenarios: ids, workers: 1)
         #expect(schedule.handle(.runStarted(RunPlan(scenarios: [])), from: 0).forward.isEmpty)

@@ -16,6 +16,12 @@ package enum WorkerChannel {
         }
         return channel
     }
+
+    /// Whether `channel` has something to read now (its run has come), without waiting.
+    static func hasInput(_ channel: Int32) -> Bool {
+        var entry = pollfd(fd: channel, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
 }
 
 /// What app code prints on standard output in a worker: a pipe this process reads itself, so that each line goes to the log of the scenario that printed it

@@ -53,6 +53,11 @@ package enum WorkerMain {
         // The run, resolved once by the parent: no option is parsed and no setting merged again here.
         let run: WorkerRun
         let afterRun: Data
+        // While the run is on the way (the parent parses its command line and reads its settings): the
+        // app's step registry (no app code runs: that waits for the run's folder) and a first stub server
+        // start. A registry that cannot be made fails again below.
+        let registry = try? BuiltInSteps.registry(adding: app.steps)
+        if !WorkerChannel.hasInput(channel) { await StubServer.warmUp() }
         do {
             (run, afterRun) = try WorkerRun.read(from: channel)
         } catch {
@@ -67,13 +72,19 @@ package enum WorkerMain {
         let directory = URL(fileURLWithPath: run.directory)
         let suite: ScenarioSuite
         do {
-            suite = try ScenarioSuite(app: app, settings: run.settings, directory: directory)
+            suite = try ScenarioSuite(app: app, settings: run.settings, directory: directory, registry: registry)
         } catch {
             // The parent loads the same files and reports their errors.
             return 2
         }
         // No file is loaded here: the parent has loaded and checked them; each scenario is built when it
-        // is handed over (``ScenarioInput``), while the stub server starts.
+        // is handed over (``ScenarioInput``, on a thread of its own from here on), while the stub server
+        // starts.
+        let input = ScenarioInput(
+            building: ScenarioBuilder(registry: suite.registry, buildContext: suite.buildContext),
+            channel: channel,
+            after: afterRun
+        )
         let server = suite.makeServer()
         _ = try await server.start()
         let runner: ScenarioRunner
@@ -90,11 +101,6 @@ package enum WorkerMain {
         // SIGTERM cancels the run: the current scenario's tear-down runs, nothing more is taken.
         let interrupts = InterruptHandler(signals: [SIGTERM]) { runner.cancel() }
         let progress = try run.board.map { try ProgressBoard(path: $0, slot: run.slot) }
-        let input = ScenarioInput(
-            building: ScenarioBuilder(registry: suite.registry, buildContext: suite.buildContext),
-            channel: channel,
-            after: afterRun
-        )
         let output = EventLineWriter(
             channel: channel,
             live: run.liveEvents,

@@ -315,7 +315,8 @@ package struct WorkerPoolMachine: Sendable {
     }
 
     /// Sends scenarios to a worker, each by its position in the plan, its line and its identity
-    /// (``ScenarioInput/line(index:id:line:)``); closes its input once it will get nothing more.
+    /// (``ScenarioInput/line(index:id:line:)``); closes its input as soon as it will get nothing more
+    /// (``ParallelSchedule/closeIfNothingMore(_:)``), before it has run what it holds.
     private mutating func send(_ scheduled: [Int], to slot: Int) -> [Action] {
         guard let run, slots.indices.contains(slot), slots[slot].inputOpen else { return [] }
         var actions: [Action] = []
@@ -326,7 +327,7 @@ package struct WorkerPoolMachine: Sendable {
             }
             actions.append(.write(slot: slot, lines.joined()))
         }
-        if run.schedule.isDone(slot) { actions += closeInput(slot) }
+        if self.run?.schedule.closeIfNothingMore(slot) == true { actions += closeInput(slot) }
         return actions
     }
 

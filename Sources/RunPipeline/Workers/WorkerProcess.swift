@@ -15,7 +15,7 @@ package final class WorkerProcess: Sendable {
     /// How much of a worker's standard error is kept to explain its end.
     static let standardErrorTailBytes = 8192
 
-    private let process: Process
+    private let process: Child
     /// The pool's end of the channel for writing (a descriptor of its own, shut down and closed once the
     /// worker gets nothing more; the reader keeps the channel open until the worker ends).
     private let input: Mutex<FileHandle?>
@@ -29,7 +29,7 @@ package final class WorkerProcess: Sendable {
     /// it yet: waiting for its run (``WorkerLaunchpad`` starts one before the command line is parsed).
     struct Started: @unchecked Sendable {
         // @unchecked: handed from the thread that starts it to the one that adopts it, used by one at a time.
-        fileprivate let process: Process
+        fileprivate let process: Child
         fileprivate let channel: SocketChannel
         fileprivate let errors: FileHandle
 
@@ -37,6 +37,73 @@ package final class WorkerProcess: Sendable {
         /// reads the end of its input and ends, saying so on its standard error.
         func dismiss() {
             shutdown(channel.writing.fileDescriptor, Int32(SHUT_WR))
+        }
+    }
+
+    /// A worker's process: `scenario-run worker` spawned, or this process forked as it started.
+    fileprivate enum Child: @unchecked Sendable {
+        // @unchecked: Foundation's Process is used as its documentation allows, from any thread.
+        case spawned(Process)
+        case forked(ForkedProcess)
+
+        var pid: pid_t {
+            switch self {
+            case .spawned(let process): process.processIdentifier
+            case .forked(let process): process.pid
+            }
+        }
+
+        /// Waits until it ends: its status, or the signal that ended it.
+        func waitUntilExit() -> (signal: Int32?, status: Int32) {
+            switch self {
+            case .spawned(let process):
+                process.waitUntilExit()
+                let bySignal = process.terminationReason == .uncaughtSignal
+                return (bySignal ? process.terminationStatus : nil, bySignal ? 0 : process.terminationStatus)
+            case .forked(let process):
+                return process.waitUntilExit()
+            }
+        }
+
+        /// Sends `signal` while it runs.
+        func signal(_ signal: Int32) {
+            switch self {
+            case .spawned(let process): if process.isRunning { kill(process.processIdentifier, signal) }
+            case .forked(let process): process.signal(signal)
+            }
+        }
+    }
+
+    /// Forks this process, which has one thread (``ForkedProcess/hasOneThread``), into a worker waiting for
+    /// its run, as ``start(arguments:executable:)`` starts one. Returns the worker in this process, and
+    /// `nil` in the worker, which goes on as one (``WorkerMain/run(app:)``).
+    static func fork() throws(StartFailure) -> Started? {
+        let channel: (reading: Int32, writing: Int32, workers: Int32)
+        let errors: (reading: Int32, writing: Int32)
+        do {
+            channel = try SocketChannel.descriptors()
+            errors = try Channel.descriptors()
+        } catch {
+            throw StartFailure(description: error.description)
+        }
+        switch ForkedProcess.fork(input: channel.workers, errors: errors.writing) {
+        case .child:
+            return nil
+        case .parent(let process):
+            ChildProcesses.add(process.pid)
+            close(channel.workers)
+            close(errors.writing)
+            return Started(
+                process: .forked(process),
+                channel: SocketChannel(reading: channel.reading, writing: channel.writing, workers: nil),
+                errors: FileHandle(fileDescriptor: errors.reading, closeOnDealloc: true)
+            )
+        case nil:
+            let reason = String(cString: strerror(errno)) + OpenFiles.limitNote
+            for descriptor in [channel.reading, channel.writing, channel.workers, errors.reading, errors.writing] {
+                close(descriptor)
+            }
+            throw StartFailure(description: reason)
         }
     }
 
@@ -72,7 +139,7 @@ package final class WorkerProcess: Sendable {
             try process.run()
         } catch {
             for handle in [channel.reading, channel.writing, channel.workers, errors.reading, errors.writing] {
-                try? handle.close()
+                try? handle?.close()
             }
             var reason = "\(error)"
             if let posix = (error as NSError?).flatMap({ $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }) {
@@ -81,9 +148,9 @@ package final class WorkerProcess: Sendable {
             throw StartFailure(description: reason)
         }
         ChildProcesses.add(process.processIdentifier)
-        try? channel.workers.close()
+        try? channel.workers?.close()
         try? errors.writing.close()
-        return Started(process: process, channel: channel, errors: errors.reading)
+        return Started(process: .spawned(process), channel: channel, errors: errors.reading)
     }
 
     /// Starts the process. `onLines` gets each batch of whole lines it writes on its channel (a line that
@@ -137,21 +204,14 @@ package final class WorkerProcess: Sendable {
                 // the kernel has taken the process down (milliseconds); reaped meanwhile.
                 errorsRead.wait()
                 onExit(WorkerExit(status: status, standardErrorTail: tail.text))
-                process.waitUntilExit()
-                ChildProcesses.remove(process.processIdentifier)
+                _ = process.waitUntilExit()
+                ChildProcesses.remove(process.pid)
                 return
             }
-            process.waitUntilExit()
+            let (signal, status) = process.waitUntilExit()
             errorsRead.wait()
-            ChildProcesses.remove(process.processIdentifier)
-            let bySignal = process.terminationReason == .uncaughtSignal
-            onExit(
-                WorkerExit(
-                    signal: bySignal ? process.terminationStatus : nil,
-                    status: bySignal ? 0 : process.terminationStatus,
-                    standardErrorTail: tail.text
-                )
-            )
+            ChildProcesses.remove(process.pid)
+            onExit(WorkerExit(signal: signal, status: status, standardErrorTail: tail.text))
         }.start()
     }
 
@@ -174,7 +234,7 @@ package final class WorkerProcess: Sendable {
 
     /// Sends `signal` to the process while it runs.
     func signal(_ signal: Int32) {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.signal(signal)
     }
 
     /// Reads the worker's JSON lines (run events, the app's output between scenarios) until the worker
@@ -291,11 +351,17 @@ private struct Channel {
     }
 
     init() throws(Failure) {
+        let ends = try Self.descriptors()
+        reading = FileHandle(fileDescriptor: ends.reading, closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: ends.writing, closeOnDealloc: true)
+    }
+
+    /// A pipe's two descriptors, both closing on exec.
+    static func descriptors() throws(Failure) -> (reading: Int32, writing: Int32) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw .last("no pipe to it") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
-        writing = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        return (ends[0], ends[1])
     }
 }
 
@@ -305,9 +371,22 @@ private struct Channel {
 fileprivate struct SocketChannel {
     let reading: FileHandle
     let writing: FileHandle
-    let workers: FileHandle
+    /// The worker's end, until it is started; `nil` in a forked worker's, which never had one.
+    let workers: FileHandle?
 
     init() throws(Channel.Failure) {
+        let ends = try Self.descriptors()
+        self.init(reading: ends.reading, writing: ends.writing, workers: ends.workers)
+    }
+
+    init(reading: Int32, writing: Int32, workers: Int32?) {
+        self.reading = FileHandle(fileDescriptor: reading, closeOnDealloc: true)
+        self.writing = FileHandle(fileDescriptor: writing, closeOnDealloc: true)
+        self.workers = workers.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+    }
+
+    /// The socket pair's descriptors: the pool's end twice (reading, and writing), the worker's end.
+    static func descriptors() throws(Channel.Failure) -> (reading: Int32, writing: Int32, workers: Int32) {
         var ends: [Int32] = [0, 0]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         guard socketpair(AF_UNIX, type, 0, &ends) == 0 else { throw .last("no channel to it") }
@@ -317,8 +396,6 @@ fileprivate struct SocketChannel {
             for end in ends { close(end) }
             throw failure
         }
-        reading = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
-        writing = FileHandle(fileDescriptor: duplicate, closeOnDealloc: true)
-        workers = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        return (ends[0], duplicate, ends[1])
     }
 }

@@ -14,10 +14,11 @@ public import Steps
 /// import MyApp
 /// import ScenarioRunCLI
 ///
-/// await ScenarioRun.main(app: MyApp.appUnderTest)
+/// ScenarioRun.main(app: MyApp.appUnderTest)
 /// ```
 ///
-/// Scenarios run in worker processes started from the running executable, so they drive the same app:
+/// Scenarios run in worker processes of the running executable, so they drive the same app (the first
+/// one this process forked as it starts, the others started as `scenario-run worker`):
 /// one by default, `--jobs N` (default 1) for up to N at once — fewer when there are fewer scenarios,
 /// more than four per core, or more than the open-file limit holds, with a `note:` line saying so; the
 /// live runner uses one. `--in-process` and `KIF_SKIP_TEAR_DOWN` run them in this process instead.
@@ -25,19 +26,50 @@ public enum ScenarioRun {
     /// Parses the process's arguments, runs the subcommand against `app`, and exits: 0 every selected
     /// scenario passed, 1 one failed (or a `verify` route differed) or the run was cancelled, 2 a usage or
     /// load error (nothing ran), 4 the options selected no scenario, 130 a second Ctrl-C quit at once.
+    ///
+    /// Called from `main.swift` without `await`, before anything else starts a thread, a run's first
+    /// worker is this process forked as it starts: a short run does not wait for a worker's process to
+    /// load (about 15 ms). Called with `await`, it works the same, its first worker spawned.
+    public static func main(app: AppUnderTest) -> Never {
+        main(app: app, arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// As `main(app:)`, with the arguments given (without the executable's name).
+    public static func main(app: AppUnderTest, arguments: [String]) -> Never {
+        let role = start(arguments, forking: true)
+        Task {
+            await finish(app: app, arguments: arguments, role: role)
+        }
+        // The main thread serves the main queue (the main actor), as it does under an async `main.swift`;
+        // called on another thread, this one waits for the exit.
+        if Thread.isMainThread { dispatchMain() }
+        while true { pause() }
+    }
+
+    /// As `main(app:)`, from an asynchronous `main.swift` (one that awaits something
+    /// first): the run's first worker is spawned rather than forked, the process having threads by then.
     public static func main(app: AppUnderTest) async -> Never {
         await main(app: app, arguments: Array(CommandLine.arguments.dropFirst()))
     }
 
-    /// As ``main(app:)``, with the arguments given (without the executable's name).
+    /// As `main(app:)`, from an asynchronous `main.swift`, with the arguments given.
     public static func main(app: AppUnderTest, arguments: [String]) async -> Never {
+        let role = start(arguments, forking: false)
+        await finish(app: app, arguments: arguments, role: role)
+    }
+
+    /// Whether this process runs a command or is a worker of a run (one started as `scenario-run worker`,
+    /// or this process forked as the run's first worker), with NIO's event loop installed.
+    private static func start(_ arguments: [String], forking: Bool) -> WorkerLaunchpad.Side {
         // A closed pipe (`| head`, a parent that died) makes writes fail instead of killing the process.
         signal(SIGPIPE, SIG_IGN)
-        // A worker of a run parses no command line: its run comes on its channel.
-        let isWorker = WorkerMain.isWorker(arguments)
-        // A run's first worker starts first of all, its process start beside this one's parsing and loading.
-        if !isWorker, RootCommand.mayRunWorkers(arguments, environment: ProcessInfo.processInfo.environment) {
-            WorkerLaunchpad.prestart()
+        // A worker of a run parses no command line: its run comes on its channel. A run's first worker
+        // starts first of all, beside this process's parsing and loading.
+        var role = WorkerLaunchpad.Side.command
+        if WorkerMain.isWorker(arguments) {
+            role = .worker
+        } else if RootCommand.mayRunWorkers(arguments, environment: ProcessInfo.processInfo.environment) {
+            role = WorkerLaunchpad.prestart(forking: forking)
         }
         // Every task of the run, the HTTP client and the stub server share NIO's singleton event loop: a
         // step, its request and the server's answer run on one thread instead of hopping between Swift's
@@ -45,13 +77,19 @@ public enum ScenarioRun {
         let loops = ProcessInfo.processInfo.environment["SCENARIO_RUN_EVENT_LOOPS"].flatMap(Int.init) ?? 1
         NIOSingletons.groupLoopCountSuggestion = max(1, min(loops, 64))
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-        if isWorker {
-            let status = await WorkerMain.run(app: app)
-            AppExitGuard.disarm()
-            exit(status)
-        }
-        let code = await RootCommand.$app.withValue(app) {
-            await RootCommand.execute(arguments)
+        return role
+    }
+
+    /// Runs the command, or the worker, and exits with its status.
+    private static func finish(app: AppUnderTest, arguments: [String], role: WorkerLaunchpad.Side) async -> Never {
+        let code: Int32
+        switch role {
+        case .worker:
+            code = await WorkerMain.run(app: app)
+        case .command:
+            code = await RootCommand.$app.withValue(app) {
+                await RootCommand.execute(arguments)
+            }
         }
         AppExitGuard.disarm()
         exit(code)

@@ -25,6 +25,8 @@ package struct ParallelSchedule: Sendable {
         /// How many of the started scenario's first steps it reported finished.
         var reportedSteps = 0
         var alive = true
+        /// It was told it gets nothing more (its input closed): it runs what it holds, then ends.
+        var closed = false
     }
 
     package let scenarios: [ScenarioID]
@@ -55,7 +57,9 @@ package struct ParallelSchedule: Sendable {
     /// one hand-over of half its prefetch, not one per scenario it finished (each is a write to it and a
     /// wake-up of its input).
     package mutating func assignments(for worker: Int) -> [Int] {
-        guard workers.indices.contains(worker), workers[worker].alive, !stopped else { return [] }
+        guard workers.indices.contains(worker), workers[worker].alive, !workers[worker].closed, !stopped else {
+            return []
+        }
         let low = prefetch >= 4 ? prefetch / 2 : prefetch
         let held = workers[worker].assigned.count
         guard held < low else { return [] }
@@ -70,6 +74,16 @@ package struct ParallelSchedule: Sendable {
     package func isDone(_ worker: Int) -> Bool {
         guard workers.indices.contains(worker) else { return false }
         return workers[worker].assigned.isEmpty && (queue.isEmpty || stopped)
+    }
+
+    /// Whether `worker` will be given nothing more — every scenario is handed out, or the run stopped — in
+    /// which case it is told so now (its input can be closed) rather than once it has run what it holds:
+    /// its last scenario's end is then its own end, with no round trip to this process in between. The
+    /// scenarios of a worker that dies later go to a new worker, never to one told it gets nothing more.
+    package mutating func closeIfNothingMore(_ worker: Int) -> Bool {
+        guard workers.indices.contains(worker), workers[worker].alive, queue.isEmpty || stopped else { return false }
+        workers[worker].closed = true
+        return true
     }
 
     /// Records an event from `worker`; returns the events to report (run-level events of the worker

@@ -1,4 +1,5 @@
 package import Foundation
+import SharedValues
 
 /// The requests the last run's scenarios sent (method and path), kept in `.scenario-run/last-requests.json`
 /// so that `check --openapi` can say which of the API's operations no scenario exercised.
@@ -76,7 +77,7 @@ package struct SentRequestsState: Sendable {
         try StateFolder.make(for: url)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = UTCTimestamp.encodingStrategy
         try encoder.encode(run).write(to: url, options: .atomic)
     }
 }

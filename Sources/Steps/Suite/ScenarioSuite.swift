@@ -33,7 +33,15 @@ package struct ScenarioSuite: Sendable {
     /// Loads `server.yml` from the fixture folder and builds the step registry. A bad `server.yml` is
     /// kept as `serverDiagnostics` (reported with the scenario files' errors); a missing one is an empty
     /// route table (static fixtures only).
-    package init(app: AppUnderTest, settings: RunSettings, directory: URL) throws(DiagnosticList) {
+    ///
+    /// `registry`: the app's step registry (`BuiltInSteps.registry(adding: app.steps)`) when it is made
+    /// already — a worker makes it while its run is on the way; made here otherwise.
+    package init(
+        app: AppUnderTest,
+        settings: RunSettings,
+        directory: URL,
+        registry prepared: StepRegistry? = nil
+    ) throws(DiagnosticList) {
         self.app = app
         self.settings = settings
         // As a folder (a trailing slash): relative paths resolve inside it, also when the caller built the
@@ -42,7 +50,8 @@ package struct ScenarioSuite: Sendable {
         self.directory = directory
         self.fixtures = URL(fileURLWithPath: settings.fixtures, relativeTo: directory).standardizedFileURL
         self.factory = app.makeFactory()
-        let registry = try BuiltInSteps.registry(adding: app.steps)
+        let registry: StepRegistry
+        if let prepared { registry = prepared } else { registry = try BuiltInSteps.registry(adding: app.steps) }
         self.registry = registry
         let routes: RouteSet
         do {

@@ -1,4 +1,4 @@
 import LibraryLoans
 import ScenarioRunCLI
 
-await ScenarioRun.main(app: LibraryLoans.appUnderTest)
+ScenarioRun.main(app: LibraryLoans.appUnderTest)
