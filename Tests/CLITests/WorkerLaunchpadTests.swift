@@ -75,6 +75,22 @@ struct WorkerLaunchpadTests {
         #expect(result.stdout.hasSuffix("4 passed, 0 failed\n"), "\(result.stdout)")
     }
 
+    /// A file the app opened before `ScenarioRun.main` (a global holding a log file) is the forked
+    /// worker's too: app code in a scenario writes to it, as it would in the runner.
+    @Test func aFileTheAppOpenedBeforeTheRunIsTheWorkersToo() async throws {
+        let scenario = "feature: Log\nscenarios:\n  - scenario: Writes\n    steps: [{write app log: from the worker}]\n"
+        let project = try CLI.project(["Scenarios/log.yml": scenario])
+        let log = project.appendingPathComponent("app.log")
+        let result = try await CLI.run(
+            ["--ci"],
+            directory: project,
+            environment: ["SCENARIO_RUN_FAULTS_APP_LOG": log.path],
+            executable: CLI.faultsBinary
+        )
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect((try? String(contentsOf: log, encoding: .utf8)) == "from the worker\n")
+    }
+
     /// A process's arguments, its executable's name first (`/proc/PID/cmdline`).
     static func commandLine(of pid: pid_t) -> [String] {
         let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()

@@ -205,13 +205,33 @@ let startAppJob = StepDefinition(
     }
 }
 
+/// A file the app opens before `ScenarioRun.main` (`SCENARIO_RUN_FAULTS_APP_LOG`), as a global would hold a
+/// log file: a worker forked from the runner writes to the same descriptor.
+let appLog: Int32 =
+    getenv("SCENARIO_RUN_FAULTS_APP_LOG").map { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644) } ?? -1
+
+/// `write app log: TEXT` — app code writes a line to the file it opened before `ScenarioRun.main`.
+let writeAppLog = StepDefinition(
+    "write app log",
+    summary: "Writes a line to the app's own log file",
+    forms: [.value(printedText)]
+) { input, _ in
+    let text = try input.literal(printedText) + "\n"
+    return Step("write app log") { _ in
+        guard appLog >= 0 else { return .failure("No app log: SCENARIO_RUN_FAULTS_APP_LOG is not set.") }
+        let written = text.withCString { write(appLog, $0, strlen($0)) }
+        return written > 0
+            ? .success : .failure("The app log could not be written: \(String(cString: strerror(errno))).")
+    }
+}
+
 ScenarioRun.main(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
         steps: RestaurantReviews.steps + [
             crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, waitForFile, failTimes, failOnRun,
             startAppJob,
-            blockThread, printLine, logLine,
+            blockThread, printLine, logLine, writeAppLog,
         ],
         idlingResources: [appJobs]
     )

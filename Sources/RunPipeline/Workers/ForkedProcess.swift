@@ -46,10 +46,12 @@ final class ForkedProcess: Sendable {
     }
 
     /// Forks this process, which must have one thread (``hasOneThread``). In the child, `input` becomes
-    /// its standard input, `/dev/null` its standard output and `errors` its standard error; every other
-    /// descriptor is closed and the crash signals take their default action (unless `SWIFT_BACKTRACE` is
-    /// set). The parent gets the child's process.
-    static func fork(input: Int32, errors: Int32) -> Side? {
+    /// its standard input, `/dev/null` its standard output and `errors` its standard error; those and
+    /// `closing` (the parent's ends of them) are closed, and the crash signals take their default action
+    /// (unless `SWIFT_BACKTRACE` is set). Every other descriptor stays open: what the app opened before
+    /// `ScenarioRun.main` (a log file a global holds) is the worker's as much as the runner's. The parent
+    /// gets the child's process; `nil` when the fork failed (`errno` says why).
+    static func fork(input: Int32, errors: Int32, closing: [Int32]) -> Side? {
         // Nothing buffered is written twice.
         fflush(nil)
         let pid = Glibc.fork()
@@ -58,26 +60,11 @@ final class ForkedProcess: Sendable {
         dup2(input, STDIN_FILENO)
         dup2(empty, STDOUT_FILENO)
         dup2(errors, STDERR_FILENO)
-        closeDescriptors(from: 3)
+        for descriptor in [empty, input, errors] + closing where descriptor > STDERR_FILENO { close(descriptor) }
         if getenv("SWIFT_BACKTRACE") == nil {
             for number in crashSignals { Glibc.signal(number, SIG_DFL) }
         }
         return .child
-    }
-
-    /// Closes every descriptor from `lowest` on (as a spawned worker gets none of them).
-    private static func closeDescriptors(from lowest: Int32) {
-        guard let directory = opendir("/proc/self/fd") else { return }
-        let own = dirfd(directory)
-        var open: [Int32] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if let descriptor = Int32(name), descriptor >= lowest, descriptor != own { open.append(descriptor) }
-        }
-        closedir(directory)
-        for descriptor in open { close(descriptor) }
     }
 
     /// Waits until the process ends and reaps it: its status, or the signal that ended it.

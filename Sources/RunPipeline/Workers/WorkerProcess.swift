@@ -86,7 +86,8 @@ package final class WorkerProcess: Sendable {
         } catch {
             throw StartFailure(description: error.description)
         }
-        switch ForkedProcess.fork(input: channel.workers, errors: errors.writing) {
+        let parents = [channel.reading, channel.writing, errors.reading]
+        switch ForkedProcess.fork(input: channel.workers, errors: errors.writing, closing: parents) {
         case .child:
             return nil
         case .parent(let process):
