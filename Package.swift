@@ -148,6 +148,13 @@ let package = Package(
             path: "Tests/FaultApp",
             swiftSettings: swiftSettings
         ),
+        // The example app's scenario-run from an asynchronous main.swift: ScenarioRun.main's async form.
+        .executableTarget(
+            name: "scenario-run-async",
+            dependencies: ["ScenarioRunCLI", "ExampleApp"],
+            path: "Tests/AsyncMainApp",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "scenario-bench",
             dependencies: [
@@ -185,7 +192,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "ObjectManager", "ScenarioRunCLI", "RunPipeline", "Scenarios", "Steps", "Diagnostics", "TestSupport",
-                "scenario-run-faults",
+                "scenario-run-faults", "scenario-run-async",
                 // A real https server to record from (TestUpstream).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -2,4 +2,4 @@ import ExampleApp
 import ScenarioRunCLI
 
 // The example app's scenario-run: the whole command line, driving RestaurantReviews.
-ScenarioRun.main(app: RestaurantReviews.appUnderTest)
+ScenarioRun.run(app: RestaurantReviews.appUnderTest)

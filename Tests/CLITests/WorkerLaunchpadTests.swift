@@ -44,7 +44,7 @@ struct WorkerLaunchpadTests {
     }
 
     /// A run's first worker is the runner forked as it started (an app's `main.swift` calls
-    /// `ScenarioRun.main(app:)` without `await`): no second executable to load, its command line the
+    /// `ScenarioRun.run(app:)`): no second executable to load, its command line the
     /// runner's own; a second worker is spawned, `scenario-run worker`. Both run their scenario.
     @Test func theFirstWorkerIsTheRunnerForkedAndASecondIsSpawned() async throws {
         // Two workers are handed two scenarios each: the first of each runs while both wait.
@@ -89,6 +89,32 @@ struct WorkerLaunchpadTests {
         )
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect((try? String(contentsOf: log, encoding: .utf8)) == "from the worker\n")
+    }
+
+    /// `await ScenarioRun.main(app:)` from an asynchronous `main.swift` (which has threads by then):
+    /// the run's first worker is spawned, and the run is the same.
+    @Test func anAsynchronousMainSpawnsItsFirstWorkerAndRunsTheSame() async throws {
+        let async = CLI.binary.deletingLastPathComponent().appendingPathComponent("scenario-run-async")
+        let spawned = try await CLI.run(["--ci", "Scenarios/reviews.yml"], executable: async)
+        let forked = try await CLI.run(["--ci", "Scenarios/reviews.yml"])
+        #expect(spawned.status == 0, "\(spawned.stdout)\(spawned.stderr)")
+        #expect(spawned.stdout.hasSuffix(" 0 failed\n") && !spawned.stdout.hasPrefix("0 passed"), "\(spawned.stdout)")
+        #expect(
+            spawned.stdout.split(separator: "\n").map { $0.replacing(/\(\d+\.\d+ s\)/, with: "") }
+                == forked.stdout.split(separator: "\n").map { $0.replacing(/\(\d+\.\d+ s\)/, with: "") },
+            "the same report, times aside"
+        )
+        let misplaced = try await CLI.run(
+            ["--ci", "Scenarios/reviews.yml"],
+            environment: ["SCENARIO_RUN_ASYNC_CALLS_RUN": "1"],
+            executable: async
+        )
+        #expect(misplaced.status == 2)
+        #expect(
+            misplaced.stderr.contains("ScenarioRun.run(app:) must be called on the main thread"),
+            "\(misplaced.stderr)"
+        )
+        #expect(misplaced.stdout.isEmpty, "nothing ran")
     }
 
     /// A process's arguments, its executable's name first (`/proc/PID/cmdline`).

@@ -225,7 +225,7 @@ let writeAppLog = StepDefinition(
     }
 }
 
-ScenarioRun.main(
+ScenarioRun.run(
     app: AppUnderTest(
         makeFactory: { RestaurantReviews.makeTestFactory() },
         steps: RestaurantReviews.steps + [

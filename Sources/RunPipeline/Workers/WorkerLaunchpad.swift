@@ -20,7 +20,7 @@ package enum WorkerLaunchpad {
     /// says why, or runs in this process) or it cannot start (the pool's own launch then says why).
     ///
     /// With `forking` and while this process has one thread (an app's `main.swift` calling
-    /// `ScenarioRun.main(app:)` without `await`), the worker is this process forked; otherwise
+    /// `ScenarioRun.run(app:)`), the worker is this process forked; otherwise
     /// `scenario-run worker` is spawned. Returns ``Side/worker`` in the forked worker, which goes on as
     /// one (``WorkerMain/run(app:)``), and ``Side/command`` in this process.
     @discardableResult

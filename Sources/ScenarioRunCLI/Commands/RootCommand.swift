@@ -5,9 +5,9 @@ import Scenarios
 import Steps
 
 /// The root of the command line: `run` (the default), `check`, `serve` and the other commands. A worker
-/// process (`scenario-run worker`) never reaches it (`ScenarioRun.main(app:arguments:)`).
+/// process (`scenario-run worker`) never reaches it (`ScenarioRun.run(app:arguments:)`).
 struct RootCommand: AsyncParsableCommand {
-    /// The app the subcommands drive, set by `ScenarioRun.main(app:arguments:)` for the whole run.
+    /// The app the subcommands drive, set by `ScenarioRun.run(app:arguments:)` (or `main`) for the whole run.
     @TaskLocal static var app: AppUnderTest?
 
     /// The name the executable was started by (`scenario-run`, or an app's own test executable).
@@ -69,7 +69,7 @@ struct RootCommand: AsyncParsableCommand {
 
     /// The app of this run; only ``ScenarioRun`` starts the commands, always with one.
     static var appUnderTest: AppUnderTest {
-        guard let app else { preconditionFailure("scenario-run's commands run only through ScenarioRun.main(app:)") }
+        guard let app else { preconditionFailure("scenario-run's commands run only through ScenarioRun.run(app:)") }
         return app
     }
 

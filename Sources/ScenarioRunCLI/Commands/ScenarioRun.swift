@@ -14,7 +14,7 @@ public import Steps
 /// import MyApp
 /// import ScenarioRunCLI
 ///
-/// ScenarioRun.main(app: MyApp.appUnderTest)
+/// ScenarioRun.run(app: MyApp.appUnderTest)
 /// ```
 ///
 /// Scenarios run in worker processes of the running executable, so they drive the same app (the first
@@ -27,32 +27,41 @@ public enum ScenarioRun {
     /// scenario passed, 1 one failed (or a `verify` route differed) or the run was cancelled, 2 a usage or
     /// load error (nothing ran), 4 the options selected no scenario, 130 a second Ctrl-C quit at once.
     ///
-    /// Called from `main.swift` without `await`, before anything else starts a thread, a run's first
-    /// worker is this process forked as it starts: a short run does not wait for a worker's process to
-    /// load (about 15 ms). Called with `await`, it works the same, its first worker spawned.
-    public static func main(app: AppUnderTest) -> Never {
-        main(app: app, arguments: Array(CommandLine.arguments.dropFirst()))
+    /// Called at the top of `main.swift`, without `await` and before anything else starts a thread: a
+    /// run's first worker is then this process forked as it starts, so a short run does not wait for a
+    /// second copy of the executable to load (about 15 ms). A `main.swift` that awaits something first
+    /// calls ``main(app:)`` instead. Called on another thread than the main one, it says so and exits
+    /// with status 2.
+    public static func run(app: AppUnderTest) -> Never {
+        run(app: app, arguments: Array(CommandLine.arguments.dropFirst()))
     }
 
-    /// As `main(app:)`, with the arguments given (without the executable's name).
-    public static func main(app: AppUnderTest, arguments: [String]) -> Never {
+    /// As ``run(app:)``, with the arguments given (without the executable's name).
+    public static func run(app: AppUnderTest, arguments: [String]) -> Never {
+        // Elsewhere (an asynchronous main.swift runs its top level on a thread of Dispatch's), this thread
+        // would have to be held until the exit, and with it the main actor's queue.
+        guard Thread.isMainThread else {
+            Terminal.printError(
+                "error: ScenarioRun.run(app:) must be called on the main thread, at the top of main.swift; "
+                    + "a main.swift that awaits something calls `await ScenarioRun.main(app:)`."
+            )
+            exit(2)
+        }
         let role = start(arguments, forking: true)
         Task {
             await finish(app: app, arguments: arguments, role: role)
         }
-        // The main thread serves the main queue (the main actor), as it does under an async `main.swift`;
-        // called on another thread, this one waits for the exit.
-        if Thread.isMainThread { dispatchMain() }
-        while true { pause() }
+        // The main thread serves the main queue (the main actor), as it does under an async `main.swift`.
+        dispatchMain()
     }
 
-    /// As `main(app:)`, from an asynchronous `main.swift` (one that awaits something
-    /// first): the run's first worker is spawned rather than forked, the process having threads by then.
+    /// As ``run(app:)``, from an asynchronous `main.swift` (one that awaits something first): the run's
+    /// first worker is spawned rather than forked, the process having threads by then.
     public static func main(app: AppUnderTest) async -> Never {
         await main(app: app, arguments: Array(CommandLine.arguments.dropFirst()))
     }
 
-    /// As `main(app:)`, from an asynchronous `main.swift`, with the arguments given.
+    /// As ``main(app:)``, with the arguments given (without the executable's name).
     public static func main(app: AppUnderTest, arguments: [String]) async -> Never {
         let role = start(arguments, forking: false)
         await finish(app: app, arguments: arguments, role: role)

@@ -16,7 +16,7 @@ enum CommandLineReference {
             <!-- Made by `scenario-run reference command-line` from the options' declarations; CI fails when \
             this file differs. -->
 
-            `\(name)` (or an app's own executable built on `ScenarioRun.main(app:)`, which has the same
+            `\(name)` (or an app's own executable built on `ScenarioRun.run(app:)`, which has the same
             commands) runs the scenario files of a project: on a terminal the live runner opens, with `--ci` or
             when output is not a terminal it prints plain lines.
 

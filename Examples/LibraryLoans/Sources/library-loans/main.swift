@@ -1,4 +1,4 @@
 import LibraryLoans
 import ScenarioRunCLI
 
-ScenarioRun.main(app: LibraryLoans.appUnderTest)
+ScenarioRun.run(app: LibraryLoans.appUnderTest)
