@@ -1,8 +1,9 @@
 package import Foundation
 import Synchronization
 
-/// One `scenario-run worker` process as ``WorkerPool`` drives it: started with its channel (a socket
-/// that is its standard input until it takes it over) and its standard error; the run's line written
+/// One worker process as ``WorkerPool`` drives it — `scenario-run worker` spawned, or this process forked
+/// as it started (``fork()``) — with its channel (a socket that is its standard input until it takes it
+/// over) and its standard error; the run's line written
 /// first; the channel's lines read and framed on a thread of their own; its end reported once, after
 /// everything it wrote was read. Nothing here decides anything: ``WorkerPoolMachine`` does.
 ///
