@@ -91,9 +91,10 @@ struct WorkerLaunchpadTests {
         #expect((try? String(contentsOf: log, encoding: .utf8)) == "from the worker\n")
     }
 
-    /// `await ScenarioRun.main(app:)` from an asynchronous `main.swift` (which has threads by then):
-    /// the run's first worker is spawned, and the run is the same.
-    @Test func anAsynchronousMainSpawnsItsFirstWorkerAndRunsTheSame() async throws {
+    /// `await ScenarioRun.main(app:)` from an asynchronous `main.swift` (which has threads by then, so its
+    /// first worker is spawned): the same report as the forked run; `ScenarioRun.run(app:)` called there,
+    /// off the main thread, is refused in words and runs nothing.
+    @Test func anAsynchronousMainRunsTheSameAndRunThereIsRefused() async throws {
         let async = CLI.binary.deletingLastPathComponent().appendingPathComponent("scenario-run-async")
         let spawned = try await CLI.run(["--ci", "Scenarios/reviews.yml"], executable: async)
         let forked = try await CLI.run(["--ci", "Scenarios/reviews.yml"])

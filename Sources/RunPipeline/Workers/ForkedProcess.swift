@@ -9,9 +9,10 @@ import Synchronization
 /// the result as it drives a spawned worker.
 ///
 /// ```swift
-/// switch try ForkedProcess.fork(input: channel, errors: errorsWriting) {
+/// switch ForkedProcess.fork(input: workersEnd, errors: errorsWriting, closing: parentsEnds) {
 /// case .parent(let child): …        // its pid, its end waited for once
 /// case .child: …                    // this process is the worker now
+/// case nil: …                       // no fork: errno says why
 /// }
 /// ```
 final class ForkedProcess: Sendable {

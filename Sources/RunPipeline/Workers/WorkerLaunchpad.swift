@@ -23,8 +23,7 @@ package enum WorkerLaunchpad {
     /// `ScenarioRun.run(app:)`), the worker is this process forked; otherwise
     /// `scenario-run worker` is spawned. Returns ``Side/worker`` in the forked worker, which goes on as
     /// one (``WorkerMain/run(app:)``), and ``Side/command`` in this process.
-    @discardableResult
-    package static func prestart(forking: Bool = false) -> Side {
+    package static func prestart(forking: Bool) -> Side {
         guard let limit = OpenFiles.softLimit, OpenFiles.workersFitting(limit) > 0 else { return .command }
         OpenFiles.closeDescriptorsOverTheLimit()
         let started: WorkerProcess.Started

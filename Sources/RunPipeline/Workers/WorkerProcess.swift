@@ -31,13 +31,16 @@ package final class WorkerProcess: Sendable {
     struct Started: @unchecked Sendable {
         // @unchecked: handed from the thread that starts it to the one that adopts it, used by one at a time.
         fileprivate let process: Child
-        fileprivate let channel: SocketChannel
+        /// The pool's end of the channel, read and written through descriptors of their own (so the
+        /// writing one can be closed while the reader goes on).
+        fileprivate let reading: FileHandle
+        fileprivate let writing: FileHandle
         fileprivate let errors: FileHandle
 
         /// Tells the worker there is no run for it (nobody adopted it, or its run could not be encoded): it
         /// reads the end of its input and ends, saying so on its standard error.
         func dismiss() {
-            shutdown(channel.writing.fileDescriptor, Int32(SHUT_WR))
+            shutdown(writing.fileDescriptor, Int32(SHUT_WR))
         }
     }
 
@@ -79,32 +82,16 @@ package final class WorkerProcess: Sendable {
     /// its run, as ``start(arguments:executable:)`` starts one. Returns the worker in this process, and
     /// `nil` in the worker, which goes on as one (``WorkerMain/run(app:)``).
     static func fork() throws(StartFailure) -> Started? {
-        let channel: (reading: Int32, writing: Int32, workers: Int32)
-        let errors: (reading: Int32, writing: Int32)
-        do {
-            channel = try SocketChannel.descriptors()
-            errors = try Channel.descriptors()
-        } catch {
-            throw StartFailure(description: error.description)
-        }
-        let parents = [channel.reading, channel.writing, errors.reading]
-        switch ForkedProcess.fork(input: channel.workers, errors: errors.writing, closing: parents) {
+        let ends = try WorkerEnds()
+        let parents = [ends.reading, ends.writing, ends.errorsReading]
+        switch ForkedProcess.fork(input: ends.workers, errors: ends.errorsWriting, closing: parents) {
         case .child:
             return nil
         case .parent(let process):
-            ChildProcesses.add(process.pid)
-            close(channel.workers)
-            close(errors.writing)
-            return Started(
-                process: .forked(process),
-                channel: SocketChannel(reading: channel.reading, writing: channel.writing, workers: nil),
-                errors: FileHandle(fileDescriptor: errors.reading, closeOnDealloc: true)
-            )
+            return ends.started(.forked(process))
         case nil:
             let reason = String(cString: strerror(errno)) + OpenFiles.limitNote
-            for descriptor in [channel.reading, channel.writing, channel.workers, errors.reading, errors.writing] {
-                close(descriptor)
-            }
+            ends.closeAll()
             throw StartFailure(description: reason)
         }
     }
@@ -123,36 +110,23 @@ package final class WorkerProcess: Sendable {
         // A crash is reported from its message; the runtime's backtrace would take seconds per crash.
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         process.environment = environment
-        // Foundation's Pipe() crashes when pipe(2) fails (at a low `ulimit -n`); these fail in words.
         // The channel is the worker's standard input until the worker takes it over; its standard output
         // is the app's, which the worker puts in the scenario's log.
-        let channel: SocketChannel
-        let errors: Channel
-        do {
-            channel = try SocketChannel()
-            errors = try Channel()
-        } catch {
-            throw StartFailure(description: error.description)
-        }
-        process.standardInput = channel.workers
+        let ends = try WorkerEnds()
+        process.standardInput = FileHandle(fileDescriptor: ends.workers, closeOnDealloc: false)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors.writing
+        process.standardError = FileHandle(fileDescriptor: ends.errorsWriting, closeOnDealloc: false)
         do {
             try process.run()
         } catch {
-            for handle in [channel.reading, channel.writing, channel.workers, errors.reading, errors.writing] {
-                try? handle?.close()
-            }
+            ends.closeAll()
             var reason = "\(error)"
             if let posix = (error as NSError?).flatMap({ $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }) {
                 reason = String(cString: strerror(posix)) + OpenFiles.limitNote
             }
             throw StartFailure(description: reason)
         }
-        ChildProcesses.add(process.processIdentifier)
-        try? channel.workers?.close()
-        try? errors.writing.close()
-        return Started(process: .spawned(process), channel: channel, errors: errors.reading)
+        return ends.started(.spawned(process))
     }
 
     /// Starts the process. `onLines` gets each batch of whole lines it writes on its channel (a line that
@@ -182,17 +156,16 @@ package final class WorkerProcess: Sendable {
         onExit: @escaping @Sendable (WorkerExit) -> Void
     ) {
         let process = started.process
-        let channel = started.channel
         let errors = started.errors
         // The run comes first on the channel: the worker reads it before it loads anything.
         // Without one (it could not be encoded) the worker reads the end of its input and stops, saying so.
         if let runLine {
-            try? channel.writing.write(contentsOf: runLine)
+            try? started.writing.write(contentsOf: runLine)
         } else {
             started.dismiss()
         }
         self.process = process
-        self.input = Mutex(channel.writing)
+        self.input = Mutex(started.writing)
         let tail = StandardErrorTail(limit: Self.standardErrorTailBytes)
         let errorsRead = DispatchSemaphore(value: 0)
         Thread {
@@ -200,7 +173,7 @@ package final class WorkerProcess: Sendable {
             errorsRead.signal()
         }.start()
         Thread {
-            if let status = Self.readLines(channel.reading, onLines) {
+            if let status = Self.readLines(started.reading, onLines) {
                 // Its end, announced (`["end",STATUS]`): nothing runs in it any more, and it has closed its
                 // standard error, whose every line is read once that pipe ends. Reported now, not after
                 // the kernel has taken the process down (milliseconds); reaped meanwhile.
@@ -336,68 +309,55 @@ private final class StandardErrorTail: Sendable {
     var text: String { String(decoding: kept.withLock { $0 }, as: UTF8.self) }
 }
 
-/// A pipe whose creation fails with an error rather than a crash (Foundation's `Pipe()` traps when
-/// pipe(2) fails); both ends close on exec and when their handle is released.
-private struct Channel {
-    let reading: FileHandle
-    let writing: FileHandle
+/// The descriptors a worker starts with, made before it whichever way it starts (spawned or forked): its
+/// channel, a socket pair — the pool's end twice, read and written through descriptors of their own (so
+/// the writing one can be closed while the reader goes on), and the worker's end, its standard input —
+/// and the pipe that is its standard error. Each closes on exec. They fail in words where Foundation's
+/// `Pipe()` would trap (pipe(2) failing at a low `ulimit -n`).
+private struct WorkerEnds {
+    let reading: Int32
+    let writing: Int32
+    let workers: Int32
+    let errorsReading: Int32
+    let errorsWriting: Int32
 
-    /// Why a pipe could not be made, with the open-file limit when that is what ran out.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-
-        /// The failure of the last system call, in words.
-        static func last(_ what: String) -> Failure {
-            Failure(description: "\(what): \(String(cString: strerror(errno)))\(OpenFiles.limitNote)")
-        }
-    }
-
-    init() throws(Failure) {
-        let ends = try Self.descriptors()
-        reading = FileHandle(fileDescriptor: ends.reading, closeOnDealloc: true)
-        writing = FileHandle(fileDescriptor: ends.writing, closeOnDealloc: true)
-    }
-
-    /// A pipe's two descriptors, both closing on exec.
-    static func descriptors() throws(Failure) -> (reading: Int32, writing: Int32) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw .last("no pipe to it") }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return (ends[0], ends[1])
-    }
-}
-
-/// A worker's channel: a socket pair, the pool's end read and written through descriptors of their own
-/// (so the writing one can be closed while the reader goes on), the worker's end its standard input.
-/// Every descriptor closes on exec and when its handle is released.
-fileprivate struct SocketChannel {
-    let reading: FileHandle
-    let writing: FileHandle
-    /// The worker's end, until it is started; `nil` in a forked worker's, which never had one.
-    let workers: FileHandle?
-
-    init() throws(Channel.Failure) {
-        let ends = try Self.descriptors()
-        self.init(reading: ends.reading, writing: ends.writing, workers: ends.workers)
-    }
-
-    init(reading: Int32, writing: Int32, workers: Int32?) {
-        self.reading = FileHandle(fileDescriptor: reading, closeOnDealloc: true)
-        self.writing = FileHandle(fileDescriptor: writing, closeOnDealloc: true)
-        self.workers = workers.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
-    }
-
-    /// The socket pair's descriptors: the pool's end twice (reading, and writing), the worker's end.
-    static func descriptors() throws(Channel.Failure) -> (reading: Int32, writing: Int32, workers: Int32) {
-        var ends: [Int32] = [0, 0]
+    init() throws(WorkerProcess.StartFailure) {
+        var pair: [Int32] = [0, 0]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &ends) == 0 else { throw .last("no channel to it") }
-        let duplicate = fcntl(ends[0], F_DUPFD_CLOEXEC, 0)
-        guard duplicate >= 0 else {
-            let failure = Channel.Failure.last("no channel to it")
-            for end in ends { close(end) }
+        guard socketpair(AF_UNIX, type, 0, &pair) == 0 else { throw Self.failure("no channel to it") }
+        let duplicate = fcntl(pair[0], F_DUPFD_CLOEXEC, 0)
+        var pipeEnds: [Int32] = [0, 0]
+        guard duplicate >= 0, pipe(&pipeEnds) == 0 else {
+            let failure = Self.failure(duplicate >= 0 ? "no pipe to it" : "no channel to it")
+            for end in pair + (duplicate >= 0 ? [duplicate] : []) { close(end) }
             throw failure
         }
-        return (ends[0], duplicate, ends[1])
+        (reading, writing, workers) = (pair[0], duplicate, pair[1])
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        (errorsReading, errorsWriting) = (pipeEnds[0], pipeEnds[1])
+    }
+
+    /// The failure of the last system call, in words, with the open-file limit.
+    private static func failure(_ what: String) -> WorkerProcess.StartFailure {
+        WorkerProcess.StartFailure(description: "\(what): \(String(cString: strerror(errno)))\(OpenFiles.limitNote)")
+    }
+
+    /// The worker `process` started with them: its ends are closed here (it has its own), the pool's are
+    /// the started worker's, closed when their handles are released.
+    func started(_ process: WorkerProcess.Child) -> WorkerProcess.Started {
+        ChildProcesses.add(process.pid)
+        close(workers)
+        close(errorsWriting)
+        return WorkerProcess.Started(
+            process: process,
+            reading: FileHandle(fileDescriptor: reading, closeOnDealloc: true),
+            writing: FileHandle(fileDescriptor: writing, closeOnDealloc: true),
+            errors: FileHandle(fileDescriptor: errorsReading, closeOnDealloc: true)
+        )
+    }
+
+    /// Closes every one of them: no worker started.
+    func closeAll() {
+        for descriptor in [reading, writing, workers, errorsReading, errorsWriting] { close(descriptor) }
     }
 }
