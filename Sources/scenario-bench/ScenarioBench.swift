@@ -20,8 +20,7 @@ import TUIRunner
 struct ScenarioBench {
     static func main() async {
         // As in scenario-run: every task on NIO's one event loop, beside the client and the stub server.
-        NIOSingletons.groupLoopCountSuggestion = 1
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        EventLoopExecutor.install(loops: 1)
         var arguments = Array(CommandLine.arguments.dropFirst())
         let quick = arguments.contains("--quick")
         arguments.removeAll { $0 == "--quick" }

@@ -84,8 +84,7 @@ public enum ScenarioRun {
         // step, its request and the server's answer run on one thread instead of hopping between Swift's
         // cooperative pool and NIO's loops (see DECISIONS.md). SCENARIO_RUN_EVENT_LOOPS asks for more loops.
         let loops = ProcessInfo.processInfo.environment["SCENARIO_RUN_EVENT_LOOPS"].flatMap(Int.init) ?? 1
-        NIOSingletons.groupLoopCountSuggestion = max(1, min(loops, 64))
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        EventLoopExecutor.install(loops: loops)
         return role
     }
 

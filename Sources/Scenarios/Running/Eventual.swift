@@ -41,6 +41,9 @@ final class Eventual<Value: Sendable>: Sendable {
         }
     }
 
+    /// The value if it has arrived, without waiting.
+    var current: Value? { state.withLock { $0.value } }
+
     /// The value, or `nil` when `limit` passes on `timer` before it arrives.
     func value(within limit: Duration, on timer: DeadlineTimer) async -> Value? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in

@@ -609,7 +609,7 @@ package final class ScenarioRunner: Sendable {
             }
         }
         let ended = Eventual<Result<StepResult, any Error>>()
-        let action = Task {
+        let action = Task(executorPreference: AppCode.executor) {
             do {
                 ended.resolve(.success(try await step.action(context)))
             } catch {
@@ -629,7 +629,9 @@ package final class ScenarioRunner: Sendable {
             }
         }
         if case .failure(let error)? = result, error is IgnoredCancellation { return .cancelledAndIgnored }
-        if let result { return .finished(result) }
+        // Ended by now, uncancelled: it ran past its limit and returned while the runner could not act
+        // (an action that held the loop's thread, the timer's expiry queued behind it). Judged as returned.
+        if let result = result ?? ended.current { return .finished(result) }
         action.cancel()
         let late = await ended.value(within: settings.cancellationGrace, on: context.timer)
         return .timedOut(ignoredCancellation: late == nil)

@@ -159,7 +159,7 @@ extension Step {
             }
             // Its place among the requests is the step's, whenever the task first runs (`expect response`).
             let order = manager.reserveSendOrder()
-            try context.world.launch(context) { _ = try? await manager.perform(request, sendOrder: order) }
+            try context.world.launchBuiltIn(context) { _ = try? await manager.perform(request, sendOrder: order) }
             return .success
         }.returningPromptly()
     }
@@ -193,7 +193,7 @@ extension Step {
             }
             // Its place among the requests is the step's, whenever the task first runs (`expect response`).
             let order = manager.reserveSendOrder()
-            try context.world.launch(context) { _ = try? await manager.perform(request, sendOrder: order) }
+            try context.world.launchBuiltIn(context) { _ = try? await manager.perform(request, sendOrder: order) }
             return .success
         }.returningPromptly()
     }

@@ -106,8 +106,23 @@ public final class ScenarioWorld: Sendable {
     /// Starts `work` in the background (a request, an app action) so the step can return at once;
     /// `wait for requests` and `expect response` wait for it.
     public func launch(_ context: ScenarioContext, _ work: @escaping @Sendable () async -> Void) {
+        start(work, in: context, on: AppCode.executor)
+    }
+
+    /// As ``launch(_:_:)``, for the package's own work that runs no app code (a request the object
+    /// manager sends): run as the run's own work, without a trip through the loop's queue per `await`
+    /// (`AppCode`).
+    package func launchBuiltIn(_ context: ScenarioContext, _ work: @escaping @Sendable () async -> Void) {
+        start(work, in: context, on: nil)
+    }
+
+    private func start(
+        _ work: @escaping @Sendable () async -> Void,
+        in context: ScenarioContext,
+        on executor: (any TaskExecutor)?
+    ) {
         state.withLock { $0.running += 1 }
-        let task = Task { [weak self, weak context] in
+        let task = Task(executorPreference: executor) { [weak self, weak context] in
             await work()
             self?.state.withLock { $0.running -= 1 }
             context?.signalChange()
