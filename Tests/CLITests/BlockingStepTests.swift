@@ -107,6 +107,77 @@ struct BlockingStepTests {
         #expect(await eventually { workers.allSatisfy(ProcessList.hasEnded) }, "no worker outlives the run")
     }
 
+    /// In one process, a step that ignores its cancellation — it loops on `try? await Task.sleep(…)`, which
+    /// throws at once when cancelled, so it never suspends again — is left running at its timeout and the
+    /// run goes on: an app's code goes back through the event loop's queue at every `await` (`AppCode`),
+    /// so the runner's timer, the next scenario and the signal handler still get the loop's one thread.
+    /// Before that, running every job as the generic executor hung here.
+    @Test func inProcessAStepThatIgnoresCancellationIsLeftAndTheRunGoesOn() async throws {
+        let project = try CLI.project([
+            "Scenarios/stuck.yml": """
+            scenarios:
+              - scenario: Stuck
+                steps:
+                  - ignore cancellation:
+                    timeout: 1
+              - scenario: After
+                steps: [succeed]
+            """
+        ])
+        let running = try CLI.Running(
+            ["--ci", "--in-process"],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
+        let ended = await eventually(timeout: .seconds(60)) { !running.process.isRunning }
+        if !ended { kill(running.process.processIdentifier, SIGKILL) }
+        #expect(ended, "the run did not end within 60 s")
+        let result = await running.wait()
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stdout.contains("      Did not finish within 1.0 s and ignored cancellation.\n"),
+            "\(result.stdout)"
+        )
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
+    }
+
+    /// SIGTERM in one process while a step ignores its cancellation: the run ends after the grace
+    /// period, its report whole, instead of waiting out the step's 100 s timeout.
+    @Test func inProcessASignalDuringAStepThatIgnoresCancellationEndsTheRun() async throws {
+        let project = try CLI.project([
+            "Scenarios/stuck.yml": """
+            scenarios:
+              - scenario: Stuck
+                steps:
+                  - touch: started
+                  - ignore cancellation
+              - scenario: Never
+                steps: [succeed]
+            """
+        ])
+        let report = project.appendingPathComponent("report.xml")
+        let running = try CLI.Running(
+            ["--ci", "--in-process", "--timeout", "100", "--junit", report.path],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
+        let started = project.appendingPathComponent("started").path
+        #expect(await eventually { FileManager.default.fileExists(atPath: started) }, "the step started")
+        kill(running.process.processIdentifier, SIGTERM)
+        let ended = await eventually(timeout: .seconds(30)) { !running.process.isRunning }
+        if !ended { kill(running.process.processIdentifier, SIGKILL) }
+        #expect(ended, "the run did not end within 30 s of SIGTERM")
+        let result = await running.wait()
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.contains("Run cancelled; the step ignored cancellation."), "\(result.stdout)")
+        let cases = try #require(CLI.junitCases(report), "complete, well-formed JUnit")
+        #expect(cases.failures.count == 2)
+        #expect(cases.failures["Stuck"] != .some(nil))
+        #expect(cases.skipped.contains("Never"))
+    }
+
     /// `kill -9` of the parent while its worker blocks: the worker ends too (it sees its channel close),
     /// and nothing of the run is left in /dev/shm, during the run or after it.
     @Test func killingTheParentLeavesNoWorkerAndNoFile() async throws {
