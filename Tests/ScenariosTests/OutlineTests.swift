@@ -176,6 +176,21 @@ struct OutlineTests {
         )
     }
 
+    /// A name or a skip reason of spaces and tabs only — any Unicode space, as `.whitespaces` has it — is
+    /// blank; one with any other character, a line break included, is not.
+    @Test func blankNamesAndReasonsAreSpacesAndTabsOnly() throws {
+        for blank in ["\" \"", "\"\\t \\t\"", "\"\u{3000}\\u00A0\""] {
+            let text = "scenarios:\n  - scenario: \(blank)\n    steps: [succeed]\n"
+            #expect(errors(text) == ["2:15: Empty scenario name; every scenario needs a name."], "\(blank)")
+            let skipped = "scenarios:\n  - scenario: S\n    skip: \(blank)\n    steps: [succeed]\n"
+            #expect(errors(skipped).count == 1, "\(blank)")
+        }
+        for named in ["\" a \"", "\"\\n\"", "\"\\t.\""] {
+            let text = "scenarios:\n  - scenario: \(named)\n    skip: \(named)\n    steps: [succeed]\n"
+            #expect(errors(text) == [], "\(named)")
+        }
+    }
+
     /// Issue 27: `skip: false` runs the scenario (it was taken as the reason "false"); `true` skips; YAML
     /// 1.1's `no`/`off` and numbers are errors, never a reason; a scenario's `false` overrides the file's.
     @Test func skipFalseRunsAndAmbiguousValuesAreErrors() throws {

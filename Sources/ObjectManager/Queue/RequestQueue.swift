@@ -25,7 +25,7 @@ public final class RequestQueue: Sendable {
         var machine: RequestQueueState
         var nextID = 0
         var entries: [ID: Entry] = [:]
-        var drainWaiters: [CheckedContinuation<Void, Never>] = []
+        var drainWaiters: [UnsafeContinuation<Void, Never>] = []
     }
 
     private let storage: Mutex<Storage>
@@ -71,7 +71,7 @@ public final class RequestQueue: Sendable {
             return storage.nextID
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<T, any Error>) in
                 let resume = Once(continuation)
                 let entry = Entry(
                     name: name,
@@ -109,7 +109,7 @@ public final class RequestQueue: Sendable {
 
     /// Returns when nothing is queued or in flight. A suspended queue with queued requests is not drained.
     public func drained() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
             let idle = storage.withLock { storage -> Bool in
                 if storage.machine.isIdle { return true }
                 storage.drainWaiters.append(continuation)
@@ -143,7 +143,7 @@ public final class RequestQueue: Sendable {
     private func apply(_ event: (inout RequestQueueState) -> [RequestQueueState.Action]) {
         var toStart: [(ID, @Sendable () -> Task<Void, Never>)] = []
         var toCancel: [@Sendable () -> Void] = []
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var waiters: [UnsafeContinuation<Void, Never>] = []
         storage.withLock { storage in
             for action in event(&storage.machine) {
                 switch action {
@@ -176,9 +176,9 @@ public final class RequestQueue: Sendable {
 
 /// Resumes a continuation at most once, whoever gets there first.
 final class Once<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+    private let continuation: Mutex<UnsafeContinuation<T, any Error>?>
 
-    init(_ continuation: CheckedContinuation<T, any Error>) {
+    init(_ continuation: UnsafeContinuation<T, any Error>) {
         self.continuation = Mutex(continuation)
     }
 
@@ -190,7 +190,7 @@ final class Once<T: Sendable>: Sendable {
         take()?.resume(throwing: error)
     }
 
-    private func take() -> CheckedContinuation<T, any Error>? {
+    private func take() -> UnsafeContinuation<T, any Error>? {
         continuation.withLock { continuation in
             defer { continuation = nil }
             return continuation

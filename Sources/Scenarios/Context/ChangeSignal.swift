@@ -7,7 +7,7 @@ import Synchronization
 final class ChangeSignal: Sendable {
     private enum Waiter {
         case pending
-        case waiting(CheckedContinuation<Void, Never>)
+        case waiting(UnsafeContinuation<Void, Never>)
         case cancelled
     }
 
@@ -24,9 +24,9 @@ final class ChangeSignal: Sendable {
 
     /// Records a change and wakes every waiter.
     func signal() {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let woken = state.withLock { state -> [UnsafeContinuation<Void, Never>] in
             state.generation &+= 1
-            var woken: [CheckedContinuation<Void, Never>] = []
+            var woken: [UnsafeContinuation<Void, Never>] = []
             for (id, waiter) in state.waiters {
                 if case .waiting(let continuation) = waiter {
                     woken.append(continuation)
@@ -53,7 +53,7 @@ final class ChangeSignal: Sendable {
 
     /// Ends one wait early (its timeout), as a change would.
     private func end(_ id: Int) {
-        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let continuation = state.withLock { state -> UnsafeContinuation<Void, Never>? in
             switch state.waiters[id] {
             case .waiting(let continuation):
                 state.waiters[id] = nil
@@ -70,7 +70,7 @@ final class ChangeSignal: Sendable {
 
     private func wait(id: Int, after generation: UInt64) async {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
                     if state.generation != generation || Task.isCancelled {
                         state.waiters[id] = nil

@@ -115,7 +115,7 @@ extension ScenarioFileLoader {
         if let nameNode {
             if let text = self.name(nameNode, key: "scenario") {
                 name = text
-                if text.trimmingCharacters(in: .whitespaces).isEmpty {
+                if Self.isBlank(text) {
                     report(.emptyScenarioName, at: location(of: nameNode))
                     valid = false
                 }
@@ -234,6 +234,12 @@ extension ScenarioFileLoader {
         return text
     }
 
+    /// Whether `text` is empty or only spaces and tabs (what `trimmingCharacters(in: .whitespaces)`
+    /// would empty), without building a trimmed copy: read for every scenario's name.
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    }
+
     /// What a `skip:` says: `false` runs, `true` skips, any other text is the reason to skip. Nothing, a
     /// number and YAML 1.1's `yes`/`no`/`on`/`off` are errors (reported; `nil`): read as a reason they
     /// would skip a scenario the writer meant to run.
@@ -241,7 +247,7 @@ extension ScenarioFileLoader {
         switch node.scalarValue {
         case .bool(false): return .run
         case .bool(true): return .skip("skip: true")
-        case .string(let text) where !text.trimmingCharacters(in: .whitespaces).isEmpty:
+        case .string(let text) where !Self.isBlank(text):
             let isPlain = if case .scalar(_, isPlain: true) = node.content { true } else { false }
             if isPlain, Self.ambiguousSkipWords.contains(text.lowercased()) {
                 report(.skipNotAReason(text), at: location(of: node))

@@ -14,7 +14,7 @@ import Synchronization
 /// ```
 final class Eventual<Value: Sendable>: Sendable {
     private struct Waiter {
-        var continuation: CheckedContinuation<Value?, Never>
+        var continuation: UnsafeContinuation<Value?, Never>
         /// The timer entry that gives up on the value.
         var deadline: (timer: DeadlineTimer, token: Int)?
     }
@@ -46,7 +46,7 @@ final class Eventual<Value: Sendable>: Sendable {
 
     /// The value, or `nil` when `limit` passes on `timer` before it arrives.
     func value(within limit: Duration, on timer: DeadlineTimer) async -> Value? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Value?, Never>) in
             let id = state.withLock { state -> Int? in
                 if let value = state.value {
                     continuation.resume(returning: value)
