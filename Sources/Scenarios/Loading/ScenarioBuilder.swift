@@ -38,6 +38,9 @@ package struct ScenarioBuilder {
     private let registry: StepRegistry
     private let buildContext: StepBuildContext
     private var files: [String: File] = [:]
+    /// Each file's steps built once (``StepDefinition/buildsOncePerFile``), kept across the scenarios
+    /// built from it; at most ``ScenarioFileLoader/sharedStepsLimit`` a file.
+    private var builtSteps: [String: [String: Step]] = [:]
 
     package init(registry: StepRegistry, buildContext: StepBuildContext) {
         self.registry = registry
@@ -75,6 +78,8 @@ package struct ScenarioBuilder {
                 registry: registry,
                 buildContext: buildContext
             )
+            loader.builtSteps = builtSteps.removeValue(forKey: id.file) ?? [:]
+            defer { builtSteps[id.file] = loader.builtSteps }
             let chunk = ScenarioFileChunks.Chunk(range: text.startIndex..<text.endIndex, lineOffset: item.lineOffset)
             guard let built = loader.scenarios(of: chunk, in: settings) else {
                 files[id.file] = whole(id.file)

@@ -71,10 +71,12 @@ extension ScenarioFileLoader {
         arguments.bindingName = binding
         arguments.boundNames = bound.names
 
+        var refersToNames = false
         for (text, location) in arguments.scalars {
             do throws(Interpolation.Problem) {
                 for name in try Interpolation.parse(text) {
                     guard case .reference(let name, let keyPath) = name else { continue }
+                    refersToNames = true
                     let reference = Interpolation.spelling(name: name, keyPath: keyPath)
                     guard bound.names.contains(name) else {
                         report(
@@ -103,8 +105,19 @@ extension ScenarioFileLoader {
                 }
             }
         }
+        // The same arguments written the same way build the same step: built once for the file (a
+        // suite of many scenarios repeats its steps), each use with its own location and timeout.
+        let sharedKey =
+            definition.buildsOncePerFile && binding == nil && !refersToNames
+            ? Self.sharedStepKey(definition.name, arguments, bound: bound.names) : nil
+        if let sharedKey, var step = builtSteps[sharedKey] {
+            step.location = nameLocation
+            if let timeout { step.timeout = timeout }
+            return step
+        }
         do throws(StepArgumentError) {
             var step = try definition.build(arguments, buildContext)
+            if let sharedKey, builtSteps.count < Self.sharedStepsLimit { builtSteps[sharedKey] = step }
             step.location = nameLocation
             if let timeout { step.timeout = timeout }
             if let binding { bound.insert(binding, entity: step.boundEntity) }
@@ -114,6 +127,39 @@ extension ScenarioFileLoader {
             report(.argument(error.message), at: error.location)
             return nil
         }
+    }
+
+    /// What identifies a step's build: its definition, every node of its arguments as written (scalars
+    /// with their quoting, keys in order; no locations) and the names bound before it.
+    static func sharedStepKey(_ name: String, _ arguments: StepArguments, bound: Set<String>) -> String {
+        var key = name
+        func add(_ text: String) {
+            key += String(text.utf8.count)
+            key += ":"
+            key += text
+        }
+        func add(_ node: StepArguments) {
+            switch node.content {
+            case .none: key += "n"
+            case .scalar(let text, let isPlain):
+                key += isPlain ? "p" : "q"
+                add(text)
+            case .sequence(let items):
+                key += "["
+                for item in items { add(item) }
+                key += "]"
+            case .mapping(let entries):
+                key += "{"
+                for entry in entries {
+                    add(entry.key)
+                    add(entry.value)
+                }
+                key += "}"
+            }
+        }
+        add(arguments)
+        for name in bound.sorted() { add(name) }
+        return key
     }
 
     private func arguments(_ node: YAMLNode, stepName: String, topLevel: Bool = false) -> StepArguments {

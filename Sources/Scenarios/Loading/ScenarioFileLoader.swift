@@ -23,6 +23,11 @@ struct ScenarioFileLoader {
     var outlineBudgetSpent = false
     /// Whether steps keep their actions (``Step/describedOnly`` when not): see ``ScenarioLoader/keepsActions``.
     var keepsActions = true
+    /// Steps built once for the file, by what was written (``StepDefinition/buildsOncePerFile``); at
+    /// most ``sharedStepsLimit``, so that a file of all different steps keeps no second copy of them.
+    var builtSteps: [String: Step] = [:]
+    /// How many built steps a file keeps to share.
+    static let sharedStepsLimit = 256
 
     init(file: String, source: YAMLText, registry: StepRegistry, buildContext: StepBuildContext) {
         self.file = file

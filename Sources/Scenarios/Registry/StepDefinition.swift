@@ -39,6 +39,12 @@ public struct StepDefinition: Sendable {
     /// Builds the step from the arguments as written; the loader sets the step's location.
     package var build: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> Step
 
+    /// Whether a step built from the same arguments written the same way may be built once per file and
+    /// shared (each use keeps its own location and timeout): set only on built-in definitions whose build
+    /// is pure and whose step keeps no argument's location and no state of its own. An app's definitions
+    /// are always built per use. Steps with `${…}` references or `as:` are never shared.
+    package var buildsOncePerFile = false
+
     /// The forms as text, for messages: `{class, method, to}`.
     public var usage: [String] { forms.map(\.description) }
 
@@ -71,5 +77,12 @@ public struct StepDefinition: Sendable {
                 throw StepArgumentError("\(error)", at: arguments.location)
             }
         }
+    }
+
+    /// This definition, marked as built once per file (``buildsOncePerFile``).
+    package func buildingOncePerFile() -> StepDefinition {
+        var definition = self
+        definition.buildsOncePerFile = true
+        return definition
     }
 }

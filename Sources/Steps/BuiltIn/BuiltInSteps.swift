@@ -10,14 +10,17 @@ package enum BuiltInSteps {
     /// (`Step+Environment.swift`, `Step+ObjectManager.swift`, `Step+StubServer.swift`, `Step+Objects.swift`,
     /// `Step+Requests.swift`, `Step+Expectations.swift`; `wait`, `fail` and `succeed` in `BuiltInSteps+Basics.swift`).
     package static var definitions: [StepDefinition] {
+        // `.buildingOncePerFile()`: read and checked to be pure builds whose steps keep no argument's
+        // location and no state of their own, so a file's repeats of one share a build.
         [
             setUpTestEnvironment, tearDownTestEnvironment,
-            stubRoute, stubRequest, suspendQueue, stubReachability, cacheResponse,
+            stubRoute.buildingOncePerFile(), stubRequest, suspendQueue, stubReachability, cacheResponse,
             createFromFactory, createFromFactories, insertEntity, deleteEntities,
-            getObjects, objectRequest("post object", .post), objectRequest("put object", .put),
-            objectRequest("delete object", .delete),
-            expectResponse, expectEntities, expectPendingRequests, expectCachedResponse, expectRequest,
-            expectReachability, waitForNotification, waitForRequests,
+            getObjects.buildingOncePerFile(), objectRequest("post object", .post).buildingOncePerFile(),
+            objectRequest("put object", .put).buildingOncePerFile(),
+            objectRequest("delete object", .delete).buildingOncePerFile(),
+            expectResponse.buildingOncePerFile(), expectEntities.buildingOncePerFile(), expectPendingRequests,
+            expectCachedResponse, expectRequest, expectReachability, waitForNotification, waitForRequests,
             wait, fail, succeed,
         ]
     }
