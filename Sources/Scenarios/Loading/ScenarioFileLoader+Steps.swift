@@ -130,35 +130,41 @@ extension ScenarioFileLoader {
     }
 
     /// What identifies a step's build: its definition, every node of its arguments as written (scalars
-    /// with their quoting, keys in order; no locations) and the names bound before it.
-    static func sharedStepKey(_ name: String, _ arguments: StepArguments, bound: Set<String>) -> String {
-        var key = name
-        func add(_ text: String) {
-            key += String(text.utf8.count)
-            key += ":"
+    /// with their quoting, keys in order; no locations) and the names bound before it; `nil` for a text
+    /// too long to say in one marker (65,533 UTF-8 bytes), which is built on its own. Each text is
+    /// preceded by its length as one private-use scalar, so no two arguments read alike.
+    static func sharedStepKey(_ name: String, _ arguments: StepArguments, bound: Set<String>) -> String? {
+        var key = ""
+        key.reserveCapacity(128)
+        func add(_ text: String) -> Bool {
+            let count = text.utf8.count
+            guard count <= 0xFFFD, let marker = Unicode.Scalar(0xF0000 + UInt32(count)) else { return false }
+            key.unicodeScalars.append(marker)
             key += text
+            return true
         }
-        func add(_ node: StepArguments) {
+        func add(_ node: StepArguments) -> Bool {
             switch node.content {
-            case .none: key += "n"
+            case .none:
+                key += "n"
+                return true
             case .scalar(let text, let isPlain):
                 key += isPlain ? "p" : "q"
-                add(text)
+                return add(text)
             case .sequence(let items):
                 key += "["
-                for item in items { add(item) }
+                for item in items where !add(item) { return false }
                 key += "]"
+                return true
             case .mapping(let entries):
                 key += "{"
-                for entry in entries {
-                    add(entry.key)
-                    add(entry.value)
-                }
+                for entry in entries where !add(entry.key) || !add(entry.value) { return false }
                 key += "}"
+                return true
             }
         }
-        add(arguments)
-        for name in bound.sorted() { add(name) }
+        guard add(name), add(arguments) else { return nil }
+        for name in bound.sorted() where !add(name) { return nil }
         return key
     }
 
