@@ -40,7 +40,7 @@ package struct ScenarioBuilder {
     private var files: [String: File] = [:]
     /// Each file's steps built once (``StepDefinition/buildsOncePerFile``), kept across the scenarios
     /// built from it; at most ``ScenarioFileLoader/sharedStepsLimit`` a file.
-    private var builtSteps: [String: [String: Step]] = [:]
+    private var builtSteps: [String: [WrittenStep: Step]] = [:]
 
     package init(registry: StepRegistry, buildContext: StepBuildContext) {
         self.registry = registry

@@ -109,7 +109,7 @@ extension ScenarioFileLoader {
         // suite of many scenarios repeats its steps), each use with its own location and timeout.
         let sharedKey =
             definition.buildsOncePerFile && binding == nil && !refersToNames
-            ? Self.sharedStepKey(definition.name, arguments, bound: bound.names) : nil
+            ? WrittenStep(definition: definition.name, arguments: arguments, bound: bound.names) : nil
         if let sharedKey, var step = builtSteps[sharedKey] {
             step.location = nameLocation
             if let timeout { step.timeout = timeout }
@@ -127,45 +127,6 @@ extension ScenarioFileLoader {
             report(.argument(error.message), at: error.location)
             return nil
         }
-    }
-
-    /// What identifies a step's build: its definition, every node of its arguments as written (scalars
-    /// with their quoting, keys in order; no locations) and the names bound before it; `nil` for a text
-    /// too long to say in one marker (65,533 UTF-8 bytes), which is built on its own. Each text is
-    /// preceded by its length as one private-use scalar, so no two arguments read alike.
-    static func sharedStepKey(_ name: String, _ arguments: StepArguments, bound: Set<String>) -> String? {
-        var key = ""
-        key.reserveCapacity(128)
-        func add(_ text: String) -> Bool {
-            let count = text.utf8.count
-            guard count <= 0xFFFD, let marker = Unicode.Scalar(0xF0000 + UInt32(count)) else { return false }
-            key.unicodeScalars.append(marker)
-            key += text
-            return true
-        }
-        func add(_ node: StepArguments) -> Bool {
-            switch node.content {
-            case .none:
-                key += "n"
-                return true
-            case .scalar(let text, let isPlain):
-                key += isPlain ? "p" : "q"
-                return add(text)
-            case .sequence(let items):
-                key += "["
-                for item in items where !add(item) { return false }
-                key += "]"
-                return true
-            case .mapping(let entries):
-                key += "{"
-                for entry in entries where !add(entry.key) || !add(entry.value) { return false }
-                key += "}"
-                return true
-            }
-        }
-        guard add(name), add(arguments) else { return nil }
-        for name in bound.sorted() where !add(name) { return nil }
-        return key
     }
 
     private func arguments(_ node: YAMLNode, stepName: String, topLevel: Bool = false) -> StepArguments {

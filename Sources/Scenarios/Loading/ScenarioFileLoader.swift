@@ -25,7 +25,7 @@ struct ScenarioFileLoader {
     var keepsActions = true
     /// Steps built once for the file, by what was written (``StepDefinition/buildsOncePerFile``); at
     /// most ``sharedStepsLimit``, so that a file of all different steps keeps no second copy of them.
-    var builtSteps: [String: Step] = [:]
+    var builtSteps: [WrittenStep: Step] = [:]
     /// How many built steps a file keeps to share.
     static let sharedStepsLimit = 256
 
