@@ -19,12 +19,16 @@ package struct ObjectMapper: Sendable {
         switch json {
         case .object(let members):
             var index: IdentityIndex?
-            return [try map(object: members, with: mapping, in: context, onto: target, index: &index)]
+            let plan = try Plan(mapping, in: context)
+            return [try map(object: members, with: plan, in: context, onto: target, index: &index)]
         case .array(let elements):
             // One query for the whole payload instead of one per object: index the objects the context
             // already has by identification value, and add each new one as it is inserted.
-            var index = try identityIndex(for: mapping, in: context, size: elements.count)
+            if elements.isEmpty { return [] }
+            let plan = try Plan(mapping, in: context)
+            var index = try identityIndex(for: plan, in: context, size: elements.count)
             var result: [ManagedObject] = []
+            result.reserveCapacity(elements.count)
             for (offset, element) in elements.enumerated() {
                 guard case .object(let members) = element else {
                     throw .notAnObject(entity: mapping.entity, found: element.text)
@@ -32,7 +36,7 @@ package struct ObjectMapper: Sendable {
                 result.append(
                     try map(
                         object: members,
-                        with: mapping,
+                        with: plan,
                         in: context,
                         onto: offset == 0 ? target : nil,
                         index: &index
@@ -45,46 +49,81 @@ package struct ObjectMapper: Sendable {
         }
     }
 
+    /// What a mapping does to every object of a payload, worked out once for it: the entity, where each
+    /// attribute mapping reads and writes, and the identification's attributes.
+    private struct Plan {
+        struct Attribute {
+            let mapping: AttributeMapping
+            /// Whether the key path walks into nested objects (`location.city`); a plain key is a member.
+            let isPath: Bool
+            /// Its position in the entity's attributes; `nil` for a name the entity lacks (an error once
+            /// an object has a value for it).
+            let position: Int?
+        }
+
+        let mapping: EntityMapping
+        let entity: EntityDescription
+        let attributes: [Attribute]
+        /// The identification attributes, each with its position (`nil` for a name the entity lacks).
+        let identification: [(name: String, position: Int?)]
+
+        init(_ mapping: EntityMapping, in context: ManagedObjectContext) throws(MappingError) {
+            let entity: EntityDescription
+            do {
+                entity = try context.entity(named: mapping.entity)
+            } catch {
+                throw .store(error)
+            }
+            self.mapping = mapping
+            self.entity = entity
+            attributes = mapping.attributeMappings.map { attributeMapping in
+                Attribute(
+                    mapping: attributeMapping,
+                    isPath: attributeMapping.keyPath.utf8.contains(UInt8(ascii: ".")),
+                    position: entity.attributeIndex(named: attributeMapping.attribute)
+                )
+            }
+            identification = (mapping.identificationAttributes ?? entity.identificationAttribute.map { [$0] } ?? [])
+                .map { ($0, entity.attributeIndex(named: $0)) }
+        }
+    }
+
     private func map(
         object members: [String: JSONValue],
-        with mapping: EntityMapping,
+        with plan: Plan,
         in context: ManagedObjectContext,
         onto target: ManagedObject?,
         index: inout IdentityIndex?
     ) throws(MappingError) -> ManagedObject {
-        let json = JSONValue.object(members)
-        let entity = try store { () throws(StoreError) -> EntityDescription in try context.entity(named: mapping.entity)
-        }
+        let mapping = plan.mapping
+        let entity = plan.entity
         /// A plain key is a member; only a dotted key path needs the walk.
-        func source(_ keyPath: String) -> JSONValue? {
-            keyPath.utf8.contains(UInt8(ascii: ".")) ? json[keyPath: keyPath] : members[keyPath]
+        func source(_ keyPath: String, isPath: Bool) -> JSONValue? {
+            isPath ? JSONValue.object(members)[keyPath: keyPath] : members[keyPath]
         }
 
-        var values: [(attribute: String, position: Int, value: AttributeValue)] = []
-        for attributeMapping in mapping.attributeMappings {
-            guard let source = source(attributeMapping.keyPath) else { continue }
-            guard let position = entity.attributeIndex(named: attributeMapping.attribute) else {
+        // The values this object has, converted, by attribute position, in mapping order.
+        var values: [(position: Int, value: AttributeValue)] = []
+        values.reserveCapacity(plan.attributes.count)
+        for attribute in plan.attributes {
+            guard let source = source(attribute.mapping.keyPath, isPath: attribute.isPath) else { continue }
+            guard let position = attribute.position else {
                 throw .store(
                     .unknownAttribute(
                         entity: entity.name,
-                        attribute: attributeMapping.attribute,
-                        suggestions: Suggestions.nearest(to: attributeMapping.attribute, in: entity.attributeNames)
+                        attribute: attribute.mapping.attribute,
+                        suggestions: Suggestions.nearest(to: attribute.mapping.attribute, in: entity.attributeNames)
                     )
                 )
             }
-            let attribute = entity.attributes[position]
+            let description = entity.attributes[position]
             do {
-                values.append(
-                    (
-                        attribute.name, position,
-                        try source.converted(to: attribute.type, dateFormats: mapping.dateFormats)
-                    )
-                )
+                values.append((position, try source.converted(to: description.type, dateFormats: mapping.dateFormats)))
             } catch {
                 throw .invalidValue(
                     entity: entity.name,
-                    attribute: attribute.name,
-                    keyPath: attributeMapping.keyPath,
+                    attribute: description.name,
+                    keyPath: attribute.mapping.keyPath,
                     error
                 )
             }
@@ -96,39 +135,46 @@ package struct ObjectMapper: Sendable {
                 try context.insert(target)
                 return target
             }
-            let identification =
-                mapping.identificationAttributes ?? entity.identificationAttribute.map { [$0] } ?? []
-            var conditions: [String: AttributeValue] = [:]
-            for name in identification {
-                guard let value = values.last(where: { $0.attribute == name })?.value, !value.isNull else {
-                    conditions = [:]
+            // The identification's values, the last one for an attribute mapped twice; none unless each
+            // is there and not null.
+            var identifying: [AttributeValue] = []
+            for (_, position) in plan.identification {
+                guard let position, let value = values.last(where: { $0.position == position })?.value,
+                    !value.isNull
+                else {
+                    identifying = []
                     break
                 }
-                conditions[name] = value
+                identifying.append(value)
             }
-            if let index, conditions.count == 1, let key = conditions[index.attribute] {
-                if let existing = index.objects[key] { return existing }
-            } else if !conditions.isEmpty, let existing = try context.fetch(entity.name, where: conditions).first {
-                return existing
+            if let index, identifying.count == 1 {
+                if let existing = index.objects[identifying[0]] { return existing }
+            } else if !identifying.isEmpty {
+                var conditions: [String: AttributeValue] = [:]
+                for ((name, _), value) in zip(plan.identification, identifying) { conditions[name] = value }
+                if let existing = try context.fetch(entity.name, where: conditions).first { return existing }
             }
             // A new object gets every value at once, by position, already converted (the last one for an
             // attribute mapped twice).
             inserted = true
             var positional = [AttributeValue](repeating: .null, count: entity.attributes.count)
-            for (_, position, value) in values { positional[position] = value }
+            for (position, value) in values { positional[position] = value }
             let object = ManagedObject(entity: entity, converted: positional, rowID: nil, context: nil)
             try context.insert(object)
             return object
         }
         if !inserted {
-            for (_, position, value) in values { object.setConverted(value, at: position) }
+            for (position, value) in values { object.setConverted(value, at: position) }
         }
-        if let attribute = index?.attribute, !object[attribute].isNull {
-            index?.objects[object[attribute]] = object
+        if let position = index?.position {
+            let key = object.value(at: position)
+            if !key.isNull { index?.objects[key] = object }
         }
 
         for relationshipMapping in mapping.relationshipMappings {
-            guard let nested = source(relationshipMapping.keyPath), !nested.isNull else { continue }
+            guard let nested = source(relationshipMapping.keyPath, isPath: relationshipMapping.keyPath.contains(".")),
+                !nested.isNull
+            else { continue }
             guard let relationship = entity.relationship(named: relationshipMapping.relationship) else {
                 throw .store(
                     .unknownRelationship(
@@ -162,27 +208,28 @@ package struct ObjectMapper: Sendable {
 
     /// The objects a context has for an entity, by their (single) identification value.
     struct IdentityIndex {
-        var attribute: String
+        /// The identification attribute's position in the entity's attributes.
+        var position: Int
         var objects: [AttributeValue: ManagedObject]
     }
 
     /// An index for mapping `size` objects, when the mapping identifies by one attribute and there are
     /// enough objects to make one query cheaper than a query per object.
     private func identityIndex(
-        for mapping: EntityMapping,
+        for plan: Plan,
         in context: ManagedObjectContext,
         size: Int
     ) throws(MappingError) -> IdentityIndex? {
-        guard size > 1 else { return nil }
+        guard size > 1, plan.identification.count == 1, let position = plan.identification[0].position else {
+            return nil
+        }
         return try store { () throws(StoreError) -> IdentityIndex? in
-            let entity = try context.entity(named: mapping.entity)
-            let identification = mapping.identificationAttributes ?? entity.identificationAttribute.map { [$0] } ?? []
-            guard identification.count == 1, let attribute = identification.first else { return nil }
             var objects: [AttributeValue: ManagedObject] = [:]
-            for object in try context.fetch(entity.name) where !object[attribute].isNull {
-                objects[object[attribute]] = objects[object[attribute]] ?? object
+            for object in try context.fetch(plan.entity.name) {
+                let key = object.value(at: position)
+                if !key.isNull, objects[key] == nil { objects[key] = object }
             }
-            return IdentityIndex(attribute: attribute, objects: objects)
+            return IdentityIndex(position: position, objects: objects)
         }
     }
 

@@ -84,6 +84,11 @@ public final class ManagedObject: Sendable, Hashable {
         setConverted(converted, at: index)
     }
 
+    /// The value of the attribute at `position` of `entity.attributes`.
+    func value(at position: Int) -> AttributeValue {
+        state.withLock { $0.values[position] }
+    }
+
     /// Sets the attribute at `position` of `entity.attributes` to `value`, already converted to its type
     /// (the mapper's values).
     func setConverted(_ value: AttributeValue, at position: Int) {
