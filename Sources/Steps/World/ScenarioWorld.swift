@@ -104,7 +104,9 @@ public final class ScenarioWorld: Sendable {
     }
 
     /// Starts `work` in the background (a request, an app action) so the step can return at once;
-    /// `wait for requests` and `expect response` wait for it.
+    /// `wait for requests` and `expect response` wait for it. Start a step's background work here rather
+    /// than in a `Task` of its own: under `scenario-run` it gives the run its turn at every `await`, so
+    /// work that loops without suspending for real cannot hold the thread the run shares with it.
     public func launch(_ context: ScenarioContext, _ work: @escaping @Sendable () async -> Void) {
         start(work, in: context, on: AppCode.executor)
     }
