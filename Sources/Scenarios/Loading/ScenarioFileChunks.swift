@@ -50,7 +50,7 @@ struct ScenarioFileChunks {
     }
 
     /// Reads the items after `scenarios:` (at `keyLine`); returns the index of the first line after them.
-    private mutating func readScenarios(_ lines: [Line], after keyLine: Int) -> Int? {
+    private mutating func readScenarios(_ lines: Lines, after keyLine: Int) -> Int? {
         var itemIndentation: Int?
         var itemStart: Int?
         var index = keyLine + 1
@@ -163,13 +163,27 @@ struct ScenarioFileChunks {
         }
     }
 
-    private static func lines(of text: String) -> [Line] {
-        var lines: [Line] = []
+    /// The file's lines, each kept as where it starts and ends (16 bytes; a 10,000-scenario file has
+    /// some 80,000 lines) and made a ``Line`` when read.
+    struct Lines {
+        let text: String
+        var bounds: [Range<String.Index>] = []
+
+        var count: Int { bounds.count }
+
+        subscript(index: Int) -> Line {
+            let range = bounds[index]
+            return Line(start: range.lowerBound, end: range.upperBound, bytes: text[range].utf8)
+        }
+    }
+
+    private static func lines(of text: String) -> Lines {
+        var lines = Lines(text: text)
         let utf8 = text.utf8
         var start = utf8.startIndex
         while start < utf8.endIndex {
             let end = utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
-            lines.append(Line(start: start, end: end, bytes: text[start..<end].utf8))
+            lines.bounds.append(start..<end)
             start = end < utf8.endIndex ? utf8.index(after: end) : end
         }
         return lines
