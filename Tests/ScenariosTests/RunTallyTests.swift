@@ -43,6 +43,28 @@ struct RunTallyTests {
         #expect(tally.duration(of: ids[0]) == .milliseconds(5))
     }
 
+    /// The runner's tally counts each end it is given and keeps none: the same totals as the run's
+    /// tally for one end a scenario, nothing remembered, a new run's start included.
+    @Test func aCountingTallyKeepsNoScenario() {
+        let events: [RunEvent] = [
+            .runStarted(plan),
+            .scenarioFinished(ids[0], outcome: .passed, duration: .milliseconds(5)),
+            .scenarioFinished(ids[1], outcome: .failed(step: 0, reason: "No"), duration: .zero),
+            .scenarioFinished(ids[2], outcome: .skipped, duration: .zero),
+        ]
+        var remembering = RunTally()
+        var counting = RunTally.counting()
+        for event in events {
+            remembering.record(event)
+            counting.record(event)
+        }
+        #expect(counting.summary == remembering.summary)
+        #expect(counting.summary == RunSummary(passed: 1, failed: 1, skipped: 1))
+        #expect(!counting.hasFinished(ids[0]) && remembering.hasFinished(ids[0]))
+        #expect(counting.order.isEmpty && counting.unfinished.isEmpty)
+        #expect(remembering.unfinished == [ids[3]])
+    }
+
     @Test func aNewRunStartsFromNothing() {
         var tally = RunTally()
         tally.record(.runStarted(plan))

@@ -23,8 +23,20 @@ package struct RunTally: Sendable, Hashable {
     package private(set) var summary = RunSummary()
     /// Whether `runFinished` was recorded.
     package private(set) var isFinished = false
+    /// Whether each end is remembered (``counting()`` does not).
+    private var remembersEnds = true
 
     package init() {}
+
+    /// A tally that counts each `scenarioFinished` it is given without remembering the scenario: for a
+    /// source that ends each scenario exactly once (``ScenarioRunner``), so that a run of thousands of
+    /// scenarios keeps no record of each — a worker keeps nothing of the scenarios it ran. It knows no
+    /// plan's order: ``unfinished`` is empty, ``hasFinished(_:)`` false.
+    package static func counting() -> RunTally {
+        var tally = RunTally()
+        tally.remembersEnds = false
+        return tally
+    }
 
     /// A tally of a run of `scenarios`, before any event.
     package init(scenarios: [ScenarioID]) {
@@ -36,7 +48,7 @@ package struct RunTally: Sendable, Hashable {
     package mutating func record(_ event: RunEvent) {
         switch event {
         case .runStarted(let plan):
-            self = RunTally(scenarios: plan.scenarios.map(\.id))
+            self = remembersEnds ? RunTally(scenarios: plan.scenarios.map(\.id)) : .counting()
         case .scenarioFinished(let id, let outcome, let duration):
             count(id, outcome, duration)
         case .runFinished(let finished):
@@ -93,8 +105,10 @@ package struct RunTally: Sendable, Hashable {
     }
 
     private mutating func count(_ id: ScenarioID, _ outcome: ScenarioOutcome, _ duration: Duration) {
-        guard finished[id] == nil else { return }
-        finished[id] = Finish(outcome: outcome, duration: duration)
+        if remembersEnds {
+            guard finished[id] == nil else { return }
+            finished[id] = Finish(outcome: outcome, duration: duration)
+        }
         switch outcome {
         case .passed: summary.passed += 1
         case .failed: summary.failed += 1

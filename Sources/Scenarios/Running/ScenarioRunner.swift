@@ -262,8 +262,8 @@ package final class ScenarioRunner: Sendable {
         let stopwatch = Stopwatch(clock)
         let timer = DeadlineTimer(clock: clock)
         defer { timer.shutDown() }
-        // The totals are the tally's, counted from the scenarios' own ends.
-        let tally = Mutex(RunTally())
+        // The totals are the tally's, counted from the scenarios' own ends: one each, so none is kept.
+        let tally = Mutex(RunTally.counting())
         let emit: @Sendable (RunEvent) -> Void = { event in
             tally.withLock { $0.record(event) }
             emit(event)
