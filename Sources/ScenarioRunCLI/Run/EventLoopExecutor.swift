@@ -57,7 +57,7 @@ package enum EventLoopExecutor {
 /// goes back through the loop's queue, behind the run's own jobs.
 private final class AppCodeExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
-        MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(UnownedJob(job))
+        MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(job)
     }
 }
 
