@@ -90,9 +90,8 @@ struct BlockingStepTests {
         let signalled = clock.now
         kill(running.process.processIdentifier, SIGINT)
         // Within 30 s, not the step's 60 s timeout (a loaded machine once needs more than 10 s to end the run).
-        let ended = await eventually(timeout: .seconds(30)) { !running.process.isRunning }
+        let ended = await running.ended(within: .seconds(30))
         let took = clock.now - signalled
-        if !ended { kill(running.process.processIdentifier, SIGKILL) }
         #expect(ended && took < .seconds(30), "the run ended \(took) after Ctrl-C, not within 30 s")
         let result = await running.wait()
         let reason =
@@ -130,9 +129,7 @@ struct BlockingStepTests {
             environment: [:],
             executable: CLI.faultsBinary
         )
-        let ended = await eventually(timeout: .seconds(60)) { !running.process.isRunning }
-        if !ended { kill(running.process.processIdentifier, SIGKILL) }
-        #expect(ended, "the run did not end within 60 s")
+        #expect(await running.ended(within: .seconds(60)), "the run did not end within 60 s")
         let result = await running.wait()
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
@@ -166,9 +163,7 @@ struct BlockingStepTests {
         let started = project.appendingPathComponent("started").path
         #expect(await eventually { FileManager.default.fileExists(atPath: started) }, "the step started")
         kill(running.process.processIdentifier, SIGTERM)
-        let ended = await eventually(timeout: .seconds(30)) { !running.process.isRunning }
-        if !ended { kill(running.process.processIdentifier, SIGKILL) }
-        #expect(ended, "the run did not end within 30 s of SIGTERM")
+        #expect(await running.ended(within: .seconds(30)), "the run did not end within 30 s of SIGTERM")
         let result = await running.wait()
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("Run cancelled; the step ignored cancellation."), "\(result.stdout)")

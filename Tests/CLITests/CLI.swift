@@ -73,6 +73,14 @@ enum CLI {
         var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
+        /// Whether the process ends within `limit`, waited on as a condition; one still running then is
+        /// killed (`SIGKILL`), so that a hang fails its test instead of holding the suite.
+        func ended(within limit: Duration) async -> Bool {
+            let ended = await eventually(timeout: limit) { !process.isRunning }
+            if !ended { kill(process.processIdentifier, SIGKILL) }
+            return ended
+        }
+
         func wait() async -> Result {
             for await _ in exits { break }
             return Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)

@@ -96,8 +96,7 @@ struct LoneWorkerChannelTests {
             "scenarios:\n" + (0..<count).map { "  - scenario: S\($0) \(padding)\n    steps: [succeed]\n" }.joined()
         let project = try CLI.project(["Scenarios/many.yml": text])
         let running = try CLI.Running(["--ci", "--jobs", "1"], directory: project, environment: [:])
-        let ended = await eventually(timeout: .seconds(120)) { !running.process.isRunning }
-        if !ended { kill(running.process.processIdentifier, SIGKILL) }
+        let ended = await running.ended(within: .seconds(120))
         let result = await running.wait()
         #expect(ended, "still running after 120 s: \(result.stdout.suffix(300))")
         #expect(result.status == 0, "\(result.stderr)")

@@ -41,9 +41,7 @@ struct WatchFallbackTests {
     private func stop(_ running: CLI.Running, afterSummary: Bool = true) async -> CLI.Result {
         if afterSummary { _ = await eventually(timeout: .seconds(60)) { running.stdout.hasSuffix(" failed\n") } }
         kill(running.process.processIdentifier, SIGINT)
-        let ended = await eventually(timeout: .seconds(60)) { !running.process.isRunning }
-        #expect(ended, "still running 60 s after Ctrl-C")
-        if !ended { kill(running.process.processIdentifier, SIGKILL) }
+        #expect(await running.ended(within: .seconds(60)), "still running 60 s after Ctrl-C")
         return await running.wait()
     }
 
@@ -157,8 +155,7 @@ struct WatchFallbackTests {
             // Not a wait for work: the moment of the rename sweeps across the loading.
             try await Task.sleep(for: .milliseconds(10 * attempt))
             try save(file(renaming: true), to: big)
-            let ended = await eventually(timeout: .seconds(60)) { !running.process.isRunning }
-            if !ended { kill(running.process.processIdentifier, SIGKILL) }
+            let ended = await running.ended(within: .seconds(60))
             let result = await running.wait()
             #expect(ended, "attempt \(attempt): still running after 60 s\n\(result.stdout.suffix(300))")
             if result.stderr.contains("The scenario files changed while the run started") {

@@ -79,12 +79,17 @@ package struct ObjectMapper: Sendable {
             attributes = mapping.attributeMappings.map { attributeMapping in
                 Attribute(
                     mapping: attributeMapping,
-                    isPath: attributeMapping.keyPath.utf8.contains(UInt8(ascii: ".")),
+                    isPath: Self.isPath(attributeMapping.keyPath),
                     position: entity.attributeIndex(named: attributeMapping.attribute)
                 )
             }
             identification = (mapping.identificationAttributes ?? entity.identificationAttribute.map { [$0] } ?? [])
                 .map { ($0, entity.attributeIndex(named: $0)) }
+        }
+
+        /// Whether `keyPath` walks into nested objects (`location.city`) rather than naming a member.
+        static func isPath(_ keyPath: String) -> Bool {
+            keyPath.utf8.contains(UInt8(ascii: "."))
         }
     }
 
@@ -172,7 +177,7 @@ package struct ObjectMapper: Sendable {
         }
 
         for relationshipMapping in mapping.relationshipMappings {
-            guard let nested = source(relationshipMapping.keyPath, isPath: relationshipMapping.keyPath.contains(".")),
+            guard let nested = source(relationshipMapping.keyPath, isPath: Plan.isPath(relationshipMapping.keyPath)),
                 !nested.isNull
             else { continue }
             guard let relationship = entity.relationship(named: relationshipMapping.relationship) else {
