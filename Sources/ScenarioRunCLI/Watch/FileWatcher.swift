@@ -260,7 +260,10 @@ final class FileWatcher: Sendable {
                 if let failure = watches.addAll(files: files, folders: folders, inotify) { next = .poll(failure) }
                 pending.formUnion(changed(since: known))
                 note = "inotify lost events (its queue overflowed): every watched file was compared again."
-                lastChange = .now - Self.debounce
+                // An overflow comes of a burst, and the burst's later events are still coming (a save's
+                // rename read after the comparison): they join this batch once saving has paused, instead
+                // of starting a second run of the same change.
+                lastChange = .now
             }
             if case .poll(let reason) = next {
                 pending.formUnion(changed(since: known))
