@@ -13,6 +13,8 @@ import Foundation
 package struct YAMLText: Sendable {
     /// The text (without a byte-order mark) and its line index.
     package let source: SourceText
+    /// The bytes before ``text`` in what was read: 3 for a byte-order mark, else 0.
+    package private(set) var bytesBeforeText = 0
 
     package var text: String { source.text }
 
@@ -55,6 +57,7 @@ package struct YAMLText: Sendable {
         var body = bytes
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             body = UnsafeBufferPointer(rebasing: bytes[3...])
+            bytesBeforeText = 3
         }
         try Self.validate(body)
         source = SourceText(String(decoding: body, as: UTF8.self))

@@ -39,7 +39,7 @@ struct ScenarioInputTests {
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
-    @Test func scenariosAreBuiltAsTheyArriveAndKeptForEveryTry() async throws {
+    @Test func scenariosAreReadAtOnceBuiltAFewAheadAndKeptForEveryTry() async throws {
         let (_, loaded, builder) = try Self.project()
         let (parent, worker) = try Self.channel()
         let input = ScenarioInput(building: builder, channel: worker)
@@ -47,18 +47,51 @@ struct ScenarioInputTests {
             loaded.enumerated().map { ScenarioInput.line(index: $0, id: $1.id, line: $1.location.line) }.joined(),
             to: parent
         )
-        // Every one is built while none has run: reading never waits for the run.
-        #expect(await eventually(timeout: .seconds(30)) { input.start(loaded[Self.count - 1].id) != nil })
-        // A scenario's every try finds its index; once it finished it is forgotten.
-        #expect(input.start(loaded[3].id)?.index == 3)
-        #expect(input.start(loaded[3].id)?.index == 3, "a retry")
-        #expect(input.start(loaded[3].id)?.scenario.name == "S3")
-        input.finish(loaded[3].id)
-        #expect(input.start(loaded[3].id) == nil, "forgotten once finished")
+        // Every one is read while none has run (reading never waits for the run); only a few are built.
+        #expect(await eventually(timeout: .seconds(30)) { input.read == Self.count })
+        let ahead = ScenarioInput.builtAhead
+        #expect(await eventually(timeout: .seconds(30)) { input.start(loaded[ahead - 1].id) != nil })
+        #expect(input.start(loaded[ahead].id) == nil, "built past \(ahead) unfinished")
+        // A scenario's every try finds its index; once it finished it is forgotten, and the next is built.
+        #expect(input.start(loaded[1].id)?.index == 1)
+        #expect(input.start(loaded[1].id)?.index == 1, "a retry")
+        #expect(input.start(loaded[1].id)?.scenario.name == "S1")
+        input.finish(loaded[1].id)
+        #expect(input.start(loaded[1].id) == nil, "forgotten once finished")
+        #expect(await eventually(timeout: .seconds(30)) { input.start(loaded[ahead].id) != nil })
+        #expect(input.start(loaded[ahead + 1].id) == nil)
         var iterator = input.scenarios.makeAsyncIterator()
         let first = await iterator.next()
         #expect(first?.id == loaded[0].id, "in the order handed")
+        // Each finished makes room for one more, to the last.
+        for scenario in loaded where scenario.id != loaded[1].id {
+            #expect(await eventually(timeout: .seconds(30)) { input.start(scenario.id) != nil }, "\(scenario.name)")
+            input.finish(scenario.id)
+        }
         #expect(input.problem == nil)
+    }
+
+    /// A line names the scenario, and where its item and its file's keys are written when the parent
+    /// knows; anything else is no line.
+    @Test func aLineReadsBackAsWhatItHands() throws {
+        let id = ScenarioID(file: "Scenarios/a \"b\".yml", name: "Ça ✓")
+        let source = ItemSource(
+            item: .init(bytes: 120..<188, lineOffset: 6),
+            keys: [.init(bytes: 3..<21, lineOffset: 0), .init(bytes: 21..<40, lineOffset: 1)]
+        )
+        for handed in [
+            ScenarioInput.Handed(index: 7, id: id, line: 9, source: source),
+            ScenarioInput.Handed(index: 0, id: id, line: 1, source: nil),
+        ] {
+            let line = ScenarioInput.line(index: handed.index, id: handed.id, line: handed.line, source: handed.source)
+            #expect(line.hasSuffix("\n") && line.dropLast().allSatisfy { $0 != "\n" })
+            #expect(ScenarioInput.parse(Data(line.dropLast().utf8)) == handed)
+        }
+        for wrong in [
+            "[1,2,\"f\"]", "[1,2,\"f\",\"n\",[5,4,0],[]]", "[1,2,\"f\",\"n\",[0,4,-1],[]]", "[1,2,\"f\",\"n\",[0,4,0]]",
+        ] {
+            #expect(ScenarioInput.parse(Data(wrong.utf8)) == nil, "\(wrong)")
+        }
     }
 
     @Test func aScenarioItsFileNoLongerHoldsEndsTheInputInWords() async throws {

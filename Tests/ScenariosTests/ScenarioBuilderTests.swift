@@ -89,6 +89,55 @@ struct ScenarioBuilderTests {
         #expect(builder.filesLoadedWhole == (["plain", "marked"].contains(name) ? 0 : 1))
     }
 
+    /// Handed with where the parent found its item and its file's keys, a scenario is built from those
+    /// bytes alone: the builder never reads the file to find them. An item that does not compose on its
+    /// own (an alias) is built from the whole file, as without them.
+    @Test(arguments: files.map(\.name))
+    func everyScenarioBuiltFromItsItemSourceIsTheOneTheLoaderLoads(_ name: String) throws {
+        let path = try Self.write(try #require(Self.files.first { $0.name == name }).text)
+        let loaded = try FakeSteps.loader.load(paths: [path])
+        var parent = FakeSteps.loader
+        parent.keepsActions = false
+        let handed = try parent.load(paths: [path])
+        #expect(handed.map(\.id) == loaded.map(\.id))
+        #expect(loaded.allSatisfy { $0.itemSource == nil }, "only a parent of workers keeps them")
+        // The flow layout is loaded as a whole document: no item has bytes of its own.
+        #expect(handed.allSatisfy { $0.itemSource != nil } == (name != "flow"))
+        var builder = Self.builder()
+        for (scenario, parentScenario) in zip(loaded, handed).reversed() {
+            let built = builder.scenario(scenario.id, line: scenario.location.line, source: parentScenario.itemSource)
+            #expect(built.map(Self.describe) == Self.describe(scenario))
+        }
+        #expect(builder.filesOpened == (["plain", "marked"].contains(name) ? 0 : 1))
+        #expect(builder.filesLoadedWhole == (["plain", "marked"].contains(name) ? 0 : 1))
+    }
+
+    /// A file changed after the parent loaded it: built from the bytes the parent found, a scenario is
+    /// the one loaded or none, never another.
+    @Test func aFileChangedAfterTheParentLoadedItGivesNoOtherScenarioFromItsSource() throws {
+        let path = try Self.write(Self.plain)
+        var parent = FakeSteps.loader
+        parent.keepsActions = false
+        let handed = try parent.load(paths: [path])
+        let loaded = try FakeSteps.loader.load(paths: [path])
+        let first = try #require(loaded.first)
+        let skipped = try #require(loaded.last)
+        // The file's keys changed (its feature is longer): the keys' bytes read wrong, the item's too.
+        try Self.plain.replacingOccurrences(of: "feature: Reviews", with: "feature: Reviews and more")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var builder = Self.builder()
+        let built = builder.scenario(first.id, line: first.location.line, source: handed.first?.itemSource)
+        #expect(built == nil || built.map(Self.describe) == Self.describe(first))
+        // Renamed: none.
+        try Self.plain.replacingOccurrences(of: "scenario: Skipped", with: "scenario: Later")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var fresh = Self.builder()
+        #expect(fresh.scenario(skipped.id, line: skipped.location.line, source: handed.last?.itemSource) == nil)
+        try FileManager.default.removeItem(atPath: path)
+        var gone = Self.builder()
+        #expect(gone.scenario(first.id, line: first.location.line, source: handed.first?.itemSource) == nil)
+    }
+
     @Test func aTearDownWrittenBeforeTheSetUpKeepsItsOwnLines() throws {
         let path = try Self.write(Self.plain)
         let first = try #require(try FakeSteps.loader.load(paths: [path]).first)

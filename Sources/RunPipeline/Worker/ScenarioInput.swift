@@ -1,84 +1,171 @@
 import Diagnostics
 import Foundation
+import Glibc
 import ObjectManager
 import Scenarios
 import Synchronization
 
-/// The scenarios the parent names on the channel, one a line (``line(index:id:line:)``): its position
-/// in the run's plan (the worker's place on the board says it), the line it is written on, its file and
-/// its name. Each is built as it arrives (``ScenarioBuilder``): the parent loaded and checked
-/// every file, a worker builds only what it runs, as it is handed (the parent hands a lone worker up to a
-/// thousand ahead). Reading never waits for the run: a worker that stopped reading its channel while
-/// the parent waited to write more to it, and the parent that stopped reading the worker's events
-/// meanwhile, would wait for each other for ever. A scenario its file no longer holds at that line
-/// (changed after the parent loaded it) ends the input with ``problem``. Read on a thread of their own: a
-/// blocking read must not hold the event loop every task runs on. At the end of its input the thread
-/// waits for the channel to close: the parent has ended (whatever way, `kill -9` too), and so does this
-/// process, at once.
+/// The scenarios the parent names on the channel, one a line (``line(index:id:line:source:)``): its
+/// position in the run's plan (the worker's place on the board says it), the line it is written on, its
+/// file and its name, and where its item and its file's keys are written (``ItemSource``). Each is built shortly before it runs (``ScenarioBuilder``): the parent loaded and checked
+/// every file, a worker builds only what it runs, and at most ``builtAhead`` of them are built and not
+/// finished at a time (the parent hands a lone worker up to a thousand ahead; built, they were most of
+/// a large run's worker memory). Reading never waits for the run: a worker that stopped reading its
+/// channel while the parent waited to write more to it, and the parent that stopped reading the worker's
+/// events meanwhile, would wait for each other for ever — the lines read wait, small, for their turn to
+/// be built. A scenario its file no longer holds at that line (changed after the parent loaded it) ends
+/// the input with ``problem``. Read and built on threads of their own: a blocking read, and building,
+/// must not hold the event loop every task runs on. At the end of its input the reading thread waits for
+/// the channel to close: the parent has ended (whatever way, `kill -9` too), and so does this process,
+/// at once.
 package final class ScenarioInput: Sendable {
+    /// How many scenarios are built and not finished at most: the one running, and the next ones ready
+    /// to start the moment it ends.
+    static let builtAhead = 3
+
     let scenarios: AsyncStream<Scenario>
     private let mismatch = Mutex<String?>(nil)
     /// Each scenario built and not finished yet, with its board index.
     private let handed = Mutex<[ScenarioID: (index: Int, scenario: Scenario)]>([:])
+    /// What is read and not built yet, and how many built are not finished: the reading thread adds, the
+    /// building thread takes, ``finish(_:)`` makes room.
+    private let queue = NSCondition()
+    private nonisolated(unsafe) var waiting: [Handed] = []
+    private nonisolated(unsafe) var readAll = false
+    private nonisolated(unsafe) var unfinished = 0
+    private nonisolated(unsafe) var readCount = 0
 
-    /// The line that hands a worker the scenario `id`, written at `line`, at position `index` of the plan.
-    static func line(index: Int, id: ScenarioID, line: Int) -> String {
-        String(
-            decoding: JSONValue.array([.int(index), .int(line), .string(id.file), .string(id.name)]).encoded(),
-            as: UTF8.self
-        )
-            + "\n"
+    /// What one line hands a worker: the scenario's position in the plan, its identity, its line, and
+    /// where its item and its file's keys are written (``ItemSource``) when the parent knows.
+    struct Handed: Equatable {
+        var index: Int
+        var id: ScenarioID
+        var line: Int
+        var source: ItemSource?
     }
 
-    /// What a line names: the index, the scenario and its line; `nil` for anything else.
-    static func parse(_ line: Data) -> (index: Int, id: ScenarioID, line: Int)? {
-        guard case .array(let fields)? = try? JSONValue(parsing: line), fields.count == 4,
+    /// The line that hands a worker the scenario `id`, written at `line`, at position `index` of the plan,
+    /// its item and its file's keys at `source`.
+    static func line(index: Int, id: ScenarioID, line: Int, source: ItemSource? = nil) -> String {
+        var fields: [JSONValue] = [.int(index), .int(line), .string(id.file), .string(id.name)]
+        if let source {
+            func part(_ part: ItemSource.Part) -> JSONValue {
+                .array([.int(part.bytes.lowerBound), .int(part.bytes.upperBound), .int(part.lineOffset)])
+            }
+            fields += [part(source.item), .array(source.keys.map(part))]
+        }
+        return String(decoding: JSONValue.array(fields).encoded(), as: UTF8.self) + "\n"
+    }
+
+    /// What a line hands; `nil` for anything else.
+    static func parse(_ line: Data) -> Handed? {
+        guard case .array(let fields)? = try? JSONValue(parsing: line), fields.count == 4 || fields.count == 6,
             case .int(let index) = fields[0], case .int(let written) = fields[1],
             case .string(let file) = fields[2], case .string(let name) = fields[3]
         else { return nil }
-        return (index, ScenarioID(file: file, name: name), written)
+        var handed = Handed(index: index, id: ScenarioID(file: file, name: name), line: written)
+        if fields.count == 6 {
+            func part(_ value: JSONValue) -> ItemSource.Part? {
+                guard case .array(let numbers) = value, numbers.count == 3, case .int(let start) = numbers[0],
+                    case .int(let end) = numbers[1], case .int(let lineOffset) = numbers[2], start >= 0, end >= start,
+                    lineOffset >= 0
+                else { return nil }
+                return ItemSource.Part(bytes: start..<end, lineOffset: lineOffset)
+            }
+            guard let item = part(fields[4]), case .array(let keyValues) = fields[5] else { return nil }
+            let keys = keyValues.compactMap(part)
+            guard keys.count == keyValues.count else { return nil }
+            handed.source = ItemSource(item: item, keys: keys)
+        }
+        return handed
     }
 
     /// `after`: what was read from the channel past the run's own line.
     init(building builder: ScenarioBuilder, channel: Int32, after: Data = Data()) {
         let (stream, continuation) = AsyncStream.makeStream(of: Scenario.self)
         scenarios = stream
-        let thread = Thread { [self] in
-            var builder = builder
-            var buffer = after
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            // The lines already read come first; then what the channel brings.
-            reading: while true {
-                // Each line is a slice of what was read; the lines read are dropped once per read.
-                var start = buffer.startIndex
-                defer { buffer.removeSubrange(buffer.startIndex..<start) }
-                while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = buffer[start..<newline]
-                    start = newline + 1
-                    guard let (index, id, written) = Self.parse(line) else {
-                        self.mismatch.withLock { $0 = "The parent sent a line that names no scenario." }
-                        break reading
-                    }
-                    guard let scenario = builder.scenario(id, line: written) else {
-                        self.mismatch.withLock {
-                            $0 =
-                                "The scenario files changed while the run started: \(id.file) no longer has "
-                                + "'\(id.name)' at line \(written)."
-                        }
-                        break reading
-                    }
-                    handed.withLock { $0[id] = (index, scenario) }
-                    continuation.yield(scenario)
-                }
-                let count = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count <= 0 { break }
-                buffer.append(contentsOf: chunk[0..<count])
-            }
-            continuation.finish()
+        let reading = Thread { [self] in
+            read(channel, after: after)
             Self.exitWhenTheParentEnds(channel)
         }
-        thread.start()
+        let building = Thread { [self] in
+            build(with: builder, into: continuation)
+        }
+        reading.start()
+        building.start()
+    }
+
+    /// Reads the channel to its end, each line into the queue; `after` first.
+    private func read(_ channel: Int32, after: Data) {
+        defer {
+            queue.withLock { readAll = true }
+            queue.broadcast()
+        }
+        var buffer = after
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            // Each line is a slice of what was read; the lines read are dropped once per read.
+            var start = buffer.startIndex
+            var lines: [Handed] = []
+            while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[start..<newline]
+                start = newline + 1
+                guard let parsed = Self.parse(line) else {
+                    mismatch.withLock { $0 = $0 ?? "The parent sent a line that names no scenario." }
+                    return
+                }
+                lines.append(parsed)
+            }
+            buffer.removeSubrange(buffer.startIndex..<start)
+            if !lines.isEmpty {
+                queue.withLock {
+                    waiting += lines
+                    readCount += lines.count
+                }
+                queue.broadcast()
+            }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(channel, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Builds what was read, in order, while fewer than ``builtAhead`` are built and not finished; ends
+    /// the stream at the end of the input, or at a scenario its file no longer holds.
+    private func build(with builder: ScenarioBuilder, into continuation: AsyncStream<Scenario>.Continuation) {
+        var builder = builder
+        var next = 0
+        defer { continuation.finish() }
+        while true {
+            queue.lock()
+            while next == waiting.count && !readAll || next < waiting.count && unfinished >= Self.builtAhead {
+                queue.wait()
+            }
+            guard next < waiting.count else {
+                queue.unlock()
+                return
+            }
+            let handed = waiting[next]
+            next += 1
+            unfinished += 1
+            // The lines taken are dropped now and then, not one by one.
+            if next >= 1_024 {
+                waiting.removeFirst(next)
+                next = 0
+            }
+            queue.unlock()
+            guard let scenario = builder.scenario(handed.id, line: handed.line, source: handed.source) else {
+                mismatch.withLock {
+                    $0 =
+                        $0 ?? "The scenario files changed while the run started: \(handed.id.file) no longer has "
+                        + "'\(handed.id.name)' at line \(handed.line)."
+                }
+                return
+            }
+            self.handed.withLock { $0[handed.id] = (handed.index, scenario) }
+            continuation.yield(scenario)
+        }
     }
 
     /// The scenario `id`, handed over and now starting (each try of it), and its board index.
@@ -86,9 +173,17 @@ package final class ScenarioInput: Sendable {
         handed.withLock { $0[id] }
     }
 
-    /// The scenario `id` has finished (or was skipped without starting): it is forgotten.
+    /// The scenario `id` has finished (or was skipped without starting): it is forgotten, and the next
+    /// one read may be built.
     func finish(_ id: ScenarioID) {
         handed.withLock { _ = $0.removeValue(forKey: id) }
+        queue.withLock { unfinished = max(0, unfinished - 1) }
+        queue.signal()
+    }
+
+    /// How many scenarios were read from the channel (built or waiting to be): for tests.
+    var read: Int {
+        queue.withLock { readCount }
     }
 
     /// Why the input was refused, if it was.

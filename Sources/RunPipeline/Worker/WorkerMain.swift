@@ -10,7 +10,7 @@ import Synchronization
 /// Started before the parent loads (the first one as the parent starts: ``WorkerLaunchpad``), it reads
 /// the run the parent resolved (``WorkerRun``: the paths, its folder and the settings, options and
 /// `scenario-run.yml` already merged) from its channel, starts its own stub server, then reads the
-/// scenarios the parent hands it, one a line (``ScenarioInput``), builds each as it arrives (the parent
+/// scenarios the parent hands it, one a line (``ScenarioInput``), builds each shortly before it runs (the parent
 /// has loaded and checked every file: the worker loads none whole), and runs each (one run, scenarios as
 /// they arrive) between the default set-up and tear-down, writing its run events to standard output as
 /// JSON lines and where it is to its slot of the parent's ``ProgressBoard``. Ends at the end of its

@@ -53,11 +53,13 @@ package final class InMemoryWorkers: RunExecutor {
                 case .write(let slot, let text):
                     for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
                         // As a worker reads it: the scenario named must be the one at its position and line.
-                        guard let (index, id, written) = ScenarioInput.parse(Data(line)),
-                            scenarios.indices.contains(index),
-                            scenarios[index].id == id, scenarios[index].location.line == written
+                        guard let handed = ScenarioInput.parse(Data(line)),
+                            scenarios.indices.contains(handed.index),
+                            scenarios[handed.index].id == handed.id,
+                            scenarios[handed.index].location.line == handed.line,
+                            scenarios[handed.index].itemSource == handed.source
                         else { preconditionFailure("a worker was handed a line that names no scenario of the run") }
-                        workers.pending[slot, default: []].append(index)
+                        workers.pending[slot, default: []].append(handed.index)
                     }
                 case .closeInput(let slot):
                     workers.inputOpen.remove(slot)

@@ -315,7 +315,7 @@ package struct WorkerPoolMachine: Sendable {
     }
 
     /// Sends scenarios to a worker, each by its position in the plan, its line and its identity
-    /// (``ScenarioInput/line(index:id:line:)``); closes its input as soon as it will get nothing more
+    /// (``ScenarioInput/line(index:id:line:source:)``); closes its input as soon as it will get nothing more
     /// (``ParallelSchedule/closeIfNothingMore(_:)``), before it has run what it holds.
     private mutating func send(_ scheduled: [Int], to slot: Int) -> [Action] {
         guard let run, slots.indices.contains(slot), slots[slot].inputOpen else { return [] }
@@ -323,7 +323,12 @@ package struct WorkerPoolMachine: Sendable {
         if !scheduled.isEmpty {
             let lines = scheduled.map { position in
                 let planned = run.plan.scenarios[position]
-                return ScenarioInput.line(index: position, id: planned.id, line: planned.location.line)
+                return ScenarioInput.line(
+                    index: position,
+                    id: planned.id,
+                    line: planned.location.line,
+                    source: planned.itemSource
+                )
             }
             actions.append(.write(slot: slot, lines.joined()))
         }

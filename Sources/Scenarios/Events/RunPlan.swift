@@ -14,6 +14,9 @@ package struct RunPlan: Sendable, Hashable, Codable {
         package var skip: String?
         /// The row's number when the scenario is a row of an outline (its ``location`` is the row's).
         package var row: Int?
+        /// Where its item is written, for the worker it is handed to (``Scenario/itemSource``); not part
+        /// of the events' JSON.
+        package var itemSource: ItemSource?
 
         package init(
             id: ScenarioID,
@@ -22,7 +25,8 @@ package struct RunPlan: Sendable, Hashable, Codable {
             location: SourceLocation,
             steps: [PlannedStep],
             skip: String? = nil,
-            row: Int? = nil
+            row: Int? = nil,
+            itemSource: ItemSource? = nil
         ) {
             self.id = id
             self.feature = feature
@@ -31,6 +35,11 @@ package struct RunPlan: Sendable, Hashable, Codable {
             self.steps = steps
             self.skip = skip
             self.row = row
+            self.itemSource = itemSource
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, feature, tags, location, steps, skip, row
         }
     }
 

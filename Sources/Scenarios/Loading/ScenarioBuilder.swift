@@ -4,14 +4,14 @@ import YAMLSource
 
 /// Builds a scenario when it is asked for, by its identity and the line it is written on, instead of
 /// loading every file first — what a worker does with each scenario its parent hands it. The parent has
-/// loaded and checked every file; a worker builds only the scenarios it runs and keeps none of them, so
-/// that it holds a file's text and where its items start, not the whole suite a second time.
+/// loaded and checked every file; a worker builds only the scenarios it runs and keeps none of them.
 ///
-/// A file in the plain layout (``ScenarioFileChunks``) is read key by key once, keeping where each item
-/// is written, not the text; then one item is read from the file again, composed and built per request
-/// (a worker of a large suite so holds neither the text nor its line index); any other file, and an item
-/// that does not compose on its own, is loaded whole once and its scenarios kept. A scenario the file no longer holds at that line (the
-/// file changed after the parent loaded it) is `nil`.
+/// Handed with its ``ItemSource`` (where the parent found its item and the file's own keys), a scenario
+/// is built from those bytes of its file, read again: the worker never reads the rest. Without one, a
+/// file in the plain layout (``ScenarioFileChunks``) is read once to find where each item is written (not
+/// kept), and the item read again; any other file, and an item that does not compose on its own, is
+/// loaded whole once and its scenarios kept. A scenario the file no longer holds at that line (the file
+/// changed after the parent loaded it) is `nil`.
 ///
 /// ```swift
 /// var builder = ScenarioBuilder(registry: registry, buildContext: buildContext)
@@ -41,6 +41,8 @@ package struct ScenarioBuilder {
     /// Each file's steps built once (``StepDefinition/buildsOncePerFile``), kept across the scenarios
     /// built from it; at most ``ScenarioFileLoader/sharedStepsLimit`` a file.
     private var builtSteps: [String: [WrittenStep: Step]] = [:]
+    /// Each file's own keys as last read from a scenario's ``ItemSource``, and where they were.
+    private var keySettings: [String: (keys: [ItemSource.Part], settings: ScenarioFileLoader.FileSettings)] = [:]
 
     package init(registry: StepRegistry, buildContext: StepBuildContext) {
         self.registry = registry
@@ -48,8 +50,18 @@ package struct ScenarioBuilder {
     }
 
     /// The scenario `id`, whose own line (``Scenario/location``: an outline row's is the row's) is
-    /// `line`, built now; `nil` when its file no longer holds it there.
-    package mutating func scenario(_ id: ScenarioID, line: Int) -> Scenario? {
+    /// `line`, built now; `nil` when its file no longer holds it there. With its `source` (where the
+    /// parent found its item and the file's keys), only those bytes of the file are read.
+    package mutating func scenario(_ id: ScenarioID, line: Int, source: ItemSource? = nil) -> Scenario? {
+        if let source {
+            guard let settings = settings(of: id.file, keys: source.keys) else { return nil }
+            let item = Item(bytes: source.item.bytes, lineOffset: source.item.lineOffset)
+            switch build(item, of: id.file, in: settings) {
+            case .built(let scenarios): return scenarios.first { $0.id == id && $0.location.line == line }
+            case .refused: return nil
+            case .notAlone: break  // The file is read as it would be without a source.
+            }
+        }
         let file = files[id.file] ?? open(id.file)
         files[id.file] = file
         switch file {
@@ -66,29 +78,72 @@ package struct ScenarioBuilder {
                 if items[middle].lineOffset < line { low = middle + 1 } else { high = middle }
             }
             guard low > 0 else { return nil }
-            let item = items[low - 1]
-            // The item's text, read again: a file changed since (its bytes are other ones now) gives
-            // another scenario or none, never a wrong one (the identity and the line are compared).
-            guard let text = Self.read(item.bytes, of: id.file),
-                let source = try? YAMLText(checking: text, file: id.file)
-            else { return nil }
-            var loader = ScenarioFileLoader(
-                file: id.file,
-                source: source,
-                registry: registry,
-                buildContext: buildContext
-            )
-            loader.builtSteps = builtSteps.removeValue(forKey: id.file) ?? [:]
-            defer { builtSteps[id.file] = loader.builtSteps }
-            let chunk = ScenarioFileChunks.Chunk(range: text.startIndex..<text.endIndex, lineOffset: item.lineOffset)
-            guard let built = loader.scenarios(of: chunk, in: settings) else {
+            switch build(items[low - 1], of: id.file, in: settings) {
+            case .built(let scenarios): return scenarios.first { $0.id == id && $0.location.line == line }
+            case .refused: return nil
+            case .notAlone:
                 files[id.file] = whole(id.file)
                 return scenario(id, line: line)
             }
-            guard loader.diagnostics.isEmpty else { return nil }
-            return built.first { $0.id == id && $0.location.line == line }
         }
     }
+
+    /// What building one item gave.
+    private enum Built {
+        case built([Scenario])
+        /// Its bytes cannot be read, or it does not build without errors (the file changed).
+        case refused
+        /// It does not compose on its own (an alias to an anchor of another item).
+        case notAlone
+    }
+
+    /// The scenarios of the item, read again from the file: a file changed since (its bytes are other
+    /// ones now) gives another scenario or none, never a wrong one (the caller compares the identity and
+    /// the line).
+    private mutating func build(_ item: Item, of path: String, in settings: ScenarioFileLoader.FileSettings) -> Built {
+        guard let text = Self.read(item.bytes, of: path),
+            let source = try? YAMLText(checking: text, file: path)
+        else { return .refused }
+        var loader = ScenarioFileLoader(file: path, source: source, registry: registry, buildContext: buildContext)
+        loader.builtSteps = builtSteps.removeValue(forKey: path) ?? [:]
+        defer { builtSteps[path] = loader.builtSteps }
+        let chunk = ScenarioFileChunks.Chunk(range: text.startIndex..<text.endIndex, lineOffset: item.lineOffset)
+        guard let built = loader.scenarios(of: chunk, in: settings) else { return .notAlone }
+        return loader.diagnostics.isEmpty ? .built(built) : .refused
+    }
+
+    /// The file's own keys read from `keys` (the bytes the parent found them at), kept while the next
+    /// scenario of the file names the same; `nil` when they cannot be read or read wrong (the file
+    /// changed).
+    private mutating func settings(of path: String, keys: [ItemSource.Part]) -> ScenarioFileLoader.FileSettings? {
+        if let kept = keySettings[path], kept.keys == keys { return kept.settings }
+        var joined = ""
+        var bounds: [(bytes: Range<Int>, lineOffset: Int)] = []
+        for key in keys {
+            guard let text = Self.read(key.bytes, of: path) else { return nil }
+            let start = joined.utf8.count
+            joined += text
+            bounds.append((start..<joined.utf8.count, key.lineOffset))
+        }
+        guard let source = try? YAMLText(checking: joined, file: path) else { return nil }
+        let text = source.text
+        let chunks = bounds.map { bound in
+            ScenarioFileChunks.Chunk(
+                range: text.utf8.index(
+                    text.startIndex,
+                    offsetBy: bound.bytes.lowerBound
+                )..<text.utf8.index(text.startIndex, offsetBy: bound.bytes.upperBound),
+                lineOffset: bound.lineOffset
+            )
+        }
+        var loader = ScenarioFileLoader(file: path, source: source, registry: registry, buildContext: buildContext)
+        guard let settings = loader.fileSettings(chunks), loader.diagnostics.isEmpty else { return nil }
+        keySettings[path] = (keys, settings)
+        return settings
+    }
+
+    /// How many files were read to find their items, or loaded whole: for tests.
+    var filesOpened: Int { files.count }
 
     /// How many files are loaded whole (not read item by item): for tests.
     var filesLoadedWhole: Int {
@@ -98,7 +153,7 @@ package struct ScenarioBuilder {
     private func open(_ path: String) -> File {
         guard let source = try? YAMLText.read(contentsOf: path, file: path) else { return .unreadable }
         var loader = ScenarioFileLoader(file: path, source: source, registry: registry, buildContext: buildContext)
-        guard let chunks = ScenarioFileChunks(source.text), let settings = loader.fileSettings(chunks),
+        guard let chunks = ScenarioFileChunks(source.text), let settings = loader.fileSettings(chunks.keys),
             loader.diagnostics.isEmpty
         else { return whole(path) }
         // Byte offsets in the file: the text's own, after a byte order mark if the file starts with one.

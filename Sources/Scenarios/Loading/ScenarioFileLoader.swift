@@ -54,7 +54,9 @@ struct ScenarioFileLoader {
     /// The scenarios of a file read chunk by chunk, or `nil` when a chunk is not what the layout promised
     /// (its YAML is invalid, or it is not one key or one list item): the whole document then decides.
     mutating func load(_ chunks: ScenarioFileChunks) -> [Scenario]? {
-        guard let settings = fileSettings(chunks) else { return nil }
+        guard let settings = fileSettings(chunks.keys) else { return nil }
+        // For the workers a process without actions hands its scenarios to (``Scenario/itemSource``).
+        let keys = keepsActions ? [] : chunks.keys.map(part)
         var scenarios: [Scenario] = []
         var firstLines: [String: Int] = [:]
         // A batch of consecutive items at a time: composing has a fixed cost (a libyaml parser and its
@@ -68,16 +70,30 @@ struct ScenarioFileLoader {
             )
             guard case .sequence(let items)? = compose(chunk)?.content, items.count == batch.count else { return nil }
             lineOffset = chunk.lineOffset
-            for item in items { scenarios += self.scenarios(item, in: settings, firstLines: &firstLines) }
+            for (item, written) in zip(items, batch) {
+                var made = self.scenarios(item, in: settings, firstLines: &firstLines)
+                if !keepsActions {
+                    let source = ItemSource(item: part(written), keys: keys)
+                    for index in made.indices { made[index].itemSource = source }
+                }
+                scenarios += made
+            }
         }
         lineOffset = 0
         return scenarios
     }
 
+    /// A chunk of the text as bytes of the file (after its byte-order mark, if it has one).
+    private func part(_ chunk: ScenarioFileChunks.Chunk) -> ItemSource.Part {
+        let start = text.utf8.distance(from: text.startIndex, to: chunk.range.lowerBound) + source.bytesBeforeText
+        let count = text.utf8.distance(from: chunk.range.lowerBound, to: chunk.range.upperBound)
+        return ItemSource.Part(bytes: start..<(start + count), lineOffset: chunk.lineOffset)
+    }
+
     /// The file's own keys (every chunk but the scenarios), or `nil` when a chunk is not one key.
-    mutating func fileSettings(_ chunks: ScenarioFileChunks) -> FileSettings? {
+    mutating func fileSettings(_ keys: [ScenarioFileChunks.Chunk]) -> FileSettings? {
         var settings = FileSettings(file: file)
-        for chunk in chunks.keys {
+        for chunk in keys {
             guard let mapping = compose(chunk)?.pairs, mapping.count == 1, let (keyNode, value) = mapping.first else {
                 return nil
             }

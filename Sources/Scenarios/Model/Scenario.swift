@@ -25,6 +25,10 @@ package struct Scenario: Sendable {
     /// The last line of the file its item (or its outline's) is written on: `PATH:LINE` selects the
     /// scenario only up to here. `0` when not known (a scenario built in code): up to the next one.
     package var lastLine = 0
+    /// Where the scenario's item and its file's own keys are written, in bytes, when a process that hands
+    /// scenarios to workers loaded it (``ScenarioLoader/keepsActions`` off): a worker reads them and
+    /// nothing else of the file. `nil` otherwise.
+    package var itemSource: ItemSource?
 
     package init(
         name: String,

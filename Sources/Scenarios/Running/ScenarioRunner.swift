@@ -171,7 +171,8 @@ package final class ScenarioRunner: Sendable {
                         )
                     },
                     skip: scenario.skip,
-                    row: scenario.example?.row
+                    row: scenario.example?.row,
+                    itemSource: scenario.itemSource
                 )
             }
         )
