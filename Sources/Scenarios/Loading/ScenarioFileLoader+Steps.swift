@@ -72,7 +72,9 @@ extension ScenarioFileLoader {
         arguments.boundNames = bound.names
 
         var refersToNames = false
-        for (text, location) in arguments.scalars {
+        arguments.forEachScalar { text, location in
+            // Most texts refer to nothing (no `$`): nothing to parse.
+            guard text.utf8.contains(UInt8(ascii: "$")) else { return }
             do throws(Interpolation.Problem) {
                 for name in try Interpolation.parse(text) {
                     guard case .reference(let name, let keyPath) = name else { continue }

@@ -1,17 +1,19 @@
 /// A step as written, without where: its definition, its arguments' nodes (scalars with their quoting,
 /// keys in order; no locations) and the names bound before it. What identifies a step built once per
-/// file (``StepDefinition/buildsOncePerFile``): hashed and compared in place, with no text made.
+/// file (``StepDefinition/buildsOncePerFile``): hashed and compared in place, with no text made, and by
+/// their UTF-8 bytes (two texts alike only after Unicode normalization are two steps, each built: a
+/// string's own hash normalizes, and costs several times more).
 struct WrittenStep: Hashable {
     let definition: String
     let arguments: StepArguments
     let bound: Set<String>
 
     static func == (lhs: WrittenStep, rhs: WrittenStep) -> Bool {
-        lhs.definition == rhs.definition && lhs.bound == rhs.bound && same(lhs.arguments, rhs.arguments)
+        sameBytes(lhs.definition, rhs.definition) && lhs.bound == rhs.bound && same(lhs.arguments, rhs.arguments)
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(definition)
+        Self.combineBytes(definition, into: &hasher)
         hasher.combine(bound)
         Self.hash(arguments, into: &hasher)
     }
@@ -21,12 +23,12 @@ struct WrittenStep: Hashable {
         case (.none, .none):
             return true
         case (.scalar(let left, let leftIsPlain), .scalar(let right, let rightIsPlain)):
-            return leftIsPlain == rightIsPlain && left == right
+            return leftIsPlain == rightIsPlain && sameBytes(left, right)
         case (.sequence(let left), .sequence(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { same($0, $1) }
         case (.mapping(let left), .mapping(let right)):
             return left.count == right.count
-                && zip(left, right).allSatisfy { $0.key == $1.key && same($0.value, $1.value) }
+                && zip(left, right).allSatisfy { sameBytes($0.key, $1.key) && same($0.value, $1.value) }
         default:
             return false
         }
@@ -38,7 +40,7 @@ struct WrittenStep: Hashable {
             hasher.combine(0 as UInt8)
         case .scalar(let text, let isPlain):
             hasher.combine(isPlain ? 1 as UInt8 : 2)
-            hasher.combine(text)
+            combineBytes(text, into: &hasher)
         case .sequence(let items):
             hasher.combine(3 as UInt8)
             hasher.combine(items.count)
@@ -47,9 +49,25 @@ struct WrittenStep: Hashable {
             hasher.combine(4 as UInt8)
             hasher.combine(entries.count)
             for entry in entries {
-                hasher.combine(entry.key)
+                combineBytes(entry.key, into: &hasher)
                 hash(entry.value, into: &hasher)
             }
+        }
+    }
+
+    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
+    }
+
+    /// The text's bytes and their count (so that two texts in a row are not the same bytes split
+    /// elsewhere).
+    private static func combineBytes(_ text: String, into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         }
     }
 }

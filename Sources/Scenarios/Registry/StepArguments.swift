@@ -160,11 +160,19 @@ public struct StepArguments: Sendable {
 
     /// Every scalar string in the arguments (mapping keys excluded), with its location.
     public var scalars: [(text: String, location: SourceLocation)] {
+        var scalars: [(text: String, location: SourceLocation)] = []
+        forEachScalar { scalars.append(($0, $1)) }
+        return scalars
+    }
+
+    /// Calls `body` with every scalar string in the arguments (mapping keys excluded) and its location,
+    /// in order, making no list of them.
+    package func forEachScalar(_ body: (String, SourceLocation) -> Void) {
         switch content {
-        case .none: return []
-        case .scalar(let text, _): return [(text, location)]
-        case .sequence(let items): return items.flatMap(\.scalars)
-        case .mapping(let entries): return entries.flatMap(\.value.scalars)
+        case .none: break
+        case .scalar(let text, _): body(text, location)
+        case .sequence(let items): for item in items { item.forEachScalar(body) }
+        case .mapping(let entries): for entry in entries { entry.value.forEachScalar(body) }
         }
     }
 

@@ -165,9 +165,16 @@ public final class ScenarioWorld: Sendable {
         let resources = environment.idlingResources
         let busy = resources.filter { !$0.isIdle }.map { "idling resource '\($0.name)'" }
         if running == 0, moving == 0, busy.isEmpty { return .success }
+        // Read before every attempt of a judged expectation while the app works: the common texts are
+        // made once per process.
+        if busy.isEmpty, let text = Self.commonJudgement[running, moving] { return .wait(text) }
         let parts =
             (running > 0 ? [Self.stepActions(running)] : []) + (moving > 0 ? [Self.requests(moving)] : []) + busy
-        return .wait("Waiting for the app to be idle before judging (busy: \(parts.joined(separator: ", ")))")
+        return .wait(Self.judgement(parts.joined(separator: ", ")))
+    }
+
+    private static func judgement(_ busy: String) -> String {
+        "Waiting for the app to be idle before judging (busy: \(busy))"
     }
 
     private static func stepActions(_ count: Int) -> String { "\(count) step action\(count == 1 ? "" : "s")" }
@@ -177,15 +184,19 @@ public final class ScenarioWorld: Sendable {
 
     /// The activity texts of up to 3 step actions and 3 requests, with no idling resource busy.
     private static let commonActivity = ActivityTexts(upTo: 3)
+    /// ``judgedWhenIdle()``'s waits for up to 3 step actions and 3 requests, with no idling resource busy.
+    private static let commonJudgement = ActivityTexts(upTo: 3, saying: judgement)
 
     struct ActivityTexts: Sendable {
         private let texts: [[String?]]
 
-        init(upTo most: Int) {
+        /// The texts of `running` step actions and `queued` requests for each count up to `most`, each put
+        /// in words by `saying`.
+        init(upTo most: Int, saying: (String) -> String = { $0 }) {
             texts = (0...most).map { running in
                 (0...most).map { queued in
                     let parts = (running > 0 ? [stepActions(running)] : []) + (queued > 0 ? [requests(queued)] : [])
-                    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+                    return parts.isEmpty ? nil : saying(parts.joined(separator: ", "))
                 }
             }
         }
