@@ -51,10 +51,13 @@ final class PersistentStore: Sendable {
     private let database: DatabaseQueue
     /// The model's entities' statements, by entity name.
     private let statements: [String: EntityStatements]
-    /// False only while the store is known to hold no row: new in memory, or emptied by `removeAll()` with
-    /// no insert since (set inside the transactions, which the queue serializes). Lets `rowCounts()` — a
-    /// leak check after every scenario — skip its query on a store tear-down emptied.
-    private let mayHaveRows: Mutex<Bool>
+    /// Every table: the entities', then the join tables', in model order.
+    private let tables: [String]
+    /// The tables that may hold rows: every one of a store opened from a file, else those added to since
+    /// `removeAll()` emptied them (set inside the transactions, which the queue serializes). Lets
+    /// `removeAll()` — every scenario's tear-down — delete from those only, and `rowCounts()` — a leak check
+    /// after every scenario — skip its query when there are none.
+    private let tablesWithRows: Mutex<Set<String>>
 
     init(model: EntityModel, path: String?) throws(StoreError) {
         self.model = model
@@ -62,7 +65,8 @@ final class PersistentStore: Sendable {
             model.entities.map { ($0.name, EntityStatements($0)) },
             uniquingKeysWith: { first, _ in first }
         )
-        mayHaveRows = Mutex(path != nil)
+        tables = model.entities.map(\.name) + model.joinTables.map(\.name)
+        tablesWithRows = Mutex(path != nil ? Set(tables) : [])
         do {
             database = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
             try database.write { db in
@@ -144,8 +148,8 @@ final class PersistentStore: Sendable {
     /// The number of rows of every entity, then of every join table, in model order, read in one
     /// statement (a leak check runs it after every scenario).
     func rowCounts() throws(StoreError) -> [(entity: String, count: Int)] {
-        let entities = model.entities.map(\.name) + model.joinTables.map(\.name)
-        guard !entities.isEmpty, mayHaveRows.withLock({ $0 }) else { return entities.map { ($0, 0) } }
+        let entities = tables
+        guard !entities.isEmpty, tablesWithRows.withLock({ !$0.isEmpty }) else { return entities.map { ($0, 0) } }
         let sql = "SELECT " + entities.map { "(SELECT COUNT(*) FROM \(quote($0)))" }.joined(separator: ", ")
         do {
             return try database.inDatabase { db in
@@ -161,8 +165,10 @@ final class PersistentStore: Sendable {
     func apply(_ changes: [Change]) throws(StoreError) -> [Int64?] {
         do {
             return try transaction { db in
-                if changes.contains(where: \.addsRows) {
-                    mayHaveRows.withLock { $0 = true }
+                tablesWithRows.withLock { tables in
+                    for change in changes {
+                        if let table = change.tableGainingRows, !tables.contains(table) { tables.insert(table) }
+                    }
                 }
                 return try changes.map { change -> Int64? in
                     switch change {
@@ -230,14 +236,17 @@ final class PersistentStore: Sendable {
     /// Deletes every row of every table, join tables too, in one transaction.
     func removeAll() throws(StoreError) {
         do {
+            guard tablesWithRows.withLock({ !$0.isEmpty }) else { return }
             try transaction { db in
-                for table in model.entities.map(\.name) + model.joinTables.map(\.name) {
+                // Read in the transaction: a save's rows are marked in its own, which the queue orders.
+                let withRows = tablesWithRows.withLock { $0 }
+                for table in tables where withRows.contains(table) {
                     try db.cachedStatement(sql: "DELETE FROM \(quote(table))").execute()
                 }
-                mayHaveRows.withLock { $0 = false }
+                tablesWithRows.withLock { $0 = [] }
             }
         } catch {
-            mayHaveRows.withLock { $0 = true }  // rolled back: the rows may still be there
+            tablesWithRows.withLock { $0 = Set(tables) }  // rolled back: the rows may still be there
             throw .database(String(describing: error))
         }
     }
@@ -348,10 +357,12 @@ private func quote(_ identifier: String) -> String {
 
 extension PersistentStore.Change {
     /// Whether applying this change may add a row (the store then may have rows).
-    var addsRows: Bool {
+    /// The table the change may add a row to, if it may.
+    var tableGainingRows: String? {
         switch self {
-        case .insert, .link: true
-        case .update, .delete, .unlink, .unlinkAll: false
+        case .insert(let entity, _, _): entity
+        case .link(let table, _): table
+        case .update, .delete, .unlink, .unlinkAll: nil
         }
     }
 }

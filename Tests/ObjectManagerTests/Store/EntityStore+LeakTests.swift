@@ -46,5 +46,9 @@ struct EntityStoreLeakTests {
         try first.mainContext.save()
         let reopened = try EntityStore(model: TestModel.model(), location: .file(url))
         #expect(try reopened.savedRowCounts().map(\.count) == [1])
+        // Rows it did not add itself are emptied too.
+        try reopened.removeAll()
+        #expect(try reopened.savedRowCounts().isEmpty)
+        #expect(try EntityStore(model: TestModel.model(), location: .file(url)).savedRowCounts().isEmpty)
     }
 }

@@ -80,6 +80,30 @@ struct ManyToManyTests {
         #expect(try context.related(bo, "books") == [book])
     }
 
+    /// `removeAll()` deletes from the tables rows were added to since it last emptied them: a join
+    /// table's rows are among them, and a table added to after it ran is emptied by the next.
+    @Test func removeAllEmptiesEveryTableRowsWereAddedTo() throws {
+        let (store, book, _, bo) = try LibraryModel.storeWithBookAndAuthors()
+        let context = store.mainContext
+        try context.addLink(from: book, to: bo, through: "authors")
+        try context.save()
+        #expect(try store.savedRowCounts().map(\.entity) == ["Book", "Author", "Book_authors"])
+        try store.removeAll()
+        #expect(try store.savedRowCounts().isEmpty)
+        #expect(try store.newContext().fetch("Book").isEmpty && store.newContext().fetch("Author").isEmpty)
+        // The same book and author again: no link of theirs is left from before.
+        let fresh = store.newContext()
+        let again = try fresh.insert(entity: "Book", attributes: ["bookID": 1, "title": "Good Omens"])
+        try fresh.insert(entity: "Author", attributes: ["authorID": 9, "name": "Bo"])
+        try fresh.save()
+        #expect(try fresh.linkedIdentifications(of: again, through: "authors").isEmpty)
+        try store.removeAll()
+        try fresh.insert(entity: "Author", attributes: ["authorID": 3, "name": "Cy"])
+        try fresh.save()
+        try store.removeAll()
+        #expect(try store.savedRowCounts().isEmpty, "a table added to after the last removeAll")
+    }
+
     @Test func aPairIsLinkedOnceAndUnsavedChangesThatCancelOutLeaveNone() throws {
         let (store, book, ann, bo) = try LibraryModel.storeWithBookAndAuthors()
         let context = store.mainContext
