@@ -37,11 +37,11 @@ package final class JUnitReporter: Sendable {
             guard case .scenarioFinished(let id, _, _) = event else { return nil }
             return (id, record)
         }
-        guard let (id, snapshot) = done, let planned = snapshot.planned(id), snapshot.scenarios[id]?.outcome != nil
+        guard let (id, snapshot) = done, let planned = snapshot.planned(id), snapshot.scenario(id)?.outcome != nil
         else { return }
         let xml = testcase(planned, record: snapshot)
         finished.withLock { $0[id] = xml }
-        record.withLock { _ = $0.scenarios.removeValue(forKey: id) }
+        record.withLock { $0.forget(id) }
     }
 
     /// The report so far.
@@ -91,7 +91,7 @@ package final class JUnitReporter: Sendable {
     }
 
     private func testcase(_ scenario: RunPlan.PlannedScenario, record: RunRecord) -> String {
-        let entry = record.scenarios[scenario.id]
+        let entry = record.scenario(scenario.id)
         var xml =
             #"    <testcase classname="\#(escape(scenario.feature))" name="\#(escape(scenario.id.name))" file="\#(escape(scenario.location.file))" line="\#(scenario.location.line)" time="\#((entry?.duration ?? .zero).fixedSeconds)">"#
             + "\n"

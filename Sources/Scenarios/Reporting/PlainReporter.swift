@@ -41,16 +41,21 @@ package final class PlainReporter: Sendable {
 
     /// Consumes one event, writing what it completes.
     package func handle(_ event: RunEvent) {
-        let snapshot = record.withLock { record -> RunRecord in
+        // A copy of the record only for the events that write.
+        let snapshot = record.withLock { record -> RunRecord? in
             record.apply(event)
-            return record
+            switch event {
+            case .scenarioFinished, .runFinished: return record
+            default: return nil
+            }
         }
+        guard let snapshot else { return }
         switch event {
         case .scenarioFinished(let id, let outcome, let duration):
             // Names, reasons and logs come from files and apps: shown, never obeyed (TerminalText).
             write(scenarioText(id, outcome: outcome, duration: duration, record: snapshot))
             // Printed: forget its steps and logs, so memory stays flat however long the run.
-            record.withLock { _ = $0.scenarios.removeValue(forKey: id) }
+            record.withLock { $0.forget(id) }
         case .runFinished(let summary):
             var text = "\n"
             // Scenarios that passed only on a retry: counted as passed, named here.
@@ -73,7 +78,7 @@ package final class PlainReporter: Sendable {
     ) -> String {
         // A scenario run more than once says how: its repetitions (`--repeat`, the one that failed) and tries
         // (`--retries`).
-        let note = record.scenarios[id]?.tryNote(repetitions: repetitions)
+        let note = record.scenario(id)?.tryNote(repetitions: repetitions)
         let time = "(\(duration.fixedSeconds) s" + (note.map { ", \($0))" } ?? ")")
         let name = TerminalText.escaped(id.name, keepingLineBreaks: false)
         switch outcome {
@@ -112,7 +117,7 @@ package final class PlainReporter: Sendable {
                 text += "    " + paint("- \(description) (skipped)", .yellow) + "\n"
             }
         }
-        for log in record.scenarios[id]?.logs ?? [] {
+        for log in record.scenario(id)?.logs ?? [] {
             text += "    " + paint(Self.indented("log: \(log)", by: "         "), .dim) + "\n"
         }
         return text
@@ -121,7 +126,7 @@ package final class PlainReporter: Sendable {
     /// The warned steps of a passing scenario (`leaks: warn`), each with its reason.
     private func warnings(_ id: ScenarioID, record: RunRecord) -> String {
         let warned =
-            record.scenarios[id]?.steps.values.contains { if case .warned = $0 { true } else { false } } ?? false
+            record.scenario(id)?.steps.values.contains { if case .warned = $0 { true } else { false } } ?? false
         guard warned else { return "" }
         var text = ""
         for line in record.stepLines(id) {

@@ -66,7 +66,11 @@ struct RunRecord: Sendable {
     var plan = RunPlan(scenarios: [])
     /// Where each scenario is in ``plan``.
     private var planIndex: [ScenarioID: Int] = [:]
-    var scenarios: [ScenarioID: ScenarioRecord] = [:]
+    /// Each scenario's record but the current one's: a scenario's events come one after another, and
+    /// looking its record up by its identity (two strings hashed) for every event was most of the cost of
+    /// recording it — the one events came for last is kept apart, and found by comparing.
+    private var others: [ScenarioID: ScenarioRecord] = [:]
+    private var current: (id: ScenarioID, record: ScenarioRecord)?
     var summary: RunSummary?
     /// The run's totals and each scenario's outcome and time: what every count in a report is read from.
     private(set) var tally = RunTally()
@@ -79,43 +83,81 @@ struct RunRecord: Sendable {
         case .runStarted(let plan):
             self.plan = plan
             planIndex = Dictionary(plan.scenarios.enumerated().map { ($1.id, $0) }) { first, _ in first }
-            scenarios = [:]
+            others = [:]
+            current = nil
             summary = nil
             flaky = []
         case .scenarioStarted(let id, _):
             // A new try starts clean, remembering how the earlier ones went.
-            var record = ScenarioRecord()
-            record.tries = (scenarios[id]?.tries ?? 0) + 1
-            record.passedTries = scenarios[id]?.passedTries ?? 0
-            record.failedTries = scenarios[id]?.failedTries ?? []
-            scenarios[id] = record
-        case .attemptFinished(let id, _, let outcome, _):
-            var record = scenarios[id, default: ScenarioRecord()]
-            if case .failed(let step, let reason) = outcome {
-                record.failedTries.append((step, reason, record.passedTries + 1))
-            } else if outcome == .passed {
-                record.passedTries += 1
+            update(id) { record in
+                var next = ScenarioRecord()
+                next.tries = record.tries + 1
+                next.passedTries = record.passedTries
+                next.failedTries = record.failedTries
+                record = next
             }
-            scenarios[id] = record
+        case .attemptFinished(let id, _, let outcome, _):
+            update(id) { record in
+                if case .failed(let step, let reason) = outcome {
+                    record.failedTries.append((step, reason, record.passedTries + 1))
+                } else if outcome == .passed {
+                    record.passedTries += 1
+                }
+            }
         case .stepStarted, .stepWaiting, .requests:
             break
         case .requestLog(let id, let requests, let dropped):
-            scenarios[id, default: ScenarioRecord()].requests = requests
-            scenarios[id, default: ScenarioRecord()].droppedRequests = dropped
-        case .stepFinished(let id, let step, _, let outcome, _):
-            scenarios[id, default: ScenarioRecord()].steps[step] = outcome
-        case .log(let id, let line):
-            scenarios[id, default: ScenarioRecord()].logs.append(line)
-        case .scenarioFinished(let id, let outcome, let duration):
-            scenarios[id, default: ScenarioRecord()].outcome = outcome
-            scenarios[id, default: ScenarioRecord()].duration = duration
-            if outcome == .passed { scenarios[id, default: ScenarioRecord()].passedTries += 1 }
-            if outcome == .passed, let record = scenarios[id], !record.failedTries.isEmpty {
-                flaky.append(Flaky(id: id, failedTries: record.failedTries.count, tries: record.tries))
+            update(id) { record in
+                record.requests = requests
+                record.droppedRequests = dropped
             }
+        case .stepFinished(let id, let step, _, let outcome, _):
+            update(id) { $0.steps[step] = outcome }
+        case .log(let id, let line):
+            update(id) { $0.logs.append(line) }
+        case .scenarioFinished(let id, let outcome, let duration):
+            let flakyTries = update(id) { record -> (failed: Int, tries: Int)? in
+                record.outcome = outcome
+                record.duration = duration
+                guard outcome == .passed else { return nil }
+                record.passedTries += 1
+                return record.failedTries.isEmpty ? nil : (record.failedTries.count, record.tries)
+            }
+            if let flakyTries { flaky.append(Flaky(id: id, failedTries: flakyTries.failed, tries: flakyTries.tries)) }
         case .runFinished(let summary):
             self.summary = summary
         }
+    }
+
+    /// The record of scenario `id`, if it has one.
+    func scenario(_ id: ScenarioID) -> ScenarioRecord? {
+        if let current, current.id == id { return current.record }
+        return others[id]
+    }
+
+    /// Forgets the record of scenario `id` (a reporter that wrote it out keeps nothing of it).
+    mutating func forget(_ id: ScenarioID) {
+        if current?.id == id {
+            current = nil
+        } else {
+            others[id] = nil
+        }
+    }
+
+    /// Changes the record of `id` (a new one when it has none), which becomes the current one.
+    private mutating func update<T>(_ id: ScenarioID, _ change: (inout ScenarioRecord) -> T) -> T {
+        var record: ScenarioRecord
+        if let current, current.id == id {
+            record = current.record
+        } else {
+            if let current { others[current.id] = current.record }
+            record = others.removeValue(forKey: id) ?? ScenarioRecord()
+        }
+        // Taken out while it changes, so that its lists are changed in place, not copied.
+        current = nil
+        let result = change(&record)
+        current = (id, record)
+        return result
     }
 
     /// The planned scenario with this id.
@@ -126,7 +168,7 @@ struct RunRecord: Sendable {
     /// The step lines of a scenario: `✓ description`, `✗ description`, `⚠ description`, `- description (skipped)`.
     func stepLines(_ id: ScenarioID) -> [(glyph: StepGlyph, description: String, outcome: StepOutcome?)] {
         guard let planned = planned(id) else { return [] }
-        let record = scenarios[id]
+        let record = scenario(id)
         return planned.steps.enumerated().map { index, step in
             let outcome = record?.steps[index]
             let glyph: StepGlyph
