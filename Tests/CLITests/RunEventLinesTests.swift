@@ -119,6 +119,40 @@ struct RunEventLinesTests {
         #expect(Data(lines[2]) == expected.encoded())
     }
 
+    /// One worker's lines read by one decoder, which reads a line that repeats the last identity
+    /// without it: every line is read as it is read alone — interleaved scenarios, the app's output, the
+    /// end, and damaged lines that start with a known identity.
+    @Test func aDecoderReadsEveryLineAsItIsReadAlone() throws {
+        let a = ScenarioID(file: "Scenarios/a \"quoted\".yml", name: "Café ✓ — A")
+        let b = ScenarioID(file: "Scenarios/b.yml", name: "B")
+        let events: [RunEvent] = [
+            .scenarioStarted(a, worker: 0), .log(a, "line \\ one"),
+            .stepFinished(a, step: 0, phase: .setUp, outcome: .passed, duration: .milliseconds(2)),
+            .scenarioStarted(b), .log(b, "b's"), .log(a, "a again"),
+            .scenarioFinished(b, outcome: .passed, duration: .seconds(1)),
+            .scenarioFinished(a, outcome: .failed(step: 1, reason: "no"), duration: .zero),
+        ]
+        var lines = try events.map { try #require(RunEventLines.encode($0)).dropLast() }
+        lines.insert(RunEventLines.encodeOutput("\"Scenarios/b.yml\",\"B\"").dropLast(), at: 5)
+        let identity = #""Scenarios/b.yml","B""#
+        for damaged in [
+            #"["log",\#(identity)"#, #"["log",\#(identity)]"#, #"["log",\#(identity),]"#, #"["log",\#(identity),"x"] "#,
+            #"["log",\#(identity),"x"]]"#, #"["finished",\#(identity),"passed"]"#, #"["log",\#(identity)"x"]"#,
+            #"["end",\#(identity)]"#, #"["output",\#(identity)]"#, #"["lo"g",\#(identity),"x"]"#,
+        ] {
+            lines.append(Data(damaged.utf8))
+            lines.append(try #require(RunEventLines.encode(.log(b, "again"))).dropLast())
+        }
+        lines.append(RunEventLines.encodeEnd(status: 0).dropLast())
+        var decoder = RunEventLines.Decoder()
+        for line in lines {
+            #expect(
+                decoder.decodeMessage(line) == RunEventLines.decodeMessage(line),
+                "\(String(decoding: line, as: UTF8.self))"
+            )
+        }
+    }
+
     @Test func runLevelEventsAndOtherLinesAreNotEvents() {
         #expect(RunEventLines.encode(.runStarted(RunPlan(scenarios: []))) == nil)
         #expect(RunEventLines.encode(.runFinished(RunSummary())) == nil)

@@ -127,7 +127,64 @@ package enum RunEventLines {
 
     /// The message on one line (without its newline), or `nil` when the line is not one.
     package static func decodeMessage(_ line: Data) -> Message? {
-        guard case .array(let fields)? = try? JSONValue(parsing: line) else { return nil }
+        var decoder = Decoder()
+        return decoder.decodeMessage(line)
+    }
+
+    /// Reads one worker's lines in order (``WorkerProcess``): a scenario's lines follow one another and
+    /// repeat its identity, so the identity of the last one read is kept, as written, and a line that
+    /// writes it again is read without it — its scenario's strings not made, nor compared later, again.
+    /// Reads every line as ``decodeMessage(_:)`` does.
+    package struct Decoder {
+        /// The last identity read, `"FILE","NAME"` as the writer writes it (``Identity``), and its id.
+        private var last: Identity?
+
+        package init() {}
+
+        package mutating func decodeMessage(_ line: Data) -> Message? {
+            if let last, let event = Self.event(line, writing: last) { return .event(event) }
+            guard case .array(let fields)? = try? JSONValue(parsing: line) else { return nil }
+            let message = RunEventLines.message(fields)
+            if case .event(let event)? = message, let id = event.scenario, last?.id != id { last = Identity(id) }
+            return message
+        }
+
+        /// The event on `line` when it is `["KIND",` then `identity`'s bytes then its other fields;
+        /// `nil` otherwise.
+        private static func event(_ line: Data, writing identity: Identity) -> RunEvent? {
+            line.withUnsafeBytes { raw -> RunEvent? in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                guard bytes.count > 4, bytes[0] == UInt8(ascii: "["), bytes[1] == UInt8(ascii: "\"") else { return nil }
+                // A kind is a plain word: no escape, no quote in it.
+                var index = 2
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                    index += 1
+                }
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: ",")
+                else { return nil }
+                let kind = String(decoding: UnsafeBufferPointer(rebasing: bytes[2..<index]), as: UTF8.self)
+                let start = index + 2
+                let end = start + identity.bytes.count
+                guard kind != "output", kind != "end", end < bytes.count,
+                    identity.bytes.withUnsafeBufferPointer({ $0.elementsEqual(bytes[start..<end]) })
+                else { return nil }
+                // The fields after the identity, as an array of their own.
+                var rest: [JSONValue] = []
+                if bytes[end] == UInt8(ascii: ",") {
+                    var array = [UInt8(ascii: "[")]
+                    array.append(contentsOf: bytes[(end + 1)...])
+                    guard case .array(let fields)? = try? JSONValue(parsing: Data(array)) else { return nil }
+                    rest = fields
+                } else if bytes[end] != UInt8(ascii: "]") || end + 1 != bytes.count {
+                    return nil
+                }
+                return RunEventLines.decode(kind: kind, id: identity.id, rest: rest)
+            }
+        }
+    }
+
+    /// The message of a line's fields, or `nil`.
+    private static func message(_ fields: [JSONValue]) -> Message? {
         if fields.count == 2, fields[0] == "output", case .string(let text) = fields[1] { return .output(text) }
         if fields.count == 2, fields[0] == "end", case .int(let status) = fields[1], let status = Int32(exactly: status)
         {
@@ -146,8 +203,11 @@ package enum RunEventLines {
         guard fields.count >= 3, case .string(let kind) = fields[0], case .string(let file) = fields[1],
             case .string(let name) = fields[2]
         else { return nil }
-        let id = ScenarioID(file: file, name: name)
-        let rest = Array(fields.dropFirst(3))
+        return decode(kind: kind, id: ScenarioID(file: file, name: name), rest: Array(fields.dropFirst(3)))
+    }
+
+    /// The event of `kind` for scenario `id` whose other fields are `rest`, or `nil`.
+    private static func decode(kind: String, id: ScenarioID, rest: [JSONValue]) -> RunEvent? {
         switch (kind, rest.count) {
         case ("started", 0):
             return .scenarioStarted(id)

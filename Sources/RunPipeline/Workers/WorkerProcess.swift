@@ -223,6 +223,7 @@ package final class WorkerProcess: Sendable {
     ///   channel ended without one.
     private static func readLines(_ handle: FileHandle, _ onLines: ([RunEventLines.Message]) -> Void) -> Int32? {
         var buffer = Data()
+        var decoder = RunEventLines.Decoder()
         while true {
             let chunk = nextChunk(of: handle)
             if chunk.isEmpty { return nil }
@@ -230,7 +231,7 @@ package final class WorkerProcess: Sendable {
             let newlines = newlineOffsets(in: chunk).map { $0 + buffer.count }
             buffer.append(chunk)
             guard !newlines.isEmpty else { continue }
-            let (lines, consumed) = messages(in: buffer, newlines: newlines)
+            let (lines, consumed) = messages(in: buffer, newlines: newlines, decoder: &decoder)
             buffer = Data(buffer[(buffer.startIndex + consumed)...])
             for (index, line) in lines.enumerated() {
                 guard case .end(let status) = line else { continue }
@@ -244,11 +245,19 @@ package final class WorkerProcess: Sendable {
     /// The messages of the whole lines in `data` (ending at `newlines`, offsets found with
     /// ``newlineOffsets(in:)``), and how many bytes they took; a line that is no message is dropped.
     static func messages(in data: Data, newlines: [Int]? = nil) -> (messages: [RunEventLines.Message], consumed: Int) {
+        var decoder = RunEventLines.Decoder()
+        return messages(in: data, newlines: newlines, decoder: &decoder)
+    }
+
+    /// ``messages(in:newlines:)`` read by `decoder`, which goes on reading the same worker's lines.
+    static func messages(in data: Data, newlines: [Int]?, decoder: inout RunEventLines.Decoder) -> (
+        messages: [RunEventLines.Message], consumed: Int
+    ) {
         var messages: [RunEventLines.Message] = []
         var consumed = 0
         for newline in newlines ?? newlineOffsets(in: data) {
             let line = data[(data.startIndex + consumed)..<(data.startIndex + newline)]
-            if let message = RunEventLines.decodeMessage(line) { messages.append(message) }
+            if let message = decoder.decodeMessage(line) { messages.append(message) }
             consumed = newline + 1
         }
         return (messages, consumed)
