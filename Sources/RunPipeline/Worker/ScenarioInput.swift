@@ -5,19 +5,17 @@ import ObjectManager
 import Scenarios
 import Synchronization
 
-/// The scenarios the parent names on the channel, one a line (``line(index:id:line:source:)``): its
-/// position in the run's plan (the worker's place on the board says it), the line it is written on, its
-/// file and its name, and where its item and its file's keys are written (``ItemSource``). Each is built shortly before it runs (``ScenarioBuilder``): the parent loaded and checked
-/// every file, a worker builds only what it runs, and at most ``builtAhead`` of them are built and not
-/// finished at a time (the parent hands a lone worker up to a thousand ahead; built, they were most of
-/// a large run's worker memory). Reading never waits for the run: a worker that stopped reading its
-/// channel while the parent waited to write more to it, and the parent that stopped reading the worker's
-/// events meanwhile, would wait for each other for ever — the lines read wait, small, for their turn to
-/// be built. A scenario its file no longer holds at that line (changed after the parent loaded it) ends
-/// the input with ``problem``. Read and built on threads of their own: a blocking read, and building,
-/// must not hold the event loop every task runs on. At the end of its input the reading thread waits for
-/// the channel to close: the parent has ended (whatever way, `kill -9` too), and so does this process,
-/// at once.
+/// The scenarios the parent names on the channel, one a line (``line(index:id:line:source:)``): its position in the
+/// run's plan (the worker's place on the board says it), the line it is written on, its file and its name, and where
+/// its item and its file's keys are written (``ItemSource``). Each is built shortly before it runs
+/// (``ScenarioBuilder``): the parent loaded and checked every file, a worker builds only what it runs, and at most
+/// ``builtAhead`` of them are built and not finished at a time (the parent hands a lone worker up to a thousand ahead).
+/// Reading never waits for the run: a worker that stopped reading its channel while the parent waited to write more to
+/// it, and the parent that stopped reading the worker's events meanwhile, would wait for each other for ever — the
+/// lines read wait, small, for their turn to be built. A scenario its file no longer holds at that line (changed after
+/// the parent loaded it) ends the input with ``problem``. Read and built on threads of their own: a blocking read, and
+/// building, must not hold the event loop every task runs on. At the end of its input the reading thread waits for the
+/// channel to close: the parent has ended (whatever way, `kill -9` too), and so does this process, at once.
 package final class ScenarioInput: Sendable {
     /// How many scenarios are built and not finished at most: the one running, and the next ones ready
     /// to start the moment it ends.

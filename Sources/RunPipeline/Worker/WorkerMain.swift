@@ -7,16 +7,15 @@ import Synchronization
 
 /// One worker process of a run (``WorkerPool``): what `scenario-run worker` (hidden) runs.
 ///
-/// Started before the parent loads (the first one as the parent starts: ``WorkerLaunchpad``), it reads
-/// the run the parent resolved (``WorkerRun``: the paths, its folder and the settings, options and
-/// `scenario-run.yml` already merged) from its channel, starts its own stub server, then reads the
-/// scenarios the parent hands it, one a line (``ScenarioInput``), builds each shortly before it runs (the parent
-/// has loaded and checked every file: the worker loads none whole), and runs each (one run, scenarios as
-/// they arrive) between the default set-up and tear-down, writing its run events to standard output as
-/// JSON lines and where it is to its slot of the parent's ``ProgressBoard``. Ends at the end of its
-/// input. Ctrl-C and a closed terminal are the parent's to handle: the worker ignores SIGINT and SIGHUP;
-/// SIGTERM cancels gracefully (the current scenario's tear-down runs), a second SIGTERM exits at once. A
-/// step it cannot stop ends it, with status ``WorkerExit.abandonedStepStatus``, once its scenario is
+/// Started before the parent loads (the first one as the parent starts: ``WorkerLaunchpad``), it reads the run the
+/// parent resolved (``WorkerRun``: the paths, its folder and the settings, options and `scenario-run.yml` already
+/// merged) from its channel, starts its own stub server, then reads the scenarios the parent hands it, one a line
+/// (``ScenarioInput``), builds each shortly before it runs (the parent has loaded and checked every file: the worker
+/// reads only each scenario's bytes), and runs each (one run, scenarios as they arrive) between the default set-up and
+/// tear-down, writing its run events to standard output as JSON lines and where it is to its slot of the parent's
+/// ``ProgressBoard``. Ends at the end of its input. Ctrl-C and a closed terminal are the parent's to handle: the worker
+/// ignores SIGINT and SIGHUP; SIGTERM cancels gracefully (the current scenario's tear-down runs), a second SIGTERM
+/// exits at once. A step it cannot stop ends it, with status ``WorkerExit.abandonedStepStatus``, once its scenario is
 /// reported.
 package enum WorkerMain {
     /// A worker's whole command line: the executable started with this one argument is a worker. It is
