@@ -90,19 +90,22 @@ struct RunEventLinesTests {
         }
     }
 
+    static let a = ScenarioID(file: "Scenarios/a \"quoted\".yml", name: "Café ✓ — A")
+    static let b = ScenarioID(file: "Scenarios/b.yml", name: "B\tтаб")
+    /// Two scenarios' events, interleaved as one worker's never are and two workers' merged are.
+    static let interleaved: [RunEvent] = [
+        .scenarioStarted(a, worker: 0), .log(a, "line \\ one"),
+        .stepFinished(a, step: 0, phase: .setUp, outcome: .passed, duration: .milliseconds(2)),
+        .scenarioStarted(b), .log(b, "b's"), .log(a, "a again"),
+        .scenarioFinished(b, outcome: .passed, duration: .seconds(1)),
+        .scenarioFinished(a, outcome: .failed(step: 1, reason: "no"), duration: .zero),
+    ]
+
     /// A worker writes its lines into one buffer, each scenario's identity escaped once and kept for its
     /// next events: lines of several scenarios, interleaved, each read back as its own event, and a line
     /// is the JSON array of its fields.
     @Test func linesWrittenWithAKeptIdentityNameTheirOwnScenario() throws {
-        let a = ScenarioID(file: "Scenarios/a \"quoted\".yml", name: "Café ✓ — A")
-        let b = ScenarioID(file: "Scenarios/b.yml", name: "B\tтаб")
-        let events: [RunEvent] = [
-            .scenarioStarted(a, worker: 0), .log(a, "line \\ one"),
-            .stepFinished(a, step: 0, phase: .setUp, outcome: .passed, duration: .milliseconds(2)),
-            .scenarioStarted(b), .log(b, "b's"), .log(a, "a again"),
-            .scenarioFinished(b, outcome: .passed, duration: .seconds(1)),
-            .scenarioFinished(a, outcome: .failed(step: 1, reason: "no"), duration: .zero),
-        ]
+        let (a, events) = (Self.a, Self.interleaved)
         var out: [UInt8] = []
         var identity: RunEventLines.Identity?
         for event in events { #expect(RunEventLines.append(event, to: &out, identity: &identity)) }
@@ -123,18 +126,13 @@ struct RunEventLinesTests {
     /// without it: every line is read as it is read alone — interleaved scenarios, the app's output, the
     /// end, and damaged lines that start with a known identity.
     @Test func aDecoderReadsEveryLineAsItIsReadAlone() throws {
-        let a = ScenarioID(file: "Scenarios/a \"quoted\".yml", name: "Café ✓ — A")
-        let b = ScenarioID(file: "Scenarios/b.yml", name: "B")
-        let events: [RunEvent] = [
-            .scenarioStarted(a, worker: 0), .log(a, "line \\ one"),
-            .stepFinished(a, step: 0, phase: .setUp, outcome: .passed, duration: .milliseconds(2)),
-            .scenarioStarted(b), .log(b, "b's"), .log(a, "a again"),
-            .scenarioFinished(b, outcome: .passed, duration: .seconds(1)),
-            .scenarioFinished(a, outcome: .failed(step: 1, reason: "no"), duration: .zero),
-        ]
+        let (b, events) = (Self.b, Self.interleaved)
         var lines = try events.map { try #require(RunEventLines.encode($0)).dropLast() }
-        lines.insert(RunEventLines.encodeOutput("\"Scenarios/b.yml\",\"B\"").dropLast(), at: 5)
-        let identity = #""Scenarios/b.yml","B""#
+        // b's identity as a line writes it: the app printing exactly that is output, not an event.
+        let identity =
+            String(decoding: JSONValue.string(b.file).encoded(), as: UTF8.self) + ","
+            + String(decoding: JSONValue.string(b.name).encoded(), as: UTF8.self)
+        lines.insert(RunEventLines.encodeOutput(identity).dropLast(), at: 5)
         for damaged in [
             #"["log",\#(identity)"#, #"["log",\#(identity)]"#, #"["log",\#(identity),]"#, #"["log",\#(identity),"x"] "#,
             #"["log",\#(identity),"x"]]"#, #"["finished",\#(identity),"passed"]"#, #"["log",\#(identity)"x"]"#,

@@ -18,17 +18,10 @@ import YAMLSource
 /// let scenario = builder.scenario(ScenarioID(file: "Scenarios/reviews.yml", name: "Posting"), line: 12)
 /// ```
 package struct ScenarioBuilder {
-    /// Where one item of a file's `scenarios:` list is written: its bytes in the file, and the lines
-    /// before it.
-    private struct Item {
-        var bytes: Range<Int>
-        var lineOffset: Int
-    }
-
     private enum File {
         /// Read key by key: the file's own keys, and where its items are (the text itself is not kept:
         /// each item is read again from the file when it is asked for).
-        case items(ScenarioFileLoader.FileSettings, [Item])
+        case items(ScenarioFileLoader.FileSettings, [ItemSource.Part])
         /// Loaded whole (another layout, or an item that does not compose alone).
         case whole([Scenario])
         /// It cannot be read, or does not load without errors, any more.
@@ -55,8 +48,7 @@ package struct ScenarioBuilder {
     package mutating func scenario(_ id: ScenarioID, line: Int, source: ItemSource? = nil) -> Scenario? {
         if let source {
             guard let settings = settings(of: id.file, keys: source.keys) else { return nil }
-            let item = Item(bytes: source.item.bytes, lineOffset: source.item.lineOffset)
-            switch build(item, of: id.file, in: settings) {
+            switch build(source.item, of: id.file, in: settings) {
             case .built(let scenarios): return scenarios.first { $0.id == id && $0.location.line == line }
             case .refused: return nil
             case .notAlone: break  // The file is read as it would be without a source.
@@ -100,7 +92,9 @@ package struct ScenarioBuilder {
     /// The scenarios of the item, read again from the file: a file changed since (its bytes are other
     /// ones now) gives another scenario or none, never a wrong one (the caller compares the identity and
     /// the line).
-    private mutating func build(_ item: Item, of path: String, in settings: ScenarioFileLoader.FileSettings) -> Built {
+    private mutating func build(_ item: ItemSource.Part, of path: String, in settings: ScenarioFileLoader.FileSettings)
+        -> Built
+    {
         guard let text = Self.read(item.bytes, of: path),
             let source = try? YAMLText(checking: text, file: path)
         else { return .refused }
@@ -156,14 +150,8 @@ package struct ScenarioBuilder {
         guard let chunks = ScenarioFileChunks(source.text), let settings = loader.fileSettings(chunks.keys),
             loader.diagnostics.isEmpty
         else { return whole(path) }
-        // Byte offsets in the file: the text's own, after a byte order mark if the file starts with one.
-        let text = source.text
-        let mark = Self.startsWithByteOrderMark(path) ? 3 : 0
-        let items = chunks.scenarios.map { chunk in
-            let start = text.utf8.distance(from: text.startIndex, to: chunk.range.lowerBound) + mark
-            let end = start + text.utf8.distance(from: chunk.range.lowerBound, to: chunk.range.upperBound)
-            return Item(bytes: start..<end, lineOffset: chunk.lineOffset)
-        }
+        // Where each item is in the file's bytes, as the parent of workers finds it.
+        let items = chunks.scenarios.map(loader.part)
         return .items(settings, items)
     }
 
@@ -193,10 +181,5 @@ package struct ScenarioBuilder {
             done += count
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func startsWithByteOrderMark(_ path: String) -> Bool {
-        guard let text = read(0..<3, of: path) else { return false }
-        return text == "\u{FEFF}"
     }
 }

@@ -84,7 +84,7 @@ struct ScenarioFileLoader {
     }
 
     /// A chunk of the text as bytes of the file (after its byte-order mark, if it has one).
-    private func part(_ chunk: ScenarioFileChunks.Chunk) -> ItemSource.Part {
+    func part(_ chunk: ScenarioFileChunks.Chunk) -> ItemSource.Part {
         let start = text.utf8.distance(from: text.startIndex, to: chunk.range.lowerBound) + source.bytesBeforeText
         let count = text.utf8.distance(from: chunk.range.lowerBound, to: chunk.range.upperBound)
         return ItemSource.Part(bytes: start..<(start + count), lineOffset: chunk.lineOffset)
