@@ -3,14 +3,17 @@ import Foundation
 import Scenarios
 import Synchronization
 
-/// Writes run events as JSON lines (``RunEventLines``) to the worker's channel, a scenario's events in
-/// one write when it finishes, and keeps the progress board up to date. Unless `live`, step starts and
-/// waits are left out: the parent's headless reporters do not use them, and they are half of all events.
-/// `live` (the live runner's workers) writes every event as it happens. What the app printed (an
-/// ``OutputCapture``) is added to the running scenario's log, or sent as output between scenarios.
-/// Every line buffered is also kept on the board (``ProgressBoard/keep(_:)``) until it is sent, so the
-/// parent reads what a worker that died never sent; lines that would overflow the board's copy are sent
-/// sooner instead.
+/// Writes run events as JSON lines (``RunEventLines``) to the worker's channel and keeps the progress
+/// board up to date. Unless `live`, step starts and waits are left out (the parent's headless reporters do
+/// not use them, and they are half of all events), and finished scenarios are sent together: at once when
+/// one failed or when at most ``sentAtOnceBelow`` scenarios are handed and unfinished (`unfinished`: the
+/// parent, which hands a worker more as it hears of ends, must hear soon), else within `batchTime` (by
+/// default ``batchTime``) — each write wakes the parent, which then reads and reports while this process
+/// runs (DECISIONS 187). `live` (the live runner's workers) writes every event as it happens. What the
+/// app printed (an ``OutputCapture``) is added to the running scenario's log, or sent as output between
+/// scenarios. Every line buffered is also kept on the board (``ProgressBoard/keep(_:)``) until it is
+/// sent, so the parent reads what a worker that died never sent; lines that would overflow the board's
+/// copy are sent sooner instead.
 package final class EventLineWriter: Sendable {
     private struct State {
         /// The lines not sent yet.
@@ -20,6 +23,9 @@ package final class EventLineWriter: Sendable {
         /// The running scenario's identity as its lines write it.
         var identity: RunEventLines.Identity?
         var startedOne = false
+        /// The write due within the batch time, set when a finished scenario waits to be sent; any
+        /// write cancels it.
+        var due: DispatchWorkItem?
         /// The scenario running, whose log the app's output goes to.
         var current: ScenarioID?
         /// The app's last line, not ended yet, and how much it printed in the current scenario.
@@ -34,6 +40,8 @@ package final class EventLineWriter: Sendable {
     private let board: ProgressBoard?
     private let starting: @Sendable (ScenarioID) -> (index: Int, scenario: Scenario)?
     private let finished: @Sendable (ScenarioID) -> Void
+    private let unfinished: @Sendable () -> Int
+    private let batchTime: DispatchTimeInterval
     private let stepTimeouts: @Sendable (Scenario) -> [Duration]
     private let capture: OutputCapture?
 
@@ -43,6 +51,8 @@ package final class EventLineWriter: Sendable {
         board: ProgressBoard? = nil,
         starting: @escaping @Sendable (ScenarioID) -> (index: Int, scenario: Scenario)? = { _ in nil },
         finished: @escaping @Sendable (ScenarioID) -> Void = { _ in },
+        unfinished: @escaping @Sendable () -> Int = { 0 },
+        batchTime: DispatchTimeInterval = EventLineWriter.batchTime,
         stepTimeouts: @escaping @Sendable (Scenario) -> [Duration] = { _ in [] },
         capture: OutputCapture? = nil
     ) {
@@ -51,6 +61,8 @@ package final class EventLineWriter: Sendable {
         self.board = board
         self.starting = starting
         self.finished = finished
+        self.unfinished = unfinished
+        self.batchTime = batchTime
         self.stepTimeouts = stepTimeouts
         self.capture = capture
         if let capture, capture.descriptor >= 0 {
@@ -84,14 +96,27 @@ package final class EventLineWriter: Sendable {
         }
         // Only a scenario's events travel: the parent starts and ends the run itself.
         guard event.scenario != nil else { return }
+        var batched = false
+        if !live, case .scenarioFinished(_, let outcome, _) = event {
+            let failed = if case .failed = outcome { true } else { false }
+            batched = !failed && unfinished() > Self.sentAtOnceBelow
+        }
         let written = pending.withLock { state -> Bool in
             guard buffer(event, &state) else { return false }
             // At once: every event when live; the first start of the run (the parent marks when the
-            // first scenario started); a scenario's end (with its events).
+            // first scenario started); a scenario's end (with its events) unless it is batched.
             var now = live
             switch event {
             case .scenarioFinished:
-                now = true
+                now = !batched
+                if batched, state.due == nil {
+                    let due = DispatchWorkItem { [weak self] in
+                        guard let self, !pending.withLock({ flush(&$0) }) else { return }
+                        exit(3)
+                    }
+                    state.due = due
+                    DispatchQueue.global().asyncAfter(deadline: .now() + batchTime, execute: due)
+                }
                 state.current = nil
             case .scenarioStarted(let id, _):
                 state.current = id
@@ -131,11 +156,21 @@ package final class EventLineWriter: Sendable {
 
     /// Writes what is pending, under the lock (the output thread writes too, and lines must not mix).
     private func flush(_ state: inout State) -> Bool {
+        state.due?.cancel()
+        state.due = nil
         guard !state.data.isEmpty else { return true }
         defer { state.data.removeAll(keepingCapacity: state.data.capacity <= Self.keptCapacity) }
         board?.sending()
         return Terminal.write(state.data, to: channel)
     }
+
+    /// How many scenarios handed and unfinished (the one finishing included) a finished scenario is sent
+    /// at once with: a worker handed few (two, with `--jobs` 2 and more) waits for the parent to hear of
+    /// its ends before it is handed more.
+    static let sentAtOnceBelow = 2
+    /// How long a finished scenario's lines wait at most to be sent with the next ones: the parent's
+    /// report of a scenario is that much late at most (a run of 0.6 ms scenarios writes once every 30).
+    static let batchTime: DispatchTimeInterval = .milliseconds(20)
 
     /// The most room kept for pending lines between writes (a scenario's lines are a few KB; an app that
     /// printed a megabyte does not keep it).

@@ -19,7 +19,10 @@ import Synchronization
 package final class ScenarioInput: Sendable {
     /// How many scenarios are built and not finished at most: the one running, and the next ones ready
     /// to start the moment it ends.
-    static let builtAhead = 3
+    static let builtAhead = 16
+    /// How few built and unfinished scenarios wake the building thread to build up to ``builtAhead``
+    /// again: it is woken once every dozen scenarios, not once each (DECISIONS 187).
+    static let buildAgainAt = 4
 
     let scenarios: AsyncStream<Scenario>
     private let mismatch = Mutex<String?>(nil)
@@ -32,6 +35,7 @@ package final class ScenarioInput: Sendable {
     private nonisolated(unsafe) var readAll = false
     private nonisolated(unsafe) var unfinished = 0
     private nonisolated(unsafe) var readCount = 0
+    private nonisolated(unsafe) var finishedCount = 0
 
     /// What one line hands a worker: the scenario's position in the plan, its identity, its line, and
     /// where its item and its file's keys are written (``ItemSource``) when the parent knows.
@@ -175,8 +179,18 @@ package final class ScenarioInput: Sendable {
     /// one read may be built.
     func finish(_ id: ScenarioID) {
         handed.withLock { _ = $0.removeValue(forKey: id) }
-        queue.withLock { unfinished = max(0, unfinished - 1) }
-        queue.signal()
+        let wake = queue.withLock {
+            unfinished = max(0, unfinished - 1)
+            finishedCount += 1
+            return unfinished == Self.buildAgainAt
+        }
+        if wake { queue.signal() }
+    }
+
+    /// How many scenarios were handed and have not finished: read from the channel, built or not, the
+    /// running one included.
+    var handedUnfinished: Int {
+        queue.withLock { max(0, readCount - finishedCount) }
     }
 
     /// How many scenarios were read from the channel (built or waiting to be): for tests.

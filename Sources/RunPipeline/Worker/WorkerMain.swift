@@ -106,6 +106,7 @@ package enum WorkerMain {
             board: progress,
             starting: { input.start($0) },
             finished: { input.finish($0) },
+            unfinished: { input.handedUnfinished },
             stepTimeouts: { runner.stepTimeouts(of: $0) },
             capture: capture
         )
