@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// The SQLite side of an ``EntityStore``: one table per entity and one per many-to-many relationship (its
@@ -37,6 +38,8 @@ final class PersistentStore: Sendable {
         /// The INSERT of every attribute column: saved objects carry a value (maybe null) for every
         /// attribute, so the statement is the same for every insert.
         var insert: String
+        /// The INSERT prepared, once, on the store's connection (``Prepared``).
+        let preparedInsert = Prepared()
 
         init(_ entity: EntityDescription) {
             attributes = entity.attributes
@@ -44,6 +47,23 @@ final class PersistentStore: Sendable {
             select = "SELECT " + (["rowid"] + columns).joined(separator: ", ") + " FROM \(quote(entity.name))"
             count = "SELECT COUNT(*) FROM \(quote(entity.name))"
             insert = PersistentStore.insertSQL(entity.name, columns: entity.attributes.map(\.name))
+        }
+    }
+
+    /// A statement prepared on the store's connection the first time it runs, and kept: GRDB's statement
+    /// cache finds a statement by hashing its whole SQL text, which an insert of every object paid. Touched
+    /// only inside the database queue's closures, which the queue serializes (hence `@unchecked`).
+    final class Prepared: @unchecked Sendable {
+        private var statement: Statement?
+
+        /// The statement of `sql` on `db`, its values bound by position (``PersistentStore/bind(_:to:in:)``).
+        func statement(_ sql: String, in db: Database) throws -> Statement {
+            if let statement { return statement }
+            let made = try db.makeStatement(sql: sql)
+            // Arguments are taken as bound from now on: each run binds every parameter itself.
+            made.setUncheckedArguments(StatementArguments())
+            statement = made
+            return made
         }
     }
 
@@ -174,8 +194,10 @@ final class PersistentStore: Sendable {
                     switch change {
                     case .insert(let entity, let attributes, let values):
                         if let known = statements[entity], known.attributes == attributes {
-                            try Self.statement(known.insert, in: db, binding: values.lazy.map(\.databaseValue))
-                                .execute()
+                            let statement = try known.preparedInsert.statement(known.insert, in: db)
+                            try Self.bind(values.lazy.map(\.databaseValue), to: statement, in: db)
+                            try statement.execute()
+                            return sqlite3_last_insert_rowid(db.sqliteConnection)
                         } else {
                             // An app's own description of the entity: its columns by name.
                             let named = EntityDescription.named(values, attributes)
@@ -305,15 +327,38 @@ final class PersistentStore: Sendable {
         let statement = try db.cachedStatement(sql: sql)
         // Resets the statement and clears its bindings; execution then binds nothing more.
         statement.setUncheckedArguments(StatementArguments())
+        try bind(values, to: statement, in: db)
+        return statement
+    }
+
+    /// Resets `statement` and binds `values` to its parameters by position (one for each, so no binding of
+    /// an earlier run is left). Text is bound from the string's own UTF-8 bytes, copied by SQLite, with no
+    /// C string made first (GRDB's `bind(to:at:)` makes one).
+    private static func bind(_ values: some Sequence<DatabaseValue>, to statement: Statement, in db: Database) throws {
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
         var index: CInt = 1
         for value in values {
-            let code = value.bind(to: statement.sqliteStatement, at: index)
-            guard code == 0 else {  // SQLITE_OK
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+            let code: CInt
+            switch value.storage {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .int64(let number): code = sqlite3_bind_int64(handle, index, number)
+            case .double(let number): code = sqlite3_bind_double(handle, index, number)
+            case .string(var text):
+                code = text.withUTF8 { bytes in
+                    sqlite3_bind_text(handle, index, bytes.baseAddress, CInt(bytes.count), sqliteTransient)
+                }
+            case .blob: code = value.bind(to: handle, at: index)
+            }
+            guard code == SQLITE_OK else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: db.lastErrorMessage,
+                    sql: statement.sql
+                )
             }
             index += 1
         }
-        return statement
     }
 
     private static func insertSQL(_ entity: String, columns: [String]) -> String {
@@ -348,6 +393,9 @@ final class PersistentStore: Sendable {
         return "CREATE TABLE IF NOT EXISTS \(quote(entity.name)) (\(body))"
     }
 }
+
+/// SQLite's `SQLITE_TRANSIENT`: the value bound is copied by SQLite before the call returns.
+private let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// An SQL identifier in double quotes.
 private func quote(_ identifier: String) -> String {

@@ -24,6 +24,23 @@ struct EntityStoreTests {
         #expect(try store.countSaved("Review", where: ["title": "Great"]) == 1)
     }
 
+    /// The INSERT of an entity is prepared once and kept: each insert binds every column again, so a
+    /// null after a value is null, in one save and in the next.
+    @Test func aKeptInsertLeavesNothingOfTheLastObjectInTheNext() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        try context.insert(entity: "Review", attributes: ["reviewID": 1, "title": "First ✓", "stars": 5])
+        try context.insert(entity: "Review", attributes: ["reviewID": 2])
+        try context.save()
+        try context.insert(entity: "Review", attributes: ["reviewID": 3])
+        try context.save()
+        let saved = try store.fetchSaved("Review")
+        #expect(saved.map { $0["reviewID"] } == [.integer(1), .integer(2), .integer(3)])
+        #expect(saved.map { $0["title"] } == [.string("First ✓"), .null, .null])
+        #expect(saved.map { $0["stars"] } == [.integer(5), .null, .null])
+        #expect(try store.countSaved("Review", where: ["title": .null]) == 2)
+    }
+
     /// Every kind of value goes in by position and comes back the same, through an insert, an update and a
     /// condition on each column (the store binds values itself, not through GRDB's arguments: DECISIONS 171).
     @Test func everyKindOfValueRoundTripsThroughInsertUpdateAndConditions() throws {
