@@ -1,3 +1,5 @@
+import Glibc
+
 /// A step as written, without where: its definition, its arguments' nodes (scalars with their quoting,
 /// keys in order; no locations) and the names bound before it. What identifies a step built once per
 /// file (``StepDefinition/buildsOncePerFile``): hashed and compared in place, with no text made, and by
@@ -58,7 +60,13 @@ struct WrittenStep: Hashable {
     private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
         var lhs = lhs
         var rhs = rhs
-        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                guard left.count == right.count else { return false }
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, left.count) == 0
+            }
+        }
     }
 
     /// The text's bytes and their count (so that two texts in a row are not the same bytes split
