@@ -13,12 +13,22 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
 
     /// Whether the field's name is `name`, compared as HTTP compares names: ASCII letters in either case.
     public func hasName(_ name: String) -> Bool {
-        let lhs = self.name.utf8
-        let rhs = name.utf8
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20))
+        var lhs = self.name
+        var rhs = name
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in Self.sameName(left, right) } }
+    }
+
+    /// Whether two names' bytes are the same but for the case of ASCII letters.
+    package static func sameName(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard left.count == right.count else { return false }
+        for index in 0..<left.count {
+            let a = left[index]
+            let b = right[index]
+            guard a != b else { continue }
+            let lower = a | 0x20
+            guard lower == b | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
         }
+        return true
     }
 }
 

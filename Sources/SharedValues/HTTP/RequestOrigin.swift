@@ -25,12 +25,10 @@ package struct RequestOrigin: Sendable, Hashable {
 
     /// Whether `header` is the origin's (its name compared without case, and without a copy).
     package static func isHeader(_ header: HTTPHeader) -> Bool {
-        let name = header.name.utf8
-        return name.count == headerBytes.count
-            && zip(name, headerBytes).allSatisfy { $0 | 0x20 == $1 }
+        var name = header.name
+        var own = Self.header
+        return name.withUTF8 { name in own.withUTF8 { own in HTTPHeader.sameName(name, own) } }
     }
-
-    private static let headerBytes = Array(header.utf8)
 
     /// `TRY.STEP`.
     package var headerValue: String { "\(scenarioTry).\(step)" }

@@ -81,6 +81,11 @@ import Testing
         #expect(!HTTPHeader(name: "X-@", value: "").hasName("X-`"))  // 0x40 and 0x60 differ by the case bit
         #expect(!HTTPHeader(name: "Ä", value: "").hasName("ä"))
         #expect([HTTPHeader(name: "ETag", value: "1")][field: "etag"] == "1")
+        // The origin header the object manager adds, named in any case; a byte one case bit away from a
+        // dash (a carriage return) is another name.
+        #expect(RequestOrigin.isHeader(HTTPHeader(name: "X-Scenario-Run-Origin", value: "1.0")))
+        #expect(!RequestOrigin.isHeader(HTTPHeader(name: "x\rscenario-run-origin", value: "1.0")))
+        #expect(!RequestOrigin.isHeader(HTTPHeader(name: "x-scenario-run-origi", value: "1.0")))
     }
 
     @Test func aBodilessPostSaysItsLengthIsZero() async throws {
