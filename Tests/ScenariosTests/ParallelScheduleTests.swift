@@ -49,6 +49,43 @@ struct ParallelScheduleTests {
         #expect(schedule.isDone(0))
     }
 
+    /// Several workers hold two at first; once scenarios finish, about the hold time's worth of work by
+    /// their mean time (at most the prefetch), and never more than a worker's share of what is waiting,
+    /// so they end together; long scenarios keep them at two.
+    @Test func workersHoldAboutTheHoldTimeOfWorkAndTheirShareOfWhatIsLeft() {
+        func schedule(_ count: Int) -> (ParallelSchedule, [ScenarioID]) {
+            let ids = (0..<count).map { ScenarioID(file: "s.yml", name: "S\($0)") }
+            return (ParallelSchedule(scenarios: ids, workers: 2, prefetch: 64, holdTime: .milliseconds(40)), ids)
+        }
+        func finished(_ id: ScenarioID, _ duration: Duration) -> RunEvent {
+            .scenarioFinished(id, outcome: .passed, duration: duration)
+        }
+        // Two each at first; one millisecond a scenario: 40 (a worker down to one is topped up to 40).
+        var (timed, ids) = schedule(200)
+        #expect(timed.assignments(for: 0) == [0, 1])
+        #expect(timed.assignments(for: 1) == [2, 3])
+        #expect(timed.holdLimit == 2, "nothing finished: nothing known of their time")
+        #expect(timed.handle(finished(ids[0], .milliseconds(1)), from: 0).send == Array(4..<43))
+        #expect(timed.holdLimit == 40)
+        // A microsecond a scenario: the prefetch caps it.
+        var (quick, quickIDs) = schedule(1_000)
+        _ = quick.assignments(for: 0)
+        #expect(quick.handle(finished(quickIDs[0], .microseconds(1)), from: 0).send.count == 63)
+        // Near the end, each worker's share of what is waiting: 10 scenarios, 4 handed, 1 finished, 6
+        // waiting: at most 4 (6 / 2 + 1).
+        var (short, shortIDs) = schedule(10)
+        _ = short.assignments(for: 0)
+        _ = short.assignments(for: 1)
+        #expect(short.handle(finished(shortIDs[0], .microseconds(1)), from: 0).send == [4, 5, 6])
+        #expect(short.holdLimit == 2, "3 waiting: 2 each")
+        // A second a scenario: two at a time; and without a hold time, the prefetch.
+        var (slow, slowIDs) = schedule(200)
+        _ = slow.assignments(for: 0)
+        #expect(slow.handle(finished(slowIDs[0], .seconds(1)), from: 0).send == [2])
+        #expect(slow.holdLimit == 2)
+        #expect(ParallelSchedule(scenarios: ids, workers: 2, prefetch: 8).holdLimit == 8)
+    }
+
     /// A worker is told it gets nothing more once every scenario is handed out — not before, not only
     /// once it has run them — and a dead worker's scenarios then wait for a new worker, never going to
     /// one told it gets nothing more.

@@ -165,8 +165,9 @@ package final class EventLineWriter: Sendable {
     }
 
     /// How many scenarios handed and unfinished (the one finishing included) a finished scenario is sent
-    /// at once with: a worker handed few (two, with `--jobs` 2 and more) waits for the parent to hear of
-    /// its ends before it is handed more.
+    /// at once with: a worker handed few (two, with `--jobs` 2 and more, until their scenarios prove
+    /// short: ``ParallelSchedule/holdLimit``) waits for the parent to hear of its ends before it is handed
+    /// more.
     static let sentAtOnceBelow = 2
     /// How long a finished scenario's lines wait at most to be sent with the next ones: the parent's
     /// report of a scenario is that much late at most (a run of 0.6 ms scenarios writes once every 30).

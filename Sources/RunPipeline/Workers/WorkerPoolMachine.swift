@@ -81,6 +81,10 @@ package struct WorkerPoolMachine: Sendable {
 
     /// How many scenarios a lone worker holds ahead.
     static let singleWorkerPrefetch = 1024
+    /// How many scenarios each of several workers holds at most, and about how much work
+    /// (``ParallelSchedule/holdLimit``): two at first, more once their scenarios prove short.
+    static let workersPrefetch = 64
+    static let workersHoldTime: Duration = .milliseconds(40)
     /// How long a worker gets, past a step's timeout and grace period, to report the step itself
     /// before the pool ends its process: one whose step holds its thread never does.
     static let reportingTime: Duration = .seconds(1)
@@ -180,11 +184,13 @@ package struct WorkerPoolMachine: Sendable {
         for slot in slots.indices where slot >= needed { actions += endSurplus(slot) }
         run = Run(
             // One worker needs no balancing: it is handed scenarios far ahead, so it never waits for the
-            // next index (two or more are handed two at a time, to whichever is free).
+            // next index (two or more are handed two at a time at first, to whichever is free, then about
+            // 40 ms of work each).
             schedule: ParallelSchedule(
                 scenarios: request.plan.scenarios.map(\.id),
                 workers: needed,
-                prefetch: needed == 1 ? Self.singleWorkerPrefetch : 2,
+                prefetch: needed == 1 ? Self.singleWorkerPrefetch : Self.workersPrefetch,
+                holdTime: needed == 1 ? nil : Self.workersHoldTime,
                 failFast: request.failFast
             ),
             plan: request.plan

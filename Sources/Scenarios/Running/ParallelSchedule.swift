@@ -32,7 +32,13 @@ package struct ParallelSchedule: Sendable {
     package let scenarios: [ScenarioID]
     /// How many scenarios a worker holds at most (running plus waiting).
     package let prefetch: Int
+    /// With several workers: how much work a worker holds, by the mean time of the scenarios finished so
+    /// far (``holdLimit``); `nil`: always ``prefetch``.
+    package let holdTime: Duration?
     package let failFast: Bool
+    /// The scenarios finished so far (skipped ones too) and their time.
+    private var finishedCount = 0
+    private var finishedTime: Duration = .zero
     private var queue: [Int]
     private var workers: [Worker]
     private var stopped = false
@@ -42,9 +48,16 @@ package struct ParallelSchedule: Sendable {
     private let indexByID: [ScenarioID: Int]
 
     /// A schedule of `scenarios` (indexes into this array are what workers are sent).
-    package init(scenarios: [ScenarioID], workers: Int, prefetch: Int = 2, failFast: Bool = false) {
+    package init(
+        scenarios: [ScenarioID],
+        workers: Int,
+        prefetch: Int = 2,
+        holdTime: Duration? = nil,
+        failFast: Bool = false
+    ) {
         self.scenarios = scenarios
         self.prefetch = max(1, prefetch)
+        self.holdTime = holdTime
         self.failFast = failFast
         self.queue = Array(scenarios.indices)
         self.workers = Array(repeating: Worker(), count: max(1, workers))
@@ -52,21 +65,36 @@ package struct ParallelSchedule: Sendable {
         self.tally = RunTally(scenarios: scenarios)
     }
 
-    /// Takes scenarios from the queue for `worker` until it holds ``prefetch``; empty once stopped. A
-    /// worker that holds many (a prefetch of four or more) is topped up only once it is down to half:
-    /// one hand-over of half its prefetch, not one per scenario it finished (each is a write to it and a
-    /// wake-up of its input).
+    /// Takes scenarios from the queue for `worker` until it holds ``holdLimit``; empty once stopped. A
+    /// worker that may hold many (four or more) is topped up only once it is down to half: one hand-over
+    /// of half of them, not one per scenario it finished (each is a write to it and a wake-up of its input).
     package mutating func assignments(for worker: Int) -> [Int] {
         guard workers.indices.contains(worker), workers[worker].alive, !workers[worker].closed, !stopped else {
             return []
         }
-        let low = prefetch >= 4 ? prefetch / 2 : prefetch
+        let limit = holdLimit
+        let low = limit >= 4 ? limit / 2 : limit
         let held = workers[worker].assigned.count
         guard held < low else { return [] }
-        let sent = Array(queue.prefix(prefetch - held))
+        let sent = Array(queue.prefix(limit - held))
         queue.removeFirst(sent.count)
         workers[worker].assigned += sent
         return sent
+    }
+
+    /// How many scenarios a worker may hold now: ``prefetch``; with a ``holdTime``, about that much work
+    /// by the mean time of the scenarios finished so far (two before any finished, at most ``prefetch``)
+    /// and at most its share of what is waiting, so that the workers end together (DECISIONS 189). A
+    /// worker holding many sends its ends together (`EventLineWriter`): each end it sends wakes this
+    /// process, and each hand-over wakes it.
+    package var holdLimit: Int {
+        guard let holdTime else { return prefetch }
+        guard finishedCount > 0 else { return min(2, prefetch) }
+        let alive = max(1, workers.count { $0.alive })
+        let share = queue.count / alive + 1
+        let mean = finishedTime / finishedCount
+        let byTime = mean <= .zero ? prefetch : Int(min(Double(prefetch), (holdTime / mean).rounded(.up)))
+        return max(min(2, prefetch), min(prefetch, byTime, share))
     }
 
     /// Whether `worker` has nothing to run and will be given nothing more: its input can be closed.
@@ -102,9 +130,11 @@ package struct ParallelSchedule: Sendable {
             // The step after the last finished one is running (workers leave out step starts).
             workers[worker].lastStep = max(step + 1, workers[worker].lastStep ?? 0)
             workers[worker].reportedSteps = max(workers[worker].reportedSteps, step + 1)
-        case .scenarioFinished(let id, let outcome, _):
+        case .scenarioFinished(let id, let outcome, let duration):
             guard let index = indexByID[id], !tally.hasFinished(id) else { return ([], []) }
             record(event, outcome)
+            finishedCount += 1
+            finishedTime += max(.zero, duration)
             workers[worker].assigned.removeAll { $0 == index }
             if workers[worker].started == id { workers[worker].started = nil }
             return ([event], assignments(for: worker))
