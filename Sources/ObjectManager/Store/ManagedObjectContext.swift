@@ -98,9 +98,11 @@ public final class ManagedObjectContext: Sendable {
             let registered = state.registered[entity] ?? [:]
             let rows = try persistent.rows(of: description, where: conditions) { registered[$0] != nil }
             var result: [ManagedObject] = []
+            // The rows read, for the updated objects they miss: kept only when there are updated objects.
             var seen: Set<Int64> = []
+            let keepsSeen = !state.updated.isEmpty
             for row in rows {
-                seen.insert(row.rowID)
+                if keepsSeen { seen.insert(row.rowID) }
                 let object: ManagedObject
                 if let known = registered[row.rowID] {
                     object = known

@@ -114,16 +114,28 @@ final class PersistentStore: Sendable {
         let sql = statements(of: entity).select + clause + " ORDER BY rowid"
         do {
             return try database.inDatabase { db in
-                // A cursor reads each row in place (no copy of every row, as `fetchAll` makes).
-                let cursor = try Row.fetchCursor(Self.statement(sql, in: db, binding: values))
+                // Each row read in place from the statement, by column index (GRDB's cursor makes a row
+                // object and checks the statement's state at each step).
+                let statement = try Self.statement(sql, in: db, binding: values)
+                let handle = statement.sqliteStatement
+                defer { sqlite3_reset(handle) }
                 var saved: [SavedRow] = []
-                while let row = try cursor.next() {
-                    let rowID: Int64 = row[0]
+                while true {
+                    let code = sqlite3_step(handle)
+                    if code == SQLITE_DONE { break }
+                    guard code == SQLITE_ROW else {
+                        throw DatabaseError(
+                            resultCode: ResultCode(rawValue: code),
+                            message: db.lastErrorMessage,
+                            sql: sql
+                        )
+                    }
+                    let rowID = sqlite3_column_int64(handle, 0)
                     var values: [AttributeValue] = []
                     if !isKnown(rowID) {
                         values.reserveCapacity(columns.count)
                         for (offset, attribute) in columns.enumerated() {
-                            let stored: DatabaseValue = row[offset + 1]
+                            let stored = DatabaseValue(sqliteStatement: handle, index: CInt(offset + 1))
                             values.append(AttributeValue(databaseValue: stored, as: attribute.type))
                         }
                     }

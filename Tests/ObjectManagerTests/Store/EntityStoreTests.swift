@@ -100,6 +100,7 @@ struct EntityStoreTests {
 
         review["title"] = "New"
         #expect(try context.fetch("Review", where: ["title": "New"]) == [review])
+        #expect(try context.fetch("Review") == [review], "its row read, not added again as changed")
         #expect(try context.fetch("Review", where: ["title": "Old"]).isEmpty)
         #expect(try store.countSaved("Review", where: ["title": "Old"]) == 1)
 
