@@ -119,7 +119,9 @@ public final class ScenarioContext: Sendable {
 
     /// Typed storage for step modules' state (object manager, stub journal, last response...).
     package subscript<K: ContextKey>(key: K.Type) -> K.Value? {
-        get { state.withLock { $0.storage[ObjectIdentifier(key)] as? K.Value } }
+        // Read as stored, cast outside the lock: a closure returning `K.Value?` looks up that type's
+        // metadata at every read.
+        get { state.withLock { $0.storage[ObjectIdentifier(key)] } as? K.Value }
         set { state.withLock { $0.storage[ObjectIdentifier(key)] = newValue } }
     }
 
