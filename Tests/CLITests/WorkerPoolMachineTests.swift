@@ -99,6 +99,33 @@ struct WorkerPoolMachineTests {
         #expect(machine.failures.isEmpty)
     }
 
+    /// Several workers are handed two at a time at first, then about 40 ms of work once scenarios prove
+    /// short — except with fail-fast, where a failure in one worker must let the others finish only what
+    /// they run and hold: two at a time throughout.
+    @Test func workersAreHandedMoreOnceScenariosProveShortButTwoAtATimeWithFailFast() {
+        let many = (0..<20).map { ScenarioID(file: "Scenarios/a.yml", name: "S\($0)") }
+        let template = Self.planned[Self.ids[0]]!
+        let plan = RunPlan(
+            scenarios: many.map { id in
+                var scenario = template
+                scenario.id = id
+                return scenario
+            }
+        )
+        func handedAfterAShortEnd(failFast: Bool) -> Int {
+            var machine = WorkerPoolMachine(.init(jobs: 2))
+            _ = machine.start()
+            _ = machine.run(.init(plan: plan, failFast: failFast))
+            let actions = machine.received(Self.passing(many[0]), from: 0)
+            return actions.reduce(0) { count, action in
+                guard case .write(slot: 0, let text) = action else { return count }
+                return count + text.split(separator: "\n").count
+            }
+        }
+        #expect(handedAfterAShortEnd(failFast: true) == 1, "topped up to two")
+        #expect(handedAfterAShortEnd(failFast: false) > 1, "topped up to about 40 ms of 3 ms scenarios")
+    }
+
     /// A crash in the middle of a scenario fails it at the step its board named, with the crash message;
     /// a new worker takes the slot and gets what the dead one had not started.
     @Test func aCrashFailsItsScenarioAtTheRunningStepAndTheSlotIsRefilled() throws {

@@ -185,12 +185,13 @@ package struct WorkerPoolMachine: Sendable {
         run = Run(
             // One worker needs no balancing: it is handed scenarios far ahead, so it never waits for the
             // next index (two or more are handed two at a time at first, to whichever is free, then about
-            // 40 ms of work each).
+            // 40 ms of work each; with fail-fast, two at a time throughout: a failure in one worker lets
+            // the others finish only what they run and the one they hold, as the docs say).
             schedule: ParallelSchedule(
                 scenarios: request.plan.scenarios.map(\.id),
                 workers: needed,
-                prefetch: needed == 1 ? Self.singleWorkerPrefetch : Self.workersPrefetch,
-                holdTime: needed == 1 ? nil : Self.workersHoldTime,
+                prefetch: needed == 1 ? Self.singleWorkerPrefetch : request.failFast ? 2 : Self.workersPrefetch,
+                holdTime: needed == 1 || request.failFast ? nil : Self.workersHoldTime,
                 failFast: request.failFast
             ),
             plan: request.plan
