@@ -217,7 +217,6 @@ final class FileWatcher: Sendable {
         /// were then — a late event of the burst (a save's rename read after the comparison and after
         /// saving paused) is not a second change.
         var afterOverflow = false
-        var overflowedInBatch = false
         while !isStopped {
             var waiting = pollfd(fd: watches.descriptor, events: Int16(POLLIN), revents: 0)
             var next = Next.follow
@@ -265,7 +264,6 @@ final class FileWatcher: Sendable {
                 if let failure = watches.addAll(files: files, folders: folders, inotify) { next = .poll(failure) }
                 pending.formUnion(changed(since: known))
                 note = "inotify lost events (its queue overflowed): every watched file was compared again."
-                overflowedInBatch = true
                 // An overflow comes of a burst, and the burst's later events are still coming (a save's
                 // rename read after the comparison): they join this batch once saving has paused, instead
                 // of starting a second run of the same change.
@@ -283,8 +281,7 @@ final class FileWatcher: Sendable {
                     pending.formIntersection(changed(since: known))
                     if pending.isEmpty { continue }
                 }
-                afterOverflow = overflowedInBatch
-                overflowedInBatch = false
+                afterOverflow = note != nil  // the note is the overflow's
                 continuation.yield(Batch(paths: pending, note: note))
                 pending = []
                 note = nil

@@ -19,7 +19,7 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
     }
 
     /// Whether two names' bytes are the same but for the case of ASCII letters.
-    package static func sameName(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func sameName(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         guard left.count == right.count else { return false }
         for index in 0..<left.count {
             let a = left[index]

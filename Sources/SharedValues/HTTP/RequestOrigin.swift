@@ -25,9 +25,7 @@ package struct RequestOrigin: Sendable, Hashable {
 
     /// Whether `header` is the origin's (its name compared without case, and without a copy).
     package static func isHeader(_ header: HTTPHeader) -> Bool {
-        var name = header.name
-        var own = Self.header
-        return name.withUTF8 { name in own.withUTF8 { own in HTTPHeader.sameName(name, own) } }
+        header.hasName(Self.header)
     }
 
     /// `TRY.STEP`.
