@@ -359,6 +359,7 @@ struct RunCommandTests {
 
     @Test func benchTimingFileHasThePhaseMarksTheHarnessReads() async throws {
         let marks = FileManager.default.temporaryDirectory.appendingPathComponent("timing-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: marks) }
         let result = try await CLI.run(["--ci", "Scenarios/store.yml"], environment: ["BENCH_TIMING_FILE": marks.path])
         #expect(result.status == 0)
         let json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: marks)) as? [String: Any])

@@ -184,6 +184,7 @@ extension FullStack {
                 at: empty.appendingPathComponent("Scenarios"),
                 withIntermediateDirectories: true
             )
+            defer { try? FileManager.default.removeItem(at: empty) }
             try await withKnownIssue {
                 _ = try await ScenarioTesting.run(
                     app: RestaurantReviews.appUnderTest,
@@ -209,6 +210,7 @@ extension FullStack {
                 at: Self.repositoryRoot.appendingPathComponent("Fixtures"),
                 to: project.appendingPathComponent("Fixtures")
             )
+            defer { try? FileManager.default.removeItem(at: project) }
             try """
             scenarios:
               - scenario: Leaves a restaurant behind

@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Scenarios
@@ -62,12 +63,15 @@ struct ScenarioBuilderTests {
             + "set up \(steps(scenario.setUp)) steps \(steps(scenario.steps)) tear down \(steps(scenario.tearDown))"
     }
 
-    static func write(_ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("builder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("s.yml").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+    /// This test's folder, removed with it.
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("builder")
+    }
+
+    func write(_ text: String) throws -> String {
+        try folder.write(text, to: "s.yml").path
     }
 
     static func builder() -> ScenarioBuilder {
@@ -76,7 +80,7 @@ struct ScenarioBuilderTests {
 
     @Test(arguments: files.map(\.name))
     func everyScenarioBuiltAloneIsTheOneTheLoaderLoads(_ name: String) throws {
-        let path = try Self.write(try #require(Self.files.first { $0.name == name }).text)
+        let path = try write(try #require(Self.files.first { $0.name == name }).text)
         let loaded = try FakeSteps.loader.load(paths: [path])
         #expect(loaded.count >= 2)
         var builder = Self.builder()
@@ -94,7 +98,7 @@ struct ScenarioBuilderTests {
     /// own (an alias) is built from the whole file, as without them.
     @Test(arguments: files.map(\.name))
     func everyScenarioBuiltFromItsItemSourceIsTheOneTheLoaderLoads(_ name: String) throws {
-        let path = try Self.write(try #require(Self.files.first { $0.name == name }).text)
+        let path = try write(try #require(Self.files.first { $0.name == name }).text)
         let loaded = try FakeSteps.loader.load(paths: [path])
         var parent = FakeSteps.loader
         parent.keepsActions = false
@@ -115,7 +119,7 @@ struct ScenarioBuilderTests {
     /// A file changed after the parent loaded it: built from the bytes the parent found, a scenario is
     /// the one loaded or none, never another.
     @Test func aFileChangedAfterTheParentLoadedItGivesNoOtherScenarioFromItsSource() throws {
-        let path = try Self.write(Self.plain)
+        let path = try write(Self.plain)
         var parent = FakeSteps.loader
         parent.keepsActions = false
         let handed = try parent.load(paths: [path])
@@ -139,14 +143,14 @@ struct ScenarioBuilderTests {
     }
 
     @Test func aTearDownWrittenBeforeTheSetUpKeepsItsOwnLines() throws {
-        let path = try Self.write(Self.plain)
+        let path = try write(Self.plain)
         let first = try #require(try FakeSteps.loader.load(paths: [path]).first)
         #expect(first.tearDown.first?.location?.line == 4, "`- log:` is on line 4")
         #expect(first.setUp.first?.location?.line == 6)
     }
 
     @Test func aScenarioItsFileNoLongerHoldsAtItsLineIsNone() throws {
-        let path = try Self.write(Self.plain)
+        let path = try write(Self.plain)
         let loaded = try FakeSteps.loader.load(paths: [path])
         let first = try #require(loaded.first)
         let row = try #require(loaded.first { $0.example?.row == 2 })
@@ -165,7 +169,7 @@ struct ScenarioBuilderTests {
     /// asked for, so a file changed after the builder first read it gives the scenario only if it is
     /// still there as it was, else none — never another one.
     @Test func aFileChangedAfterTheBuilderReadItGivesNoOtherScenario() throws {
-        let path = try Self.write(Self.plain)
+        let path = try write(Self.plain)
         let loaded = try FakeSteps.loader.load(paths: [path])
         let first = try #require(loaded.first)
         let skipped = try #require(loaded.last)

@@ -1,6 +1,7 @@
 import Diagnostics
 import Foundation
 import ObjectManager
+import TestSupport
 import Testing
 
 @testable import StubServer

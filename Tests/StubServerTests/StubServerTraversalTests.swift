@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import TestSupport
 import Testing
 
 @testable import StubServer

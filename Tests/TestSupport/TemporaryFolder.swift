@@ -1,17 +1,18 @@
-import Foundation
+public import Foundation
 
-/// A fresh folder under the temporary directory, removed when released.
-final class TemporaryFolder {
-    let url: URL
+/// A fresh folder under the temporary directory, removed when released: a test's files never outlive it.
+public final class TemporaryFolder: @unchecked Sendable {
+    public let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appending(path: "stub-server-tests-\(UUID().uuidString)")
+    /// - Parameter prefix: the start of the folder's name, saying which tests made it.
+    public init(_ prefix: String = "scenario-run-tests") throws {
+        url = FileManager.default.temporaryDirectory.appending(path: "\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     /// Writes `contents` at `path` (relative, may contain folders) and returns its URL.
     @discardableResult
-    func write(_ contents: String, to path: String) throws -> URL {
+    public func write(_ contents: String, to path: String) throws -> URL {
         let file = url.appending(path: path)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(contents.utf8).write(to: file)
@@ -19,7 +20,7 @@ final class TemporaryFolder {
     }
 
     /// Makes a subfolder and returns its URL.
-    func folder(_ path: String) throws -> URL {
+    public func folder(_ path: String) throws -> URL {
         let folder = url.appending(path: path)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
