@@ -165,7 +165,8 @@ package struct ObjectMapper: Sendable {
             var positional = [AttributeValue](repeating: .null, count: entity.attributes.count)
             for (position, value) in values { positional[position] = value }
             let object = ManagedObject(entity: entity, converted: positional, rowID: nil, context: nil)
-            try context.insert(object)
+            // Its entity is the plan's, which the context gave.
+            context.insert(described: object)
             return object
         }
         if !inserted {

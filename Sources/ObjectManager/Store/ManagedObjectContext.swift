@@ -23,6 +23,12 @@ public final class ManagedObjectContext: Sendable {
         var deleted: [ObjectIdentifier: ManagedObject] = [:]
         /// Unsaved changes of many-to-many links, by join table name; never holds an empty entry.
         var links: [String: LinkChanges] = [:]
+
+        /// Whether an object of `entity` is inserted, updated or deleted and not saved yet.
+        func hasChanges(of entity: String) -> Bool {
+            inserted.contains { $0.entity.name == entity } || updated.values.contains { $0.entity.name == entity }
+                || deleted.values.contains { $0.entity.name == entity }
+        }
     }
 
     /// The unsaved changes of one join table: pairs to add (not saved yet) and saved pairs to remove.
@@ -57,13 +63,19 @@ public final class ManagedObjectContext: Sendable {
         -> ManagedObject
     {
         let object = try ManagedObject(entity: try entity(named: name), attributes: attributes)
-        try insert(object)
+        insert(described: object)
         return object
     }
 
     /// Inserts `object` unless it is already here; an object deleted here but not saved yet comes back.
     public func insert(_ object: ManagedObject) throws(StoreError) {
         _ = try entity(named: object.entity.name)
+        insert(described: object)
+    }
+
+    /// ``insert(_:)`` of an object made with an entity description this context gave (the mapper's): its
+    /// entity is not looked up again.
+    func insert(described object: ManagedObject) {
         state.withLock { state in
             let id = ObjectIdentifier(object)
             object.state.withLock { objectState in
@@ -127,8 +139,18 @@ public final class ManagedObjectContext: Sendable {
     }
 
     /// How many objects ``fetch(_:where:)`` would return.
+    ///
+    /// With no unsaved insert, update or delete of `entity`, the store counts its rows: no object is made or
+    /// looked up.
     public func count(_ entity: String, where conditions: [String: AttributeValue] = [:]) throws(StoreError) -> Int {
-        try fetch(entity, where: conditions).count
+        let description = try self.entity(named: entity)
+        let converted = try Self.converted(conditions, for: description)
+        let saved = try state.withLock { (state) throws(StoreError) -> Int? in
+            guard !state.hasChanges(of: entity) else { return nil }
+            return try persistent.count(of: description, where: converted)
+        }
+        if let saved { return saved }
+        return try fetch(entity, where: conditions).count
     }
 
     /// The object of `entity` whose identification attribute has `value`, if any.

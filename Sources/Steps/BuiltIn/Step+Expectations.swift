@@ -285,6 +285,11 @@ extension Step {
             // An exact count (0 included) could still be broken by work under way: it is judged when the
             // app is idle, and while it is not there is nothing to count yet (no fetch on every retry).
             if count != nil, case .wait(let busy) = world.judgedWhenIdle() { return .wait(busy) }
+            if let count, conditions.isEmpty {
+                // Only a count: the store counts its rows, no object is made.
+                let found = try store.mainContext.count(entity)
+                return found == count ? .success : .wait("\(found) \(entity) object(s), expected \(count)")
+            }
             let conditions = try conditions.interpolated(in: context)
             let description = try store.mainContext.entity(named: entity)
             let matching = try store.mainContext.fetch(entity).filter { object in

@@ -115,6 +115,40 @@ struct EntityStoreTests {
         #expect(try store.countSaved("Review") == 0)
     }
 
+    /// A count is the store's own while nothing of the entity is unsaved, and the fetch's otherwise: each
+    /// kind of unsaved change of the entity counts, one of another entity does not hide the saved rows.
+    @Test func aCountIsTheFetchsWhateverIsUnsaved() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        for id in 1...3 { try context.insert(entity: "Review", attributes: ["reviewID": .integer(id), "title": "A"]) }
+        try context.save()
+        func agree(_ note: Comment) throws {
+            for conditions: [String: AttributeValue] in [[:], ["title": "A"], ["title": "B"]] {
+                let fetched = try context.fetch("Review", where: conditions).count
+                #expect(try context.count("Review", where: conditions) == fetched, "\(note) \(conditions)")
+            }
+        }
+        try agree("saved")
+        #expect(try context.count("Review", where: ["title": "A"]) == 3)
+        try context.insert(entity: "Restaurant", attributes: ["restaurantID": 1, "name": "Elsewhere"])
+        try agree("another entity's insert")
+        try context.insert(entity: "Review", attributes: ["reviewID": 4, "title": "B"])
+        try agree("an insert")
+        #expect(try context.count("Review") == 4)
+        try context.save()
+        let first = try #require(try context.fetch("Review", where: ["reviewID": 1]).first)
+        first["title"] = "B"
+        try agree("an update")
+        #expect(try context.count("Review", where: ["title": "B"]) == 2)
+        try context.save()
+        context.delete(first)
+        try agree("a delete")
+        #expect(try context.count("Review") == 3)
+        try context.save()
+        try agree("saved again")
+        #expect(try context.count("Review") == 3)
+    }
+
     @Test func rollbackForgetsUnsavedChanges() throws {
         let store = try TestModel.store()
         let context = store.mainContext
