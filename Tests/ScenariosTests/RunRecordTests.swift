@@ -9,7 +9,12 @@ struct RunRecordTests {
         let a = ScenarioID(file: "s.yml", name: "A")
         let b = ScenarioID(file: "s.yml", name: "B")
         var record = RunRecord()
+        let plan = RunPlan(scenarios: [
+            ReporterTests.planned(a, feature: "F", line: 2, ["succeed"]),
+            ReporterTests.planned(b, feature: "F", line: 6, ["succeed"]),
+        ])
         for event: RunEvent in [
+            .runStarted(plan),
             .scenarioStarted(a, worker: 0),
             .scenarioStarted(b, worker: 1),
             .stepFinished(a, step: 0, phase: .steps, outcome: .passed, duration: .zero),
@@ -20,6 +25,8 @@ struct RunRecordTests {
             .scenarioStarted(b, worker: 1),
             .scenarioFinished(a, outcome: .passed, duration: .seconds(1)),
             .stepFinished(b, step: 0, phase: .steps, outcome: .passed, duration: .zero),
+            // A step the plan does not have (a forged or stale index) is kept nowhere.
+            .stepFinished(b, step: 1_000_000_000, phase: .steps, outcome: .passed, duration: .zero),
             .scenarioFinished(b, outcome: .passed, duration: .seconds(2)),
         ] {
             record.apply(event)
@@ -30,7 +37,7 @@ struct RunRecordTests {
         #expect(record.scenario(a)?.duration == .seconds(1))
         // B's second try started clean: its first try's log is gone, its failure remembered.
         #expect(record.scenario(b)?.logs == [])
-        #expect(record.scenario(b)?.steps[0] == .passed)
+        #expect(record.scenario(b)?.steps == [.passed, nil, nil], "one place per planned step")
         #expect(record.scenario(b)?.tries == 2)
         #expect(record.scenario(b)?.failedTries.map(\.reason) == ["no"])
         #expect(record.flaky == [RunRecord.Flaky(id: b, failedTries: 1, tries: 2)])

@@ -29,16 +29,32 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
     /// `POST /review → 201 (1 object)`, `GET /restaurants → cache 200 (20 objects)`, `POST /x → failed: …`,
     /// `GET /slow → 200 (no response descriptor matches GET /slow; nothing mapped)`.
     public var description: String {
-        var text = "\(method) \(url.path)" + (url.query.map { "?\($0)" } ?? "")
+        // Written into one buffer, made once: a line per request goes to the scenario's log.
+        var text = String()
+        text.reserveCapacity(96)
+        text += method.rawValue
+        text += " "
+        text += url.path
+        if let query = url.query {
+            text += "?"
+            text += query
+        }
         if let response {
-            text += " → " + (response.isFromCache ? "cache " : "") + "\(response.status)"
+            text += response.isFromCache ? " → cache " : " → "
+            text += String(response.status)
         }
         if let errorDescription {
-            text += response == nil ? " → failed: \(errorDescription)" : " (\(errorDescription))"
+            text += response == nil ? " → failed: " : " ("
+            text += errorDescription
+            if response != nil { text += ")" }
         } else if mappedObjectCount > 0 {
-            text += " (\(mappedObjectCount) object\(mappedObjectCount == 1 ? "" : "s"))"
+            text += " ("
+            text += String(mappedObjectCount)
+            text += mappedObjectCount == 1 ? " object)" : " objects)"
         } else if let mapping {
-            text += " (\(mapping))"
+            text += " ("
+            text += mapping
+            text += ")"
         }
         return text
     }

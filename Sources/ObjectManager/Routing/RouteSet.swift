@@ -23,10 +23,21 @@ public struct RouteSet: Sendable, Hashable {
 
     /// Adds a route; a second route with the same key is an error.
     public mutating func add(_ route: Route) throws(RoutingError) {
-        guard routesByKey[route.key] == nil else { throw .duplicateRoute(route.key) }
-        routesByKey[route.key] = route
+        // An app adds its routes one by one, at every set-up: room for a usual app's at the first, and each
+        // key hashed once.
+        if routesByKey.isEmpty {
+            routesByKey.reserveCapacity(Self.usualCount)
+            order.reserveCapacity(Self.usualCount)
+        }
+        if let existing = routesByKey.updateValue(route, forKey: route.key) {
+            routesByKey[route.key] = existing
+            throw .duplicateRoute(route.key)
+        }
         order.append(route.key)
     }
+
+    /// How many routes the first ``add(_:)`` makes room for.
+    private static let usualCount = 16
 
     /// The route for a key, if any.
     public func route(for key: Route.Key) -> Route? {

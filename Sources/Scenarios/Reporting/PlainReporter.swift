@@ -126,7 +126,7 @@ package final class PlainReporter: Sendable {
     /// The warned steps of a passing scenario (`leaks: warn`), each with its reason.
     private func warnings(_ id: ScenarioID, record: RunRecord) -> String {
         let warned =
-            record.scenario(id)?.steps.values.contains { if case .warned = $0 { true } else { false } } ?? false
+            record.scenario(id)?.steps.contains { if case .warned? = $0 { true } else { false } } ?? false
         guard warned else { return "" }
         var text = ""
         for line in record.stepLines(id) {

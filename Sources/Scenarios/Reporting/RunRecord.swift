@@ -3,7 +3,8 @@ struct RunRecord: Sendable {
     struct ScenarioRecord: Sendable {
         var outcome: ScenarioOutcome?
         var duration: Duration = .zero
-        var steps: [Int: StepOutcome] = [:]
+        /// Each planned step's outcome in the last try, by its place in the plan (`nil`: not run).
+        var steps: [StepOutcome?] = []
         var logs: [String] = []
         /// The last try's request log, and how many more requests it left out (lines are made only by the
         /// reporter that writes them: ``requestLines``).
@@ -88,9 +89,11 @@ struct RunRecord: Sendable {
             summary = nil
             flaky = []
         case .scenarioStarted(let id, _):
-            // A new try starts clean, remembering how the earlier ones went.
+            // A new try starts clean, remembering how the earlier ones went; a place for each planned step.
+            let stepCount = planned(id)?.steps.count ?? 0
             update(id) { record in
                 var next = ScenarioRecord()
+                next.steps = Array(repeating: nil, count: stepCount)
                 next.tries = record.tries + 1
                 next.passedTries = record.passedTries
                 next.failedTries = record.failedTries
@@ -112,7 +115,10 @@ struct RunRecord: Sendable {
                 record.droppedRequests = dropped
             }
         case .stepFinished(let id, let step, _, let outcome, _):
-            update(id) { $0.steps[step] = outcome }
+            // A step the plan does not have is never shown (``stepLines(_:)`` reads the plan's).
+            update(id) { record in
+                if record.steps.indices.contains(step) { record.steps[step] = outcome }
+            }
         case .log(let id, let line):
             update(id) { $0.logs.append(line) }
         case .scenarioFinished(let id, let outcome, let duration):
@@ -170,7 +176,7 @@ struct RunRecord: Sendable {
         guard let planned = planned(id) else { return [] }
         let record = scenario(id)
         return planned.steps.enumerated().map { index, step in
-            let outcome = record?.steps[index]
+            let outcome = record.flatMap { $0.steps.indices.contains(index) ? $0.steps[index] : nil }
             let glyph: StepGlyph
             switch outcome {
             case .passed?: glyph = .passed

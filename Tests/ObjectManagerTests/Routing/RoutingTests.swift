@@ -39,6 +39,18 @@ struct PathPatternTests {
         #expect(PathPattern("/review").match("/reviews") == nil)
     }
 
+    /// A literal is matched as characters however it is compared: a combining mark after it, or a line feed
+    /// after its carriage return, makes another character, and no match.
+    @Test func aLiteralEndsOnACharacterBoundary() {
+        #expect(PathPattern("/caf:rest").match(segments: ["cafe\u{301}"]) == ["rest": "e\u{301}"])
+        #expect(PathPattern("/cafe:rest").match(segments: ["cafe\u{301}x"]) == nil)
+        #expect(PathPattern("/caf:rest").match(segments: ["café"]) == ["rest": "é"])
+        #expect(PathPattern("/a\r:rest").match(segments: ["a\r\nb"]) == nil)
+        #expect(PathPattern("/a\r:rest").match(segments: ["a\rb"]) == ["rest": "b"])
+        #expect(PathPattern("/é/:id").match("/é/7") == ["id": "7"])
+        #expect(PathPattern("/e/:id").match("/e\u{301}/7") == nil)
+    }
+
     /// A pattern's parts are made once per text and kept, up to a bound: the patterns past it are made each
     /// time, and every one fills and matches alike.
     @Test func patternsPastTheKeptOnesAreMadeAllTheSame() throws {
@@ -112,6 +124,9 @@ struct RouteSetTests {
         #expect(throws: RoutingError.duplicateRoute(Self.reviewPOST)) {
             try set.add(Route(entity: "Review", method: .post, pathPattern: "/x"))
         }
+        // The first is kept, once.
+        #expect(set.route(forEntity: "Review", method: .post)?.pathPattern == "/restaurants/:restaurantID/reviews")
+        #expect(set.routes.filter { $0.key == Self.reviewPOST }.count == 1)
     }
 
     @Test func replacesAPathPatternAndRemembersTheOriginal() throws {
