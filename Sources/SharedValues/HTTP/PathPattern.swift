@@ -153,8 +153,8 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
         for (index, component) in components.enumerated() {
             switch component {
             case .literal(let literal):
-                guard rest.hasPrefix(literal) else { return nil }
-                rest = rest.dropFirst(literal.count)
+                guard let after = Self.end(of: literal, startingAt: rest) else { return nil }
+                rest = rest[after...]
             case .parameter(let name):
                 // A parameter runs to the next literal's first character (or to the end of the segment).
                 let stop: Character? =
@@ -171,6 +171,23 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
             }
         }
         return rest.isEmpty ? parameters : nil
+    }
+
+    /// Where `literal` ends in `text` when `text` starts with it (as characters), else `nil`. Compared by
+    /// bytes when that is the same: an ASCII literal without a carriage return, followed by an ASCII byte or
+    /// nothing, starts and ends on character boundaries (only CR LF joins two ASCII characters).
+    private static func end(of literal: String, startingAt text: Substring) -> Substring.Index? {
+        let bytes = text.utf8
+        let count = literal.utf8.count
+        let isPlain = literal.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
+        if isPlain, bytes.count >= count {
+            let end = bytes.index(bytes.startIndex, offsetBy: count)
+            if end == bytes.endIndex || bytes[end] < 0x80 {
+                return bytes[..<end].elementsEqual(literal.utf8) ? end : nil
+            }
+        }
+        guard text.hasPrefix(literal) else { return nil }
+        return text.index(text.startIndex, offsetBy: literal.count)
     }
 
     static func parse(_ pattern: String) -> [Component] {
