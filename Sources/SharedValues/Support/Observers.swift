@@ -11,7 +11,9 @@ import Synchronization
 /// ```
 package final class Observers<Value: Sendable>: Sendable {
     private struct State {
-        var callbacks: [Int: @Sendable (Value) -> Void] = [:]
+        /// The live callbacks, in the order they were added: notifying (far more frequent than adding or
+        /// removing one) copies the list, no dictionary.
+        var callbacks: [(id: Int, body: @Sendable (Value) -> Void)] = []
         var next = 0
     }
 
@@ -23,18 +25,21 @@ package final class Observers<Value: Sendable>: Sendable {
     package func add(_ body: @escaping @Sendable (Value) -> Void) -> Observation {
         let id = state.withLock { state in
             defer { state.next += 1 }
-            state.callbacks[state.next] = body
+            state.callbacks.append((state.next, body))
             return state.next
         }
         return Observation { [weak self] in
-            _ = self?.state.withLock { $0.callbacks.removeValue(forKey: id) }
+            self?.state.withLock { state in
+                if let index = state.callbacks.firstIndex(where: { $0.id == id }) { state.callbacks.remove(at: index) }
+            }
         }
     }
 
-    /// Calls every registered callback with `value`, outside the lock, on the calling thread.
+    /// Calls every registered callback with `value`, in the order they were added, outside the lock, on the
+    /// calling thread.
     package func notify(_ value: Value) {
-        let callbacks = state.withLock { Array($0.callbacks.values) }
-        for callback in callbacks { callback(value) }
+        let callbacks = state.withLock { $0.callbacks }
+        for callback in callbacks { callback.body(value) }
     }
 }
 
