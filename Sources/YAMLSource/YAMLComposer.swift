@@ -156,14 +156,18 @@ package struct YAMLComposer {
             case YAML_SEQUENCE_START_EVENT:
                 guard depth <= YAMLLimits.maxDepth else { throw YAMLError(.tooDeep, line: line, column: column) }
                 let name = Self.name(event.data.sequence_start.anchor)
+                let flowStart = event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE ? event.start_mark.index : nil
                 var items: [YAMLNode] = []
                 while try next() != YAML_SEQUENCE_END_EVENT {
                     items.append(try self.node(depth: depth + 1))
                 }
-                return register(YAMLNode(content: .sequence(items), line: line, column: column), as: name, since: start)
+                var sequence = YAMLNode(content: .sequence(items), line: line, column: column)
+                sequence.flowSpan = flowStart.map { $0..<max($0, event.end_mark.index) }
+                return register(sequence, as: name, since: start)
             case YAML_MAPPING_START_EVENT:
                 guard depth <= YAMLLimits.maxDepth else { throw YAMLError(.tooDeep, line: line, column: column) }
                 let name = Self.name(event.data.mapping_start.anchor)
+                let flowStart = event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE ? event.start_mark.index : nil
                 var pairs: [(key: YAMLNode, value: YAMLNode)] = []
                 var keys = KeySet()
                 var duplicate: YAMLError?
@@ -177,7 +181,9 @@ package struct YAMLComposer {
                 }
                 // Reported once the mapping is whole, as Yams does, so an error inside it comes first.
                 if let duplicate { throw duplicate }
-                return register(YAMLNode(content: .mapping(pairs), line: line, column: column), as: name, since: start)
+                var mapping = YAMLNode(content: .mapping(pairs), line: line, column: column)
+                mapping.flowSpan = flowStart.map { $0..<max($0, event.end_mark.index) }
+                return register(mapping, as: name, since: start)
             case YAML_ALIAS_EVENT:
                 let name = Self.name(event.data.alias.anchor) ?? ""
                 guard let (anchored, count, bytes) = anchors[name] else {

@@ -21,6 +21,10 @@ package struct YAMLNode: Sendable {
     package var content: Content
     package var line: Int
     package var column: Int
+    /// For a flow collection (`{…}`, `[…]`), where it is written: from its opening bracket to past its
+    /// closing one, in characters from the start of the composed text (libyaml's mark index, which counts
+    /// a line break of CR LF as two). `nil` for any other node.
+    package var flowSpan: Range<Int>?
 
     package init(content: Content, line: Int, column: Int) {
         self.content = content

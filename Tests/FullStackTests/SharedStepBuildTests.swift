@@ -71,4 +71,73 @@ import Testing
             ).map { $0.prefix(2) } == ["8:"]
         )
     }
+
+    /// A step written as a flow collection is found again by its text, unless the text holds an alias: the
+    /// same `*to` names what the anchor last written says, `/a` in one scenario and `/b` in the next.
+    @Test func theSameTextWithAnAliasIsBuiltAgain() throws {
+        let scenarios = try Self.load(
+            """
+            scenarios:
+              - scenario: A
+                steps:
+                  - stub route: { class: Review, method: GET, to: &to /a }
+                  - stub route: { class: Review, method: POST, to: *to }
+              - scenario: B
+                steps:
+                  - stub route: { class: Review, method: GET, to: &to /b }
+                  - stub route: { class: Review, method: POST, to: *to }
+              - scenario: C
+                steps:
+                  - stub route: { class: Review, method: GET, to: &to /b }
+            """
+        )
+        #expect(
+            scenarios.map { $0.steps.map(\.description) } == [
+                ["stub route Review GET to /a", "stub route Review POST to /a"],
+                ["stub route Review GET to /b", "stub route Review POST to /b"],
+                ["stub route Review GET to /b"],
+            ]
+        )
+        #expect(scenarios.map { $0.steps.map { $0.location?.line ?? 0 } } == [[4, 5], [8, 9], [12]])
+    }
+
+    /// What is reported about a step is reported at each place it is written, however it is found.
+    @Test func aProblemIsReportedWhereverTheSameTextIsWritten() {
+        let errors = Self.errors(
+            """
+            scenarios:
+              - scenario: A
+                steps:
+                  - stub route: { class: Review, method: POST, to: /a, as: x }
+              - scenario: B
+                steps:
+                  - stub route: { class: Review, method: POST, to: /a, as: x }
+            """
+        )
+        #expect(errors.map { $0.prefix(2) } == ["4:", "7:"], "\(errors)")
+    }
+
+    /// In a file that is not ASCII, libyaml's character offsets are not byte offsets: each step is still
+    /// its own.
+    @Test func aFileThatIsNotASCIIBuildsEachStepAsWritten() throws {
+        let scenarios = try Self.load(
+            """
+            scenarios:
+              - scenario: Café
+                steps:
+                  - stub route: { class: Review, method: POST, to: /café }
+                  - stub route: { class: Review, method: GET, to: /b }
+              - scenario: B
+                steps:
+                  - stub route: { class: Review, method: GET, to: /b }
+                  - stub route: { class: Review, method: POST, to: /café }
+            """
+        )
+        #expect(
+            scenarios.map { $0.steps.map(\.description) } == [
+                ["stub route Review POST to /café", "stub route Review GET to /b"],
+                ["stub route Review GET to /b", "stub route Review POST to /café"],
+            ]
+        )
+    }
 }

@@ -51,6 +51,14 @@ extension ScenarioFileLoader {
             return nil
         }
 
+        // Written the same way as an earlier step: built then, read no further.
+        let span = definition.buildsOncePerFile && bound.names.isEmpty ? writtenSpan(definition, argumentsNode) : nil
+        if let span, var step = builtBySpan[span] {
+            step.location = nameLocation
+            if let timeout { step.timeout = timeout }
+            return step
+        }
+        let reportedBefore = diagnostics.count
         var arguments =
             argumentsNode.map { self.arguments($0, stepName: definition.name, topLevel: true) }
             ?? StepArguments.none(stepName: definition.name, at: nameLocation)
@@ -120,6 +128,10 @@ extension ScenarioFileLoader {
         do throws(StepArgumentError) {
             var step = try definition.build(arguments, buildContext)
             if let sharedKey, builtSteps.count < Self.sharedStepsLimit { builtSteps[sharedKey] = step }
+            // Its text is its meaning only when nothing about it was reported (a report names its place).
+            if sharedKey != nil, let span, diagnostics.count == reportedBefore, builtBySpan.count < Self.sharedStepsLimit {
+                builtBySpan[span] = step
+            }
             step.location = nameLocation
             if let timeout { step.timeout = timeout }
             if let binding { bound.insert(binding, entity: step.boundEntity) }
@@ -129,6 +141,20 @@ extension ScenarioFileLoader {
             report(.argument(error.message), at: error.location)
             return nil
         }
+    }
+
+    /// The text of a step's arguments written as a flow collection, when that text means the same wherever
+    /// it is written: the file is ASCII (``spanBase``) and the text holds no alias (`*name`, whose anchor
+    /// may be another one elsewhere). The names bound before it are checked by the caller (none).
+    private func writtenSpan(_ definition: StepDefinition, _ node: YAMLNode?) -> WrittenSpan? {
+        guard let base = spanBase, let span = node?.flowSpan else { return nil }
+        let bytes = text.utf8
+        guard let start = bytes.index(base, offsetBy: span.lowerBound, limitedBy: bytes.endIndex),
+            let end = bytes.index(start, offsetBy: span.count, limitedBy: bytes.endIndex)
+        else { return nil }
+        let written = text[start..<end]
+        guard !written.utf8.contains(UInt8(ascii: "*")) else { return nil }
+        return WrittenSpan(definition: definition.name, text: written)
     }
 
     private func arguments(_ node: YAMLNode, stepName: String, topLevel: Bool = false) -> StepArguments {

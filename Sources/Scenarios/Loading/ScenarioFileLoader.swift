@@ -28,15 +28,24 @@ struct ScenarioFileLoader {
     var builtSteps: [WrittenStep: Step] = [:]
     /// How many built steps a file keeps to share.
     static let sharedStepsLimit = 256
+    /// Steps written as flow collections, by their text (``WrittenSpan``): a step written again the same
+    /// way is found without its arguments being read; at most ``sharedStepsLimit``.
+    var builtBySpan: [WrittenSpan: Step] = [:]
+    /// Where the text being composed starts, when a node's ``YAMLNode/flowSpan`` counts its bytes (an
+    /// ASCII file: libyaml counts characters); `nil` otherwise.
+    var spanBase: String.Index?
+    /// Whether the file is ASCII, so that character offsets are byte offsets.
+    private let isASCII: Bool
 
     init(file: String, source: YAMLText, registry: StepRegistry, buildContext: StepBuildContext) {
         self.file = file
         self.source = source
         self.registry = registry
         self.buildContext = buildContext
+        isASCII = source.text.utf8.allSatisfy { $0 < 0x80 }
     }
 
-    private var text: String { source.text }
+    var text: String { source.text }
 
     /// The file's scenarios. A file in the plain layout (top-level `key:` lines, `scenarios:` a block
     /// list) is composed one scenario at a time (``ScenarioFileChunks``), so that the YAML nodes of a
@@ -118,7 +127,8 @@ struct ScenarioFileLoader {
 
     /// A chunk's node, or `nil` for any error: the whole document then reports it.
     private mutating func compose(_ chunk: ScenarioFileChunks.Chunk) -> YAMLNode? {
-        try? chunkComposer.compose(text[chunk.range])
+        spanBase = isASCII ? chunk.range.lowerBound : nil
+        return try? chunkComposer.compose(text[chunk.range])
     }
 
     /// Composes the whole document, then reads it: the reference path, for every layout and every YAML
@@ -127,6 +137,7 @@ struct ScenarioFileLoader {
         let root: YAMLNode
         do {
             var composer = YAMLComposer()
+            spanBase = isASCII ? text.startIndex : nil
             guard let node = try composer.compose(source) else {
                 report(.emptyFile, at: SourceLocation(file: file, line: 1, column: 1))
                 return []

@@ -57,9 +57,9 @@ struct WrittenStep: Hashable {
         }
     }
 
-    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        var lhs = lhs
-        var rhs = rhs
+    static func sameBytes(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
+        var lhs = Substring(lhs)
+        var rhs = Substring(rhs)
         return lhs.withUTF8 { left in
             rhs.withUTF8 { right in
                 guard left.count == right.count else { return false }
@@ -71,11 +71,28 @@ struct WrittenStep: Hashable {
 
     /// The text's bytes and their count (so that two texts in a row are not the same bytes split
     /// elsewhere).
-    private static func combineBytes(_ text: String, into hasher: inout Hasher) {
-        var text = text
+    static func combineBytes(_ text: some StringProtocol, into hasher: inout Hasher) {
+        var text = Substring(text)
         text.withUTF8 { bytes in
             hasher.combine(bytes.count)
             hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
         }
+    }
+}
+
+/// A step written as a flow collection (`post object: {class: Review, …}`), by its text: the same bytes
+/// are the same arguments, without their nodes being read again. Only for texts that mean the same wherever
+/// they are written (``ScenarioFileLoader`` decides: no alias, no names bound before, nothing reported).
+struct WrittenSpan: Hashable {
+    let definition: String
+    let text: Substring
+
+    static func == (lhs: WrittenSpan, rhs: WrittenSpan) -> Bool {
+        WrittenStep.sameBytes(lhs.text, rhs.text) && WrittenStep.sameBytes(lhs.definition, rhs.definition)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        WrittenStep.combineBytes(definition, into: &hasher)
+        WrittenStep.combineBytes(text, into: &hasher)
     }
 }
