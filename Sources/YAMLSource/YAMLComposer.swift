@@ -156,7 +156,8 @@ package struct YAMLComposer {
             case YAML_SEQUENCE_START_EVENT:
                 guard depth <= YAMLLimits.maxDepth else { throw YAMLError(.tooDeep, line: line, column: column) }
                 let name = Self.name(event.data.sequence_start.anchor)
-                let flowStart = event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE ? event.start_mark.index : nil
+                let flowStart =
+                    event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE ? event.start_mark.index : nil
                 var items: [YAMLNode] = []
                 while try next() != YAML_SEQUENCE_END_EVENT {
                     items.append(try self.node(depth: depth + 1))
@@ -167,7 +168,8 @@ package struct YAMLComposer {
             case YAML_MAPPING_START_EVENT:
                 guard depth <= YAMLLimits.maxDepth else { throw YAMLError(.tooDeep, line: line, column: column) }
                 let name = Self.name(event.data.mapping_start.anchor)
-                let flowStart = event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE ? event.start_mark.index : nil
+                let flowStart =
+                    event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE ? event.start_mark.index : nil
                 var pairs: [(key: YAMLNode, value: YAMLNode)] = []
                 var keys = KeySet()
                 var duplicate: YAMLError?

@@ -129,7 +129,9 @@ extension ScenarioFileLoader {
             var step = try definition.build(arguments, buildContext)
             if let sharedKey, builtSteps.count < Self.sharedStepsLimit { builtSteps[sharedKey] = step }
             // Its text is its meaning only when nothing about it was reported (a report names its place).
-            if sharedKey != nil, let span, diagnostics.count == reportedBefore, builtBySpan.count < Self.sharedStepsLimit {
+            if sharedKey != nil, let span, diagnostics.count == reportedBefore,
+                builtBySpan.count < Self.sharedStepsLimit
+            {
                 builtBySpan[span] = step
             }
             step.location = nameLocation

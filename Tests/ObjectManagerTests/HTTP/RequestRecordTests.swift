@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ObjectManager
 
 /// The line the request log shows of each request: its method and target, then what came of it.
 struct RequestRecordTests {
-    static let url = URL(string: "http://127.0.0.1:8080/restaurants/5%20a?page=2")!
+    static let url = URL(literal: "http://127.0.0.1:8080/restaurants/5%20a?page=2")
 
     static func record(
         response status: Int? = nil,
