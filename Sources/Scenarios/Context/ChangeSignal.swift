@@ -7,7 +7,7 @@ import Synchronization
 final class ChangeSignal: Sendable {
     private enum Waiter {
         case pending
-        case waiting(UnsafeContinuation<Void, Never>)
+        case waiting(UnsafeContinuation<Void, Never>, until: (@Sendable () -> Bool)?)
         case cancelled
     }
 
@@ -19,35 +19,58 @@ final class ChangeSignal: Sendable {
 
     private let state = Mutex(State())
 
-    /// The current generation; read it before an attempt, pass it to ``wait(after:timeout:timer:)``.
+    /// The current generation; read it before an attempt, pass it to ``wait(after:until:timeout:timer:)``.
     var generation: UInt64 { state.withLock { $0.generation } }
 
-    /// Records a change and wakes every waiter.
+    /// How many waits are registered and sleeping (for tests: a signal then finds them).
+    var sleepingCount: Int {
+        state.withLock { state in
+            state.waiters.values.count { if case .waiting = $0 { true } else { false } }
+        }
+    }
+
+    /// Records a change and wakes every waiter, but one whose condition (``wait(after:until:timeout:timer:)``)
+    /// does not hold yet: it sleeps on to a change after which it holds, or to its timeout.
     func signal() {
-        let woken = state.withLock { state -> [UnsafeContinuation<Void, Never>] in
+        let (woken, gated) = state.withLock {
+            state -> ([UnsafeContinuation<Void, Never>], [(id: Int, until: @Sendable () -> Bool)]) in
             state.generation &+= 1
             var woken: [UnsafeContinuation<Void, Never>] = []
+            var gated: [(id: Int, until: @Sendable () -> Bool)] = []
             for (id, waiter) in state.waiters {
-                if case .waiting(let continuation) = waiter {
+                guard case .waiting(let continuation, let until) = waiter else { continue }
+                if let until {
+                    gated.append((id, until))
+                } else {
                     woken.append(continuation)
                     state.waiters[id] = nil
                 }
             }
-            return woken
+            return (woken, gated)
         }
         for continuation in woken { continuation.resume() }
+        // Read outside the lock: a condition reads the app's state, under its own locks.
+        for waiter in gated where waiter.until() { end(waiter.id) }
     }
 
-    /// Returns once the generation differs from `generation`, once `timeout` has passed on `timer`'s
-    /// clock, or when the task is cancelled.
-    func wait(after generation: UInt64, timeout: Duration, timer: DeadlineTimer) async {
+    /// Returns once the generation differs from `generation` and `until` holds (always, without one), once
+    /// `timeout` has passed on `timer`'s clock, or when the task is cancelled. `until` is what the waiting
+    /// step said its answer waits for (``ScenarioContext/retry(when:)``): a change that leaves it false
+    /// does not wake the step only to wait again. It must hold once a change after which it holds is
+    /// signalled, and read only state under locks no signaller holds while signalling.
+    func wait(
+        after generation: UInt64,
+        until: (@Sendable () -> Bool)? = nil,
+        timeout: Duration,
+        timer: DeadlineTimer
+    ) async {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             state.waiters[state.nextID] = .pending
             return state.nextID
         }
         let token = timer.schedule(after: timeout) { [self] in self.end(id) }
-        await wait(id: id, after: generation)
+        await wait(id: id, after: generation, until: until)
         timer.cancel(token)
     }
 
@@ -55,7 +78,7 @@ final class ChangeSignal: Sendable {
     private func end(_ id: Int) {
         let continuation = state.withLock { state -> UnsafeContinuation<Void, Never>? in
             switch state.waiters[id] {
-            case .waiting(let continuation):
+            case .waiting(let continuation, _):
                 state.waiters[id] = nil
                 return continuation
             case .pending:
@@ -68,11 +91,11 @@ final class ChangeSignal: Sendable {
         continuation?.resume()
     }
 
-    private func wait(id: Int, after generation: UInt64) async {
+    private func wait(id: Int, after generation: UInt64, until: (@Sendable () -> Bool)?) async {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let resumeNow = state.withLock { state -> Bool in
-                    if state.generation != generation || Task.isCancelled {
+                    if (state.generation != generation && until == nil) || Task.isCancelled {
                         state.waiters[id] = nil
                         return true
                     }
@@ -80,10 +103,16 @@ final class ChangeSignal: Sendable {
                         state.waiters[id] = nil
                         return true
                     }
-                    state.waiters[id] = .waiting(continuation)
+                    state.waiters[id] = .waiting(continuation, until: until)
                     return false
                 }
-                if resumeNow { continuation.resume() }
+                if resumeNow {
+                    continuation.resume()
+                } else if let until, until() {
+                    // Read once the wait is registered: a change that made it hold before then is not missed
+                    // (its signal may have come before this waiter was there to read it).
+                    end(id)
+                }
             }
         } onCancel: {
             end(id)

@@ -16,6 +16,8 @@ public final class ScenarioContext: Sendable {
         var currentStep: String?
         var stepStart: Stopwatch?
         var activityProbe: (@Sendable () -> String?)?
+        /// What the step that last answered `.wait` said its answer waits for (``retry(when:)``).
+        var retryCondition: (@Sendable () -> Bool)?
         var stepSerial = 0
     }
 
@@ -174,7 +176,27 @@ public final class ScenarioContext: Sendable {
     }
 
     /// Sleeps for `interval` on the clock, or less when a change is signalled after `generation`.
-    func pause(for interval: Duration, orUntilChangeAfter generation: UInt64) async {
-        await changes.wait(after: generation, timeout: interval, timer: timer)
+    func pause(
+        for interval: Duration,
+        orUntilChangeAfter generation: UInt64,
+        when condition: (@Sendable () -> Bool)? = nil
+    ) async {
+        await changes.wait(after: generation, until: condition, timeout: interval, timer: timer)
+    }
+
+    /// Said by a step about to answer `.wait` whose answer cannot change while `condition` is false (work it
+    /// waits for still running): changes that leave it false do not retry the step, its timeout still
+    /// does. `condition` is read on the thread that signals a change, so it reads only state under locks
+    /// that no signaller holds, and holds once a change after which it holds is signalled.
+    package func retry(when condition: @escaping @Sendable () -> Bool) {
+        state.withLock { $0.retryCondition = condition }
+    }
+
+    /// The condition the last attempt said its wait depends on, forgotten here (each attempt says its own).
+    func takeRetryCondition() -> (@Sendable () -> Bool)? {
+        state.withLock { state in
+            defer { state.retryCondition = nil }
+            return state.retryCondition
+        }
     }
 }

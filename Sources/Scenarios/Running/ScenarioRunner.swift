@@ -452,6 +452,7 @@ package final class ScenarioRunner: Sendable {
             let begun = stopwatch.elapsed
             let limit = timeout - begun
             let result: StepResult
+            _ = context.takeRetryCondition()
             // The requests the step sends, also from work it starts, say it sent them.
             let origin = RequestOrigin(scenarioTry: context.scenarioTry, step: index)
             let attempted = await RequestOrigin.$current.withValue(origin) {
@@ -534,7 +535,9 @@ package final class ScenarioRunner: Sendable {
                     )
                 )
                 let pause = min(settings.retryInterval, timeout - waited, settling.untilSettled(at: waited))
-                await context.pause(for: pause, orUntilChangeAfter: generation)
+                // Retried at a change only once what the step said it waits for holds; at the pause's end in
+                // any case.
+                await context.pause(for: pause, orUntilChangeAfter: generation, when: context.takeRetryCondition())
             }
         }
         if case .passed = outcome, phase != .leakCheck, let stepCheck, let failure = stepCheck(context) {

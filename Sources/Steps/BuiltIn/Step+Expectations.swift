@@ -211,7 +211,11 @@ extension Step {
         if let error { parts.append("error '\(error)'") }
         return Step("expect response " + parts.joined(separator: ", ")) { context in
             let world = try context.world
-            if world.runningCount > 0 { return .wait("\(world.runningCount) request(s) still running") }
+            if world.runningCount > 0 {
+                // Nothing to read until they end.
+                context.retry { [weak world] in (world?.runningCount ?? 0) == 0 }
+                return .wait("\(world.runningCount) request(s) still running")
+            }
             // The request sent last, not the one that finished last (a slow 200 sent before a fast 404).
             guard let lastRecord = world.manager.lastSentRecord else {
                 return .wait(
@@ -284,7 +288,7 @@ extension Step {
             guard let store = world.manager.store else { throw StepError.noStore }
             // An exact count (0 included) could still be broken by work under way: it is judged when the
             // app is idle, and while it is not there is nothing to count yet (no fetch on every retry).
-            if count != nil, case .wait(let busy) = world.judgedWhenIdle() { return .wait(busy) }
+            if count != nil, case .wait(let busy) = world.judgedWhenIdle(retryingIn: context) { return .wait(busy) }
             if let count, conditions.isEmpty {
                 // Only a count: the store counts its rows, no object is made.
                 let found = try store.mainContext.count(entity)

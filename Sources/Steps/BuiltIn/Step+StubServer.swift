@@ -153,7 +153,10 @@ extension Step {
             // is counted, not missed; while the app is busy a count already broken stands.
             let quiet = world.judgedWhenIdle()
             let verdict = expectation.verdict(on: journal)
-            if case .success = verdict, case .wait = quiet { return quiet }
+            if case .success = verdict, case .wait = quiet {
+                world.retryWhenIdle(context)
+                return quiet
+            }
             return verdict
         }.returningPromptly().givingUpWhenSettled()
     }

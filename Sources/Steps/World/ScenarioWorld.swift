@@ -158,10 +158,7 @@ public final class ScenarioWorld: Sendable {
     /// except that requests a suspended queue holds (and the step actions waiting on them) cannot change
     /// anything until the queue is resumed, so they do not count.
     public func judgedWhenIdle() -> StepResult {
-        let queue = manager.queue
-        let held = queue.isSuspended ? queue.pendingCount : 0
-        let running = max(0, runningCount - held)
-        let moving = queue.inFlightCount + (queue.isSuspended ? 0 : queue.pendingCount)
+        let (running, moving) = busyCounts()
         let resources = environment.idlingResources
         let busy = resources.filter { !$0.isIdle }.map { "idling resource '\($0.name)'" }
         if running == 0, moving == 0, busy.isEmpty { return .success }
@@ -171,6 +168,34 @@ public final class ScenarioWorld: Sendable {
         let parts =
             (running > 0 ? [Self.stepActions(running)] : []) + (moving > 0 ? [Self.requests(moving)] : []) + busy
         return .wait(Self.judgement(parts.joined(separator: ", ")))
+    }
+
+    /// ``judgedWhenIdle()`` for a step of `context`: while it waits, the step is retried only once the
+    /// step actions and requests it names have ended (or at its pause's end). With idling resources (the
+    /// app's code, read under the app's locks) it is retried at every change, as any step.
+    package func judgedWhenIdle(retryingIn context: ScenarioContext) -> StepResult {
+        let judgement = judgedWhenIdle()
+        if case .wait = judgement { retryWhenIdle(context) }
+        return judgement
+    }
+
+    /// Tells `context` that the waiting step's answer waits for the step actions and requests
+    /// ``judgedWhenIdle()`` names to end; without effect when the app has idling resources.
+    package func retryWhenIdle(_ context: ScenarioContext) {
+        guard environment.idlingResources.isEmpty else { return }
+        context.retry { [weak self] in
+            guard let self else { return true }
+            return self.busyCounts() == (0, 0)
+        }
+    }
+
+    /// The step actions and the requests that could still change a judgement (``judgedWhenIdle()``).
+    private func busyCounts() -> (running: Int, moving: Int) {
+        let queue = manager.queue
+        let held = queue.isSuspended ? queue.pendingCount : 0
+        let running = max(0, runningCount - held)
+        let moving = queue.inFlightCount + (queue.isSuspended ? 0 : queue.pendingCount)
+        return (running, moving)
     }
 
     private static func judgement(_ busy: String) -> String {
