@@ -53,11 +53,12 @@ final class ChangeSignal: Sendable {
         for waiter in gated where waiter.until() { end(waiter.id) }
     }
 
-    /// Returns once the generation differs from `generation` and `until` holds (always, without one), once
-    /// `timeout` has passed on `timer`'s clock, or when the task is cancelled. `until` is what the waiting
-    /// step said its answer waits for (``ScenarioContext/retry(when:)``): a change that leaves it false
-    /// does not wake the step only to wait again. It must hold once a change after which it holds is
-    /// signalled, and read only state under locks no signaller holds while signalling.
+    /// Returns once the generation differs from `generation` — with `until`, once `until` holds instead,
+    /// read as the wait begins and at each change —, once `timeout` has passed on `timer`'s clock, or when
+    /// the task is cancelled. `until` is what the waiting step said its answer waits for
+    /// (``ScenarioContext/retry(when:)``): a change that leaves it false does not wake the step only to
+    /// wait again. It must hold once a change after which it holds is signalled, and read only state under
+    /// locks no signaller holds while signalling.
     func wait(
         after generation: UInt64,
         until: (@Sendable () -> Bool)? = nil,
