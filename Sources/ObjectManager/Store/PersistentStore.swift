@@ -40,13 +40,47 @@ final class PersistentStore: Sendable {
         var insert: String
         /// The INSERT prepared, once, on the store's connection (``Prepared``).
         let preparedInsert = Prepared()
+        /// `SELECT max(rowid) FROM <table>`: after it, the rowids of rows inserted together.
+        var largestRowID: String
+        /// `INSERT INTO <table> (rowid, <every attribute>) VALUES (…), (…)`, by row count, each prepared once.
+        let preparedRows = PreparedRows()
+        /// How many rows one INSERT of ``preparedRows`` holds at most: 32, fewer for wide tables (SQLite's
+        /// oldest limit on parameters, 999, is never passed).
+        var rowsPerInsert: Int
+        private let table: String
+        private let columns: [String]
 
         init(_ entity: EntityDescription) {
             attributes = entity.attributes
             let columns = entity.attributes.map { quote($0.name) }
-            select = "SELECT " + (["rowid"] + columns).joined(separator: ", ") + " FROM \(quote(entity.name))"
-            count = "SELECT COUNT(*) FROM \(quote(entity.name))"
+            table = quote(entity.name)
+            self.columns = columns
+            select = "SELECT " + (["rowid"] + columns).joined(separator: ", ") + " FROM \(table)"
+            count = "SELECT COUNT(*) FROM \(table)"
             insert = PersistentStore.insertSQL(entity.name, columns: entity.attributes.map(\.name))
+            largestRowID = "SELECT max(rowid) FROM \(table)"
+            rowsPerInsert = max(1, min(32, 999 / (columns.count + 1)))
+        }
+
+        /// The INSERT of `rows` rows, each with its rowid first.
+        func insertRowsSQL(_ rows: Int) -> String {
+            let row = "(" + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ") + ")"
+            return "INSERT INTO \(table) (rowid, \(columns.joined(separator: ", "))) VALUES "
+                + Array(repeating: row, count: rows).joined(separator: ", ")
+        }
+    }
+
+    /// ``EntityStatements/insertRowsSQL(_:)`` statements by row count, each prepared the first time it runs
+    /// and kept; touched only inside the database queue's closures (hence `@unchecked`, as ``Prepared``).
+    final class PreparedRows: @unchecked Sendable {
+        private var statements: [Int: Statement] = [:]
+
+        func statement(rows: Int, of entity: EntityStatements, in db: Database) throws -> Statement {
+            if let statement = statements[rows] { return statement }
+            let made = try db.makeStatement(sql: entity.insertRowsSQL(rows))
+            made.setUncheckedArguments(StatementArguments())
+            statements[rows] = made
+            return made
         }
     }
 
@@ -202,68 +236,137 @@ final class PersistentStore: Sendable {
                         if let table = change.tableGainingRows, !tables.contains(table) { tables.insert(table) }
                     }
                 }
-                return try changes.map { change -> Int64? in
-                    switch change {
-                    case .insert(let entity, let attributes, let values):
-                        if let known = statements[entity], known.attributes == attributes {
-                            let statement = try known.preparedInsert.statement(known.insert, in: db)
-                            try Self.bind(values.lazy.map(\.databaseValue), to: statement, in: db)
-                            try statement.execute()
-                            return sqlite3_last_insert_rowid(db.sqliteConnection)
-                        } else {
-                            // An app's own description of the entity: its columns by name.
-                            let named = EntityDescription.named(values, attributes)
-                            let columns = named.keys.sorted()
-                            try Self.statement(
-                                Self.insertSQL(entity, columns: columns),
-                                in: db,
-                                binding: columns.lazy.map { named[$0, default: .null].databaseValue }
-                            ).execute()
-                        }
-                        return db.lastInsertedRowID
-                    case .update(let entity, let rowID, let values):
-                        let pairs = values.sorted { $0.key < $1.key }
-                        guard !pairs.isEmpty else { return nil }
-                        let assignments = pairs.map { "\(quote($0.key)) = ?" }.joined(separator: ", ")
-                        try Self.statement(
-                            "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?",
-                            in: db,
-                            binding: pairs.lazy.map(\.value.databaseValue) + CollectionOfOne(rowID.databaseValue)
-                        ).execute()
-                        return nil
-                    case .delete(let entity, let rowID):
-                        try Self.statement(
-                            "DELETE FROM \(quote(entity)) WHERE rowid = ?",
-                            in: db,
-                            binding: CollectionOfOne(rowID.databaseValue)
-                        ).execute()
-                        return nil
-                    case .link(let table, let pair):
-                        try Self.statement(
-                            "INSERT OR IGNORE INTO \(quote(table)) (\(Self.joinColumns)) VALUES (?, ?)",
-                            in: db,
-                            binding: [pair.source.databaseValue, pair.destination.databaseValue]
-                        ).execute()
-                        return nil
-                    case .unlink(let table, let pair):
-                        try Self.statement(
-                            "DELETE FROM \(quote(table)) WHERE \(Self.joinColumnsMatch)",
-                            in: db,
-                            binding: [pair.source.databaseValue, pair.destination.databaseValue]
-                        ).execute()
-                        return nil
-                    case .unlinkAll(let table, let column, let value):
-                        try Self.statement(
-                            "DELETE FROM \(quote(table)) WHERE \(quote(column)) = ?",
-                            in: db,
-                            binding: CollectionOfOne(value.databaseValue)
-                        ).execute()
-                        return nil
+                var rowIDs: [Int64?] = []
+                rowIDs.reserveCapacity(changes.count)
+                var index = changes.startIndex
+                while index < changes.endIndex {
+                    // Consecutive inserts of one entity go in together (a mapped payload's objects).
+                    if let (known, end) = insertRun(in: changes, from: index), end - index > 1 {
+                        rowIDs += try insertRows(changes[index..<end], as: known, in: db)
+                        index = end
+                        continue
                     }
+                    rowIDs.append(try apply(changes[index], in: db))
+                    index += 1
                 }
+                return rowIDs
             }
         } catch {
             throw .database(String(describing: error))
+        }
+    }
+
+    /// The end of the run of inserts from `start` that ``insertRows(_:as:in:)`` can put in together: of the
+    /// same entity, described by the model's own attributes (at least one), with its statements.
+    private func insertRun(in changes: [Change], from start: Int) -> (EntityStatements, Int)? {
+        guard case .insert(let entity, let attributes, _) = changes[start], !attributes.isEmpty,
+            let known = statements[entity], known.attributes == attributes
+        else { return nil }
+        var end = start + 1
+        while end < changes.endIndex, case .insert(entity, let next, _) = changes[end], next == attributes {
+            end += 1
+        }
+        return (known, end)
+    }
+
+    /// Inserts the rows of `inserts` with as few statements as a few rows each, and returns their rowids,
+    /// in order. Each row is given the rowid SQLite would give it inserted alone — one more than the
+    /// largest in the table (1 in an empty one) — so it is named in the statement and known without asking;
+    /// at the largest rowid SQLite picks at random instead, and so do the rows then, inserted one by one.
+    private func insertRows(_ inserts: ArraySlice<Change>, as known: EntityStatements, in db: Database) throws
+        -> [Int64?]
+    {
+        let largest = try db.cachedStatement(sql: known.largestRowID)
+        let handle = largest.sqliteStatement
+        sqlite3_reset(handle)
+        guard sqlite3_step(handle) == SQLITE_ROW else {
+            throw DatabaseError(message: db.lastErrorMessage, sql: known.largestRowID)
+        }
+        let before = sqlite3_column_type(handle, 0) == SQLITE_NULL ? 0 : sqlite3_column_int64(handle, 0)
+        sqlite3_reset(handle)
+        guard before <= Int64.max - Int64(inserts.count) else { return try inserts.map { try apply($0, in: db) } }
+        var rowIDs: [Int64?] = []
+        rowIDs.reserveCapacity(inserts.count)
+        var next = before + 1
+        var chunk = inserts.startIndex
+        while chunk < inserts.endIndex {
+            let rows = inserts[chunk..<min(chunk + known.rowsPerInsert, inserts.endIndex)]
+            var values: [DatabaseValue] = []
+            values.reserveCapacity(rows.count * (known.attributes.count + 1))
+            var rowID = next
+            for case .insert(_, _, let row) in rows {
+                values.append(rowID.databaseValue)
+                values.append(contentsOf: row.lazy.map(\.databaseValue))
+                rowID += 1
+            }
+            let statement = try known.preparedRows.statement(rows: rows.count, of: known, in: db)
+            try Self.bind(values, to: statement, in: db)
+            try statement.execute()
+            rowIDs += (next..<rowID).map { $0 }
+            next = rowID
+            chunk = rows.endIndex
+        }
+        return rowIDs
+    }
+
+    /// Applies one change on `db`, inside the save's transaction; the rowid of an insert, else `nil`.
+    private func apply(_ change: Change, in db: Database) throws -> Int64? {
+        switch change {
+        case .insert(let entity, let attributes, let values):
+            if let known = statements[entity], known.attributes == attributes {
+                let statement = try known.preparedInsert.statement(known.insert, in: db)
+                try Self.bind(values.lazy.map(\.databaseValue), to: statement, in: db)
+                try statement.execute()
+                return sqlite3_last_insert_rowid(db.sqliteConnection)
+            } else {
+                // An app's own description of the entity: its columns by name.
+                let named = EntityDescription.named(values, attributes)
+                let columns = named.keys.sorted()
+                try Self.statement(
+                    Self.insertSQL(entity, columns: columns),
+                    in: db,
+                    binding: columns.lazy.map { named[$0, default: .null].databaseValue }
+                ).execute()
+            }
+            return db.lastInsertedRowID
+        case .update(let entity, let rowID, let values):
+            let pairs = values.sorted { $0.key < $1.key }
+            guard !pairs.isEmpty else { return nil }
+            let assignments = pairs.map { "\(quote($0.key)) = ?" }.joined(separator: ", ")
+            try Self.statement(
+                "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?",
+                in: db,
+                binding: pairs.lazy.map(\.value.databaseValue) + CollectionOfOne(rowID.databaseValue)
+            ).execute()
+            return nil
+        case .delete(let entity, let rowID):
+            try Self.statement(
+                "DELETE FROM \(quote(entity)) WHERE rowid = ?",
+                in: db,
+                binding: CollectionOfOne(rowID.databaseValue)
+            ).execute()
+            return nil
+        case .link(let table, let pair):
+            try Self.statement(
+                "INSERT OR IGNORE INTO \(quote(table)) (\(Self.joinColumns)) VALUES (?, ?)",
+                in: db,
+                binding: [pair.source.databaseValue, pair.destination.databaseValue]
+            ).execute()
+            return nil
+        case .unlink(let table, let pair):
+            try Self.statement(
+                "DELETE FROM \(quote(table)) WHERE \(Self.joinColumnsMatch)",
+                in: db,
+                binding: [pair.source.databaseValue, pair.destination.databaseValue]
+            ).execute()
+            return nil
+        case .unlinkAll(let table, let column, let value):
+            try Self.statement(
+                "DELETE FROM \(quote(table)) WHERE \(quote(column)) = ?",
+                in: db,
+                binding: CollectionOfOne(value.databaseValue)
+            ).execute()
+            return nil
         }
     }
 

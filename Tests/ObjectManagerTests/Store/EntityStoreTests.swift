@@ -43,6 +43,55 @@ struct EntityStoreTests {
 
     /// Every kind of value goes in by position and comes back the same, through an insert, an update and a
     /// condition on each column (the store binds values itself, not through GRDB's arguments: DECISIONS 171).
+    /// A save's inserts of one entity go in a few rows a statement, each row with the rowid it would have
+    /// had inserted alone (one more than the largest, after a delete of the last row too): every object is
+    /// its own row — fetched back, it is the same instance, with its own values — in order, across
+    /// statements, and an insert after them follows on.
+    @Test func insertsSavedTogetherKeepTheirRowsAndTheirOrder() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        for id in 1...3 { try context.insert(entity: "Review", attributes: ["reviewID": .integer(id)]) }
+        try context.save()
+        context.delete(try #require(try context.fetch("Review", where: ["reviewID": 3]).first))
+        try context.save()
+        var inserted: [ManagedObject] = []
+        for id in 100..<170 {
+            inserted.append(
+                try context.insert(
+                    entity: "Review",
+                    attributes: ["reviewID": .integer(id), "title": .string("T\(id)"), "stars": .integer(id % 5)]
+                )
+            )
+        }
+        try context.insert(entity: "Restaurant", attributes: ["restaurantID": 1, "name": "Between"])
+        try context.insert(entity: "Review", attributes: ["reviewID": 170, "title": "After another entity"])
+        try context.save()
+        let saved = try store.fetchSaved("Review")
+        #expect(saved.map { $0["reviewID"] } == ([1, 2] + Array(100...170)).map { AttributeValue.integer($0) })
+        #expect(saved.dropFirst(2).prefix(70).map { $0["title"] } == (100..<170).map { .string("T\($0)") })
+        for (offset, object) in inserted.enumerated() where offset % 7 == 0 || offset == 69 {
+            let id = 100 + offset
+            #expect(try context.fetch("Review", where: ["reviewID": .integer(id)]) == [object], "\(id)")
+            #expect(object["stars"] == .integer(id % 5))
+        }
+        try context.insert(entity: "Review", attributes: ["reviewID": 171])
+        try context.save()
+        #expect(try store.fetchSaved("Review").last?["reviewID"] == 171)
+    }
+
+    /// Two objects with one identification in one save: the save fails as SQLite says, and keeps nothing.
+    @Test func aConflictAmongInsertsSavedTogetherSavesNothing() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        for id in [1, 2, 1] { try context.insert(entity: "Review", attributes: ["reviewID": .integer(id)]) }
+        #expect {
+            try context.save()
+        } throws: { error in
+            "\(error)".contains("UNIQUE constraint failed: Review.reviewID")
+        }
+        #expect(try store.countSaved("Review") == 0)
+    }
+
     @Test func everyKindOfValueRoundTripsThroughInsertUpdateAndConditions() throws {
         let store = try TestModel.store()
         let context = store.mainContext
