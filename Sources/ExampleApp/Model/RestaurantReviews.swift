@@ -79,23 +79,22 @@ public enum RestaurantReviews {
 
     /// Routes, descriptors, error mapping and the app's token on a new object manager.
     public static func configure(_ manager: ObjectManager) throws {
-        for route in routes.routes { try manager.router.addRoute(route) }
+        try manager.router.addRoutes(routes)
         manager.client.setDefaultHeader("Authorization", to: token)
-        manager.addResponseDescriptor(
-            ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants")
-        )
-        manager.addResponseDescriptor(
-            ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants/:restaurantID")
-        )
-        manager.addResponseDescriptor(
-            ResponseDescriptor(mapping: reviewMapping, method: .get, pathPattern: "/restaurants/:restaurantID/reviews")
-        )
-        // A posted review's response is mapped back onto it, wherever its route points.
-        manager.addResponseDescriptor(ResponseDescriptor(mapping: reviewMapping, method: .post))
-        manager.addResponseDescriptor(ResponseDescriptor(mapping: reviewMapping, method: .put))
+        for descriptor in responseDescriptors { manager.addResponseDescriptor(descriptor) }
         manager.addRequestDescriptor(RequestDescriptor(entity: "Review", mapping: reviewRequestMapping))
         manager.errorMapping = ErrorMapping(keyPaths: ["errors.message", "error"])
     }
+
+    /// How the app's responses map, made once: every set-up gives them to its new manager.
+    static let responseDescriptors = [
+        ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants"),
+        ResponseDescriptor(mapping: restaurantMapping, method: .get, pathPattern: "/restaurants/:restaurantID"),
+        ResponseDescriptor(mapping: reviewMapping, method: .get, pathPattern: "/restaurants/:restaurantID/reviews"),
+        // A posted review's response is mapped back onto it, wherever its route points.
+        ResponseDescriptor(mapping: reviewMapping, method: .post),
+        ResponseDescriptor(mapping: reviewMapping, method: .put),
+    ]
 
     /// The factories `restaurant`, `review` and `user`, the reset of the app's screens, and a set-up
     /// without drafts (``Drafts`` are not cleared at tear-down: see the leak check in `appUnderTest`).

@@ -36,6 +36,21 @@ public struct RouteSet: Sendable, Hashable {
         order.append(route.key)
     }
 
+    /// Adds every route of `other`, in its order; throws ``RoutingError/duplicateRoute(_:)`` at the first whose
+    /// key this set has, keeping the routes added before it (as adding them one by one would).
+    ///
+    /// Into an empty set — an app's routes at every set-up — nothing can collide: the set takes `other`'s
+    /// routes and order as they are, sharing their storage until either set changes.
+    public mutating func add(contentsOf other: RouteSet) throws(RoutingError) {
+        // Empty, a set has no original patterns either: they are kept only for routes it holds.
+        if routesByKey.isEmpty {
+            routesByKey = other.routesByKey
+            order = other.order
+            return
+        }
+        for route in other.routes { try add(route) }
+    }
+
     /// How many routes the first ``add(_:)`` makes room for.
     private static let usualCount = 16
 

@@ -27,6 +27,12 @@ public final class Router: Sendable {
         try routeSet.withLock { (set: inout RouteSet) throws(RoutingError) in try set.add(route) }
     }
 
+    /// Adds every route of `routes`, in order (an app's routes at set-up); throws
+    /// ``RoutingError/duplicateRoute(_:)`` at the first whose key the router has, keeping those before it.
+    public func addRoutes(_ routes: RouteSet) throws(RoutingError) {
+        try routeSet.withLock { (set: inout RouteSet) throws(RoutingError) in try set.add(contentsOf: routes) }
+    }
+
     /// Re-points a route (the `stub route` step); throws when the route set has no such route.
     @discardableResult
     public func replacePathPattern(of key: Route.Key, with pattern: PathPattern) throws(RoutingError) -> Route {

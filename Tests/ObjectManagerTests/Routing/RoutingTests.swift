@@ -129,6 +129,39 @@ struct RouteSetTests {
         #expect(set.routes.filter { $0.key == Self.reviewPOST }.count == 1)
     }
 
+    /// An app's routes added as a set at set-up: into an empty set they are its routes, in order, as if
+    /// added one by one — a re-pointed route of the set added comes as it is now, with no original to
+    /// restore; into a set with routes, a key it has is a duplicate, after the routes before it.
+    @Test func addsAWholeSetAsItsRoutesOneByOne() throws {
+        var app = try routes()
+        try app.replacePathPattern(of: Self.reviewPOST, with: "/422")
+        var empty = RouteSet()
+        try empty.add(contentsOf: app)
+        var oneByOne = RouteSet()
+        for route in app.routes { try oneByOne.add(route) }
+        #expect(empty == oneByOne)
+        #expect(empty.routes.map(\.key) == app.routes.map(\.key))
+        #expect(empty.route(forEntity: "Review", method: .post)?.pathPattern == "/422")
+        #expect(empty.stubbedRoutes.isEmpty)
+        // Changing one set leaves the other as it was.
+        try empty.replacePathPattern(of: Self.reviewPOST, with: "/500")
+        #expect(app.route(forEntity: "Review", method: .post)?.pathPattern == "/422")
+
+        var some = RouteSet()
+        try some.add(Route(name: "first", method: .get, pathPattern: "/first"))
+        var other = RouteSet()
+        try other.add(Route(name: "second", method: .get, pathPattern: "/second"))
+        try other.add(Route(name: "first", method: .get, pathPattern: "/again"))
+        try other.add(Route(name: "third", method: .get, pathPattern: "/third"))
+        #expect(throws: RoutingError.duplicateRoute(.named("first"))) { try some.add(contentsOf: other) }
+        #expect(some.routes.map(\.pathPattern) == ["/first", "/second"])
+
+        let router = Router(baseURL: URL(string: "http://127.0.0.1:8080/")!)
+        try router.addRoutes(app)
+        #expect(router.routes.routes == app.routes)
+        #expect(throws: RoutingError.duplicateRoute(Self.reviewPOST)) { try router.addRoutes(app) }
+    }
+
     @Test func replacesAPathPatternAndRemembersTheOriginal() throws {
         var set = try routes()
         try set.replacePathPattern(of: Self.reviewPOST, with: "/422")
