@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 /// Callbacks registered by observers, called with each change; the one way the queue, the object
 /// manager and the stub server's journal tell waiting steps that something happened.
@@ -9,19 +9,27 @@ import Synchronization
 /// observers.notify(record)      // calls every live callback
 /// observation.cancel()          // or let it go
 /// ```
+///
+/// Its methods are inlinable: each module that keeps observers has them specialized for its values, so that
+/// adding, removing and notifying — several times a scenario — look no generic type up at run time.
 package final class Observers<Value: Sendable>: Sendable {
-    private struct State {
+    package struct State {
         /// The live callbacks, in the order they were added: notifying (far more frequent than adding or
         /// removing one) copies the list, no dictionary.
-        var callbacks: [(id: Int, body: @Sendable (Value) -> Void)] = []
-        var next = 0
+        package var callbacks: [(id: Int, body: @Sendable (Value) -> Void)] = []
+        package var next = 0
+
+        @inlinable package init() {}
     }
 
-    private let state = Mutex(State())
+    package let state: Mutex<State>
 
-    package init() {}
+    @inlinable package init() {
+        state = Mutex(State())
+    }
 
     /// Registers `body` until the returned observation is cancelled or released.
+    @inlinable
     package func add(_ body: @escaping @Sendable (Value) -> Void) -> Observation {
         let id = state.withLock { state in
             defer { state.next += 1 }
@@ -37,6 +45,7 @@ package final class Observers<Value: Sendable>: Sendable {
 
     /// Calls every registered callback with `value`, in the order they were added, outside the lock, on the
     /// calling thread.
+    @inlinable
     package func notify(_ value: Value) {
         let callbacks = state.withLock { $0.callbacks }
         for callback in callbacks { callback.body(value) }
@@ -44,10 +53,12 @@ package final class Observers<Value: Sendable>: Sendable {
 }
 
 extension Observers where Value == Void {
+    @inlinable
     package func add(_ body: @escaping @Sendable () -> Void) -> Observation {
         add { (_: Void) in body() }
     }
 
+    @inlinable
     package func notify() {
         notify(())
     }
@@ -57,6 +68,7 @@ extension Observers where Value == Void {
 public final class Observation: Sendable {
     private let removal: @Sendable () -> Void
 
+    @usableFromInline
     init(_ removal: @escaping @Sendable () -> Void) {
         self.removal = removal
     }
