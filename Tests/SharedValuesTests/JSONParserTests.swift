@@ -30,6 +30,24 @@ struct JSONParserTests {
         #expect(members["k299"] == .int(299))
     }
 
+    /// Objects and arrays inside one another share the parser's buffers of open members and elements: each
+    /// keeps its own, in order, however they nest and whichever ends first (fails when a nested value's
+    /// members or elements are taken as its parent's, or left behind for the next).
+    @Test func valuesNestedEveryWayKeepTheirOwnMembersAndElements() throws {
+        #expect(
+            try parse(#"[{"a": [1, {"b": [2, 3], "c": {}}, []], "d": [[4], [5, [6]]]}, [], {"e": [{"f": 7}]}, 8]"#)
+                == [
+                    ["a": [1, ["b": [2, 3], "c": [:]], []], "d": [[4], [5, [6]]]],
+                    [],
+                    ["e": [["f": 7]]],
+                    8,
+                ]
+        )
+        #expect(try parse(#"{"x": [1, 2], "x": [3], "y": {"x": 1, "x": [4]}}"#) == ["x": [3], "y": ["x": [4]]])
+        // A failure inside a nested value is reported where it is.
+        #expect(throws: JSONParseError.self) { try parse(#"[{"a": [1, {"b": 2,}]}]"#) }
+    }
+
     @Test func decodesEscapesAndSurrogatePairs() throws {
         #expect(try parse(#""a\"b\\c\/d\n\t\u00e9\ud83d\ude00""#) == .string("a\"b\\c/d\n\té😀"))
         #expect(try parse(#""caf\u00E9 ünï""#) == .string("café ünï"))

@@ -17,6 +17,11 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// The members of the objects being read, innermost last: each object's are taken off when it ends, so
+    /// one buffer serves every object of the document instead of an array grown per object.
+    private var openMembers: [(String, JSONValue)] = []
+    /// The elements of the arrays being read, innermost last, the same way.
+    private var openElements: [JSONValue] = []
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
@@ -85,7 +90,7 @@ struct JSONParser {
             depth -= 1
             return .object([:])
         }
-        var members: [(String, JSONValue)] = []
+        let first = openMembers.count
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("Expected a string key") }
@@ -94,14 +99,18 @@ struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw error("Expected ':' after a key") }
             index += 1
             skipWhitespace()
-            members.append((key, try value()))
+            let member = (key, try value())
+            openMembers.append(member)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(Dictionary(members, uniquingKeysWith: { _, last in last }))
+                var members = [String: JSONValue](minimumCapacity: openMembers.count - first)
+                for (key, value) in openMembers[first...] { members[key] = value }
+                openMembers.removeSubrange(first...)
+                return .object(members)
             default: throw error("Expected ',' or '}' in an object")
             }
         }
@@ -110,22 +119,25 @@ struct JSONParser {
     private mutating func array() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(elements)
+            return .array([])
         }
+        let first = openElements.count
         while true {
             skipWhitespace()
-            elements.append(try value())
+            let element = try value()
+            openElements.append(element)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
+                let elements = Array(openElements[first...])
+                openElements.removeSubrange(first...)
                 return .array(elements)
             default: throw error("Expected ',' or ']' in an array")
             }
