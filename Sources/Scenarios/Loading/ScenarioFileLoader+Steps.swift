@@ -154,8 +154,12 @@ extension ScenarioFileLoader {
         guard let start = bytes.index(base, offsetBy: span.lowerBound, limitedBy: bytes.endIndex),
             let end = bytes.index(start, offsetBy: span.count, limitedBy: bytes.endIndex)
         else { return nil }
-        let written = text[start..<end]
-        guard !written.utf8.contains(UInt8(ascii: "*")) else { return nil }
+        var written = text[start..<end]
+        // An alias (`*name`) may mean something else elsewhere; looked for with memchr, not byte by byte.
+        let hasAlias = written.withUTF8 { bytes in
+            bytes.baseAddress.map { memchr($0, Int32(UInt8(ascii: "*")), bytes.count) != nil } ?? false
+        }
+        guard !hasAlias else { return nil }
         return WrittenSpan(definition: definition.name, text: written)
     }
 
