@@ -188,7 +188,7 @@ final class PersistentStore: Sendable {
         let sql = statements(of: entity).count + clause
         do {
             return try database.inDatabase { db in
-                try Int.fetchOne(Self.statement(sql, in: db, binding: values)) ?? 0
+                try Self.firstInteger(of: Self.statement(sql, in: db, binding: values), in: db).map(Int.init) ?? 0
             }
         } catch {
             throw .database(String(describing: error))
@@ -277,13 +277,8 @@ final class PersistentStore: Sendable {
         -> [Int64?]
     {
         let largest = try db.cachedStatement(sql: known.largestRowID)
-        let handle = largest.sqliteStatement
-        sqlite3_reset(handle)
-        guard sqlite3_step(handle) == SQLITE_ROW else {
-            throw DatabaseError(message: db.lastErrorMessage, sql: known.largestRowID)
-        }
-        let before = sqlite3_column_type(handle, 0) == SQLITE_NULL ? 0 : sqlite3_column_int64(handle, 0)
-        sqlite3_reset(handle)
+        sqlite3_reset(largest.sqliteStatement)
+        let before = try Self.firstInteger(of: largest, in: db) ?? 0
         guard before <= Int64.max - Int64(inserts.count) else { return try inserts.map { try apply($0, in: db) } }
         var rowIDs: [Int64?] = []
         rowIDs.reserveCapacity(inserts.count)
@@ -444,6 +439,26 @@ final class PersistentStore: Sendable {
         statement.setUncheckedArguments(StatementArguments())
         try bind(values, to: statement, in: db)
         return statement
+    }
+
+    /// The first column of the first row `statement` gives, as an integer (`nil` for NULL or no row), read
+    /// through SQLite's C API — GRDB's `fetchOne` makes a cursor and a value for the one number — and the
+    /// statement reset after. For a statement that only reads (`count(*)`, `max(rowid)`), bound and reset.
+    private static func firstInteger(of statement: Statement, in db: Database) throws -> Int64? {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW:
+            return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
+        case SQLITE_DONE:
+            return nil
+        case let code:
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: db.lastErrorMessage,
+                sql: statement.sql
+            )
+        }
     }
 
     /// Resets `statement` and binds `values` to its parameters by position (one for each, so no binding of
