@@ -70,7 +70,8 @@ public enum AttributeValue: Sendable, Hashable {
             return try AttributeValue(json).converted(to: type, dateFormats: dateFormats)
         }
         if self == .null { return .null }
-        let failure = ConversionError.cannotConvert(value: quoted, to: type)
+        // Made only when a conversion fails: the quoted value is a string built from the value.
+        var failure: ConversionError { .cannotConvert(value: quoted, to: type) }
         switch type {
         case .integer:
             switch self {
