@@ -61,13 +61,18 @@ def count(binary, shim, workdir, extra, out):
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "--ci", "--in-process"] + extra,
         cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
+    return parts(out)
+
+
+def parts(out):
+    """A callgrind file's total, and each part's share of it (PARTS; each function's own instructions)."""
     text = run(
         ["callgrind_annotate", "--inclusive=no", "--threshold=100", out],
         capture_output=True, text=True,
     ).stdout
     total = None
-    parts = {name: 0 for name, _ in PARTS}
-    parts["everything else"] = 0
+    shares = {name: 0 for name, _ in PARTS}
+    shares["everything else"] = 0
     compiled = [(name, re.compile(pattern)) for name, pattern in PARTS]
     for line in text.splitlines():
         match = re.match(r"\s*([\d,]+)\s+\([ \d.]+%\)\s+(.*)$", line)
@@ -80,13 +85,13 @@ def count(binary, shim, workdir, extra, out):
             continue
         for name, pattern in compiled:
             if pattern.search(what):
-                parts[name] += value
+                shares[name] += value
                 break
         else:
-            parts["everything else"] += value
+            shares["everything else"] += value
     if total is None:
         sys.exit("instructions.py: callgrind_annotate printed no total")
-    return total, parts
+    return total, shares
 
 
 def main():
