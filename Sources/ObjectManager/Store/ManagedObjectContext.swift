@@ -312,9 +312,19 @@ public final class ManagedObjectContext: Sendable {
                 }
                 if changed { changedMeanwhile[ObjectIdentifier(object)] = object }
             }
+            // Each entity's identity map taken out while its inserts go in (a payload's are consecutive): its
+            // name hashed once a run, the map grown once.
+            var registering: (entity: String, objects: [Int64: ManagedObject])?
             for ((object, values), rowID) in zip(inserted, rowIDs.suffix(inserted.count)) {
                 guard let rowID else { continue }
-                state.registered[object.entity.name, default: [:]][rowID] = object
+                let entity = object.entity.name
+                if registering?.entity != entity {
+                    if let done = registering { state.registered[done.entity] = done.objects }
+                    var objects = state.registered.removeValue(forKey: entity) ?? [:]
+                    objects.reserveCapacity(objects.count + inserted.count)
+                    registering = (entity, objects)
+                }
+                registering?.objects[rowID] = object
                 let changed = object.state.withLock { objectState -> Bool in
                     objectState.rowID = rowID
                     objectState.isInserted = false
@@ -323,6 +333,7 @@ public final class ManagedObjectContext: Sendable {
                 }
                 if changed { changedMeanwhile[ObjectIdentifier(object)] = object }
             }
+            if let done = registering { state.registered[done.entity] = done.objects }
             state.inserted = []
             state.updated = changedMeanwhile
             state.deleted = [:]

@@ -232,8 +232,12 @@ final class PersistentStore: Sendable {
         do {
             return try transaction { db in
                 tablesWithRows.withLock { tables in
+                    // A payload's changes are of one table after another: each table looked up once a run.
+                    var last: String?
                     for change in changes {
-                        if let table = change.tableGainingRows, !tables.contains(table) { tables.insert(table) }
+                        guard let table = change.tableGainingRows, table != last else { continue }
+                        tables.insert(table)
+                        last = table
                     }
                 }
                 var rowIDs: [Int64?] = []
