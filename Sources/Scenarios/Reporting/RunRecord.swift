@@ -137,7 +137,7 @@ struct RunRecord: Sendable {
 
     /// The record of scenario `id`, if it has one.
     func scenario(_ id: ScenarioID) -> ScenarioRecord? {
-        if let current, current.id == id { return current.record }
+        if current?.id == id { return current?.record }
         return others[id]
     }
 
@@ -152,15 +152,15 @@ struct RunRecord: Sendable {
 
     /// Changes the record of `id` (a new one when it has none), which becomes the current one.
     private mutating func update<T>(_ id: ScenarioID, _ change: (inout ScenarioRecord) -> T) -> T {
+        // Taken out while it changes, so that its lists are changed in place, not copied (and the current
+        // one compared by its id alone, not copied with its record to be compared).
         var record: ScenarioRecord
-        if let current, current.id == id {
-            record = current.record
+        if current?.id == id, let taken = current.take() {
+            record = taken.record
         } else {
-            if let current { others[current.id] = current.record }
+            if let previous = current.take() { others[previous.id] = previous.record }
             record = others.removeValue(forKey: id) ?? ScenarioRecord()
         }
-        // Taken out while it changes, so that its lists are changed in place, not copied.
-        current = nil
         let result = change(&record)
         current = (id, record)
         return result
