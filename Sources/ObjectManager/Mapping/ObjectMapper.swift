@@ -230,8 +230,10 @@ package struct ObjectMapper: Sendable {
             return nil
         }
         return try store { () throws(StoreError) -> IdentityIndex? in
-            var objects: [AttributeValue: ManagedObject] = [:]
-            for object in try context.fetch(plan.entity.name) {
+            let existing = try context.fetch(plan.entity.name)
+            // Room for the payload's objects too: each new one is added as it is inserted.
+            var objects = [AttributeValue: ManagedObject](minimumCapacity: existing.count + size)
+            for object in existing {
                 let key = object.value(at: position)
                 if !key.isNull, objects[key] == nil { objects[key] = object }
             }
