@@ -94,33 +94,50 @@ def parts(out):
     return total, shares
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def arguments(description):
+    """The arguments every counting script takes: the binary, the shared folder, a folder to keep."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
-    parser.add_argument("--sizes", default="100,300")
     parser.add_argument("--shared", default=os.environ.get("SHARED_DIR", os.path.join(HERE, "..", "..", "shared")))
     parser.add_argument("--keep", help="keep the workloads and callgrind files in this folder")
-    parser.add_argument("extra", nargs="*")
-    args = parser.parse_args()
-    small, large = (int(size) for size in args.sizes.split(","))
+    return parser
+
+
+def prepare(args, prefix):
+    """The scratch folder, a stripped copy of the binary in it, and the valgrind shim built there."""
     for tool in ("valgrind", "callgrind_annotate", "objcopy", "gcc"):
         if shutil.which(tool) is None:
-            sys.exit(f"instructions.py: needs {tool} (apt-get install valgrind binutils gcc)")
-    scratch = args.keep or tempfile.mkdtemp(prefix="instructions-")
+            sys.exit(f"{prefix}.py: needs {tool} (apt-get install valgrind binutils gcc)")
+    scratch = args.keep or tempfile.mkdtemp(prefix=f"{prefix}-")
     os.makedirs(scratch, exist_ok=True)
     binary = os.path.join(scratch, "scenario-run")
     shutil.copy(args.binary, binary)
     run(["objcopy", "--strip-debug", binary])
     shim = os.path.join(scratch, "vgshim.so")
     run(["gcc", "-O2", "-shared", "-fPIC", "-o", shim, os.path.join(args.shared, "tools", "vgshim.c")])
+    return scratch, binary, shim
+
+
+def generate(size, workdir, args):
+    """The standard workload of `size` scenarios in `workdir` (generate.py)."""
+    run(
+        [sys.executable, os.path.join(HERE, "generate.py"), str(size), workdir],
+        env=dict(os.environ, SHARED_DIR=args.shared), stdout=subprocess.DEVNULL,
+    )
+
+
+def main():
+    parser = arguments(__doc__)
+    parser.add_argument("--sizes", default="100,300")
+    parser.add_argument("extra", nargs="*")
+    args = parser.parse_args()
+    small, large = (int(size) for size in args.sizes.split(","))
+    scratch, binary, shim = prepare(args, "instructions")
     results = {}
     for size in (small, large):
         workdir = os.path.join(scratch, f"w{size}")
         if not os.path.isdir(workdir):
-            run(
-                [sys.executable, os.path.join(HERE, "generate.py"), str(size), workdir],
-                env=dict(os.environ, SHARED_DIR=args.shared), stdout=subprocess.DEVNULL,
-            )
+            generate(size, workdir, args)
         # The history a run reads and appends grows run by run: each size starts without one.
         shutil.rmtree(os.path.join(workdir, ".scenario-run"), ignore_errors=True)
         results[size] = count(binary, shim, workdir, args.extra, os.path.join(scratch, f"callgrind-{size}.out"))

@@ -17,17 +17,12 @@ scenario costs. Each phase is a variant minus the one before it.
 
 Needs what instructions.py needs (valgrind, callgrind_annotate, objcopy, gcc); about five minutes.
 """
-import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 
 import instructions
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 LATER = r"      - (post object|expect response|get objects|expect entities):.*\n"
 
@@ -46,32 +41,19 @@ VARIANTS = [
     ("whole", []),
 ]
 
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("binary")
+    parser = instructions.arguments(__doc__)
     parser.add_argument("--sizes", default="100,300")
-    parser.add_argument("--shared", default=os.environ.get("SHARED_DIR", os.path.join(HERE, "..", "..", "shared")))
-    parser.add_argument("--keep", help="keep the workloads and callgrind files in this folder")
     args = parser.parse_args()
     small, large = (int(size) for size in args.sizes.split(","))
-    scratch = args.keep or tempfile.mkdtemp(prefix="phases-")
-    os.makedirs(scratch, exist_ok=True)
-    binary = os.path.join(scratch, "scenario-run")
-    shutil.copy(args.binary, binary)
-    instructions.run(["objcopy", "--strip-debug", binary])
-    shim = os.path.join(scratch, "vgshim.so")
-    instructions.run(["gcc", "-O2", "-shared", "-fPIC", "-o", shim, os.path.join(args.shared, "tools", "vgshim.c")])
+    scratch, binary, shim = instructions.prepare(args, "phases")
     rows = []
     for name, edits in VARIANTS:
         totals = {}
         for size in (small, large):
             workdir = os.path.join(scratch, f"{name}-{size}")
             shutil.rmtree(workdir, ignore_errors=True)
-            instructions.run(
-                [sys.executable, os.path.join(HERE, "generate.py"), str(size), workdir],
-                env=dict(os.environ, SHARED_DIR=args.shared), stdout=subprocess.DEVNULL,
-            )
+            instructions.generate(size, workdir, args)
             path = os.path.join(workdir, "Scenarios", "generated.yml")
             with open(path) as file:
                 text = file.read()
@@ -92,7 +74,6 @@ def main():
         previous = per
     if not args.keep:
         shutil.rmtree(scratch, ignore_errors=True)
-
 
 if __name__ == "__main__":
     main()

@@ -10,7 +10,6 @@ without start-up. Prints the total and the parts of instructions.py.
 
 Needs what instructions.py needs; about two minutes.
 """
-import argparse
 import http.client
 import os
 import shutil
@@ -18,20 +17,16 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 import instructions
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 REVIEW = b'{"review":{"restaurantID":1,"title":"Whatever"}}'
-
 
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
 
 def serve(binary, shim, workdir, pairs, out):
     port = free_port()
@@ -67,28 +62,15 @@ def serve(binary, shim, workdir, pairs, out):
         server.send_signal(signal.SIGINT)
         server.wait(timeout=120)
 
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("binary")
+    parser = instructions.arguments(__doc__)
     parser.add_argument("--pairs", default="1000,3000")
-    parser.add_argument("--shared", default=os.environ.get("SHARED_DIR", os.path.join(HERE, "..", "..", "shared")))
-    parser.add_argument("--keep", help="keep the fixtures and callgrind files in this folder")
     args = parser.parse_args()
     small, large = (int(count) for count in args.pairs.split(","))
-    scratch = args.keep or tempfile.mkdtemp(prefix="server-instructions-")
-    os.makedirs(scratch, exist_ok=True)
-    binary = os.path.join(scratch, "scenario-run")
-    shutil.copy(args.binary, binary)
-    instructions.run(["objcopy", "--strip-debug", binary])
-    shim = os.path.join(scratch, "vgshim.so")
-    instructions.run(["gcc", "-O2", "-shared", "-fPIC", "-o", shim, os.path.join(args.shared, "tools", "vgshim.c")])
+    scratch, binary, shim = instructions.prepare(args, "server_instructions")
     workdir = os.path.join(scratch, "workload")
     if not os.path.isdir(workdir):
-        instructions.run(
-            [sys.executable, os.path.join(HERE, "generate.py"), "1", workdir],
-            env=dict(os.environ, SHARED_DIR=args.shared), stdout=subprocess.DEVNULL,
-        )
+        instructions.generate(1, workdir, args)
     results = {}
     for pairs in (small, large):
         out = os.path.join(scratch, f"callgrind-{pairs}.out")
@@ -104,7 +86,6 @@ def main():
         print(f"| {name} | {(parts_large[name] - parts_small[name]) / (large - small) / 2 / 1e3:,.1f} |")
     if not args.keep:
         shutil.rmtree(scratch, ignore_errors=True)
-
 
 if __name__ == "__main__":
     main()

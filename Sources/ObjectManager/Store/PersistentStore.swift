@@ -280,9 +280,7 @@ final class PersistentStore: Sendable {
     private func insertRows(_ inserts: ArraySlice<Change>, as known: EntityStatements, in db: Database) throws
         -> [Int64?]
     {
-        let largest = try db.cachedStatement(sql: known.largestRowID)
-        sqlite3_reset(largest.sqliteStatement)
-        let before = try Self.firstInteger(of: largest, in: db) ?? 0
+        let before = try Self.firstInteger(of: db.cachedStatement(sql: known.largestRowID), in: db) ?? 0
         guard before <= Int64.max - Int64(inserts.count) else { return try inserts.map { try apply($0, in: db) } }
         var rowIDs: [Int64?] = []
         rowIDs.reserveCapacity(inserts.count)
