@@ -41,6 +41,7 @@ VARIANTS = [
     ("whole", []),
 ]
 
+
 def main():
     parser = instructions.arguments(__doc__)
     parser.add_argument("--sizes", default="100,300")
@@ -74,6 +75,7 @@ def main():
         previous = per
     if not args.keep:
         shutil.rmtree(scratch, ignore_errors=True)
+
 
 if __name__ == "__main__":
     main()

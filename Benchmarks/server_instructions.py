@@ -23,10 +23,12 @@ import instructions
 
 REVIEW = b'{"review":{"restaurantID":1,"title":"Whatever"}}'
 
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
 
 def serve(binary, shim, workdir, pairs, out):
     port = free_port()
@@ -62,6 +64,7 @@ def serve(binary, shim, workdir, pairs, out):
         server.send_signal(signal.SIGINT)
         server.wait(timeout=120)
 
+
 def main():
     parser = instructions.arguments(__doc__)
     parser.add_argument("--pairs", default="1000,3000")
@@ -86,6 +89,7 @@ def main():
         print(f"| {name} | {(parts_large[name] - parts_small[name]) / (large - small) / 2 / 1e3:,.1f} |")
     if not args.keep:
         shutil.rmtree(scratch, ignore_errors=True)
+
 
 if __name__ == "__main__":
     main()
