@@ -139,6 +139,41 @@ struct BlockingStepTests {
         #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
     }
 
+    /// In one process, an app's set-up or tear-down hook that ignores its cancellation is left running at
+    /// the step's timeout and the run goes on: the default set-up and tear-down run as the run's own work
+    /// (no trip through the loop's queue per `await`), but the app's hooks in them as an app's code
+    /// (`AppCode.run`), so the timer still gets the loop's one thread. Run as the run's own work, such a
+    /// hook hangs the run here.
+    @Test(arguments: ["set-up", "tear-down"])
+    func inProcessAHookThatIgnoresCancellationIsLeftAndTheRunGoesOn(hook: String) async throws {
+        let project = try CLI.project([
+            "Scenarios/stuck.yml": """
+            scenarios:
+              - scenario: Stuck
+                steps: [succeed]
+              - scenario: After
+                steps: [succeed]
+            """
+        ])
+        let running = try CLI.Running(
+            ["--ci", "--in-process", "--timeout", "1"],
+            directory: project,
+            environment: ["SCENARIO_RUN_FAULTS_STUCK_HOOK": hook],
+            executable: CLI.faultsBinary
+        )
+        #expect(await running.ended(within: .seconds(60)), "the run did not end within 60 s")
+        let result = await running.wait()
+        #expect(result.status == 1, "\(result.stderr)")
+        let step = hook == "set-up" ? "set up the test environment" : "tear down the test environment"
+        #expect(result.stdout.contains("✗ Stuck ("), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("      Did not finish within 1.0 s and ignored cancellation.\n"),
+            "\(result.stdout)"
+        )
+        #expect(result.stdout.contains(step), "the failing step is named: \(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
+    }
+
     /// SIGTERM in one process while a step ignores its cancellation: the run ends after the grace
     /// period, its report whole, instead of waiting out the step's 100 s timeout.
     @Test func inProcessASignalDuringAStepThatIgnoresCancellationEndsTheRun() async throws {

@@ -41,9 +41,8 @@ enum CLI {
 
         init(_ arguments: [String], directory: URL, environment: [String: String], executable: URL = CLI.binary) throws
         {
-            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "scenario-run-cli-\(UUID().uuidString)"
-            )
+            // In the process's scratch folder, removed when it exits: a full `swift test` runs about a thousand.
+            let temporary = CLI.scratchRoot.appendingPathComponent("scenario-run-cli-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             stdoutURL = temporary.appendingPathComponent("stdout")
             stderrURL = temporary.appendingPathComponent("stderr")

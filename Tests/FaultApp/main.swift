@@ -225,9 +225,33 @@ let writeAppLog = StepDefinition(
     }
 }
 
+/// `SCENARIO_RUN_FAULTS_STUCK_HOOK=set-up` (or `tear-down`): the app's set-up (or tear-down) hook that
+/// the first time it runs in this process never returns, and goes on when cancelled — as the
+/// `ignore cancellation` step does, in the default set-up or tear-down instead of a step of its own.
+let stuckHook = ProcessInfo.processInfo.environment["SCENARIO_RUN_FAULTS_STUCK_HOOK"]
+let stuckHookRan = Mutex(false)
+
+func makeFactory() -> TestFactory {
+    let factory = RestaurantReviews.makeTestFactory()
+    let hook: TestFactory.Hook = { _ in
+        let ranBefore = stuckHookRan.withLock { ran in
+            defer { ran = true }
+            return ran
+        }
+        guard !ranBefore else { return }
+        while true { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+    switch stuckHook {
+    case "set-up": factory.addSetUpHook(hook)
+    case "tear-down": factory.addTearDownHook(hook)
+    default: break
+    }
+    return factory
+}
+
 ScenarioRun.run(
     app: AppUnderTest(
-        makeFactory: { RestaurantReviews.makeTestFactory() },
+        makeFactory: { makeFactory() },
         steps: RestaurantReviews.steps + [
             crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, waitForFile, failTimes, failOnRun,
             startAppJob,

@@ -50,7 +50,7 @@ package final class ReachabilityMonitor: Sendable {
         if let known {
             status = known
         } else {
-            status = await probe.status(ofHost: host)
+            status = await probeStatus()
             record(status)
         }
         if !polling {
@@ -58,7 +58,7 @@ package final class ReachabilityMonitor: Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     guard !Task.isCancelled, let self else { return }
-                    self.record(await self.probe.status(ofHost: self.host))
+                    self.record(await self.probeStatus())
                 }
             }
             let installed = state.withLock { state -> Bool in
@@ -83,6 +83,11 @@ package final class ReachabilityMonitor: Sendable {
     /// Calls `body` with each new status until the observation is cancelled or released.
     package func observe(_ body: @escaping @Sendable (ReachabilityStatus) -> Void) -> Observation {
         changes.add(body)
+    }
+
+    /// The probe's answer for the host; a probe may be an app's code (``AppCode``).
+    private func probeStatus() async -> ReachabilityStatus {
+        await AppCode.run { await probe.status(ofHost: host) }
     }
 
     private func record(_ status: ReachabilityStatus) {

@@ -199,7 +199,9 @@ public final class TestFactory: Sendable {
             return state.setUpHooks
         }
         if monitorReachability { await manager.client.startMonitoringReachability() }
-        for hook in hooks { try await hook(manager) }
+        // The app's hooks as an app's code (``AppCode``): every `await` in one goes back through the loop's
+        // queue, so a hook that never suspends for real cannot hold the run's timers off it.
+        for hook in hooks { try await AppCode.run { try await hook(manager) } }
         return manager
     }
 
@@ -213,7 +215,7 @@ public final class TestFactory: Sendable {
         }
         if let manager = ObjectManager.shared {
             await manager.shutDown()
-            for hook in hooks { try await hook(manager) }
+            for hook in hooks { try await AppCode.run { try await hook(manager) } }
         }
         if let store = EntityStore.defaultStore {
             try store.removeAll()

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Scenarios
+import SharedValues
 
 /// Swift concurrency's global executor for a run: NIO's singleton event loop, so that a step, its
 /// request and the stub server's answer run on one thread (DECISIONS 28) — each job run *as the generic

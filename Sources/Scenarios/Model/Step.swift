@@ -21,6 +21,12 @@ public struct Step: Sendable {
     /// may call it inline instead of racing it against its timeout in a task of its own. Only the
     /// package's built-in steps say so; an app's steps are always raced.
     package var returnsPromptly = false
+    /// Whether the action is the package's own code that runs whatever app code it calls through
+    /// `AppCode.run` itself — the default set-up and tear-down, around the app's hooks. The runner still
+    /// races it against its timeout, in a task of its own, but as the run's own work: only the app's code
+    /// goes back through the event loop's queue at each `await`, not the whole action. Only the package's
+    /// built-in steps say so.
+    package var runsAppCodeItself = false
     /// Whether this step is an expectation that may give up before its timeout once the app has
     /// settled: when an attempt answers *wait* and, before it looked, no work a step started was
     /// running, the request queue was empty, every idling resource of the app was idle, and nothing
@@ -85,6 +91,14 @@ public struct Step: Sendable {
     package func returningPromptly() -> Step {
         var step = self
         step.returnsPromptly = true
+        return step
+    }
+
+    /// This step, marked as running the app code it calls on that code's executor itself
+    /// (``runsAppCodeItself``).
+    package func runningAppCodeItself() -> Step {
+        var step = self
+        step.runsAppCodeItself = true
         return step
     }
 }

@@ -613,7 +613,8 @@ package final class ScenarioRunner: Sendable {
             }
         }
         let ended = Eventual<Result<StepResult, any Error>>()
-        let action = Task(executorPreference: AppCode.executor) {
+        // An app's step runs as an app's code; a built-in one that calls app code places that code itself.
+        let action = Task(executorPreference: step.runsAppCodeItself ? nil : AppCode.executor) {
             do {
                 ended.resolve(.success(try await step.action(context)))
             } catch {

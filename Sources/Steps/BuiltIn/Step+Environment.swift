@@ -38,7 +38,7 @@ extension Step {
             )
             context[SharedStateLeaks.ManagerKey.self] = manager
             return .success
-        }
+        }.runningAppCodeItself()
     }
 
     /// The default tear-down: remove the scenario's own stubs, cancel every queued or running request,
@@ -53,6 +53,6 @@ extension Step {
             environment.server.session.removeStubs()
             try await environment.factory.tearDown()
             return .success
-        }
+        }.runningAppCodeItself()
     }
 }
