@@ -65,7 +65,7 @@ public struct HTTPResponse: Sendable, Hashable {
 
     /// The MIME type of the `Content-Type` header, without parameters.
     public var mimeType: String? {
-        headers[field: "Content-Type"]?.split(separator: ";").first.map {
+        headers[field: "Content-Type"]?.split(ascii: UInt8(ascii: ";")).first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
     }

@@ -30,7 +30,7 @@ public struct RequestMapping: Sendable, Hashable {
     public func body(for object: ManagedObject) -> JSONValue {
         var body = JSONValue.object([:])
         for mapping in attributeMappings {
-            let path = mapping.keyPath.split(separator: ".").map(String.init)
+            let path = mapping.keyPath.split(ascii: UInt8(ascii: ".")).map(String.init)
             body = Self.setting(object[mapping.attribute].jsonValue, at: path[...], in: body)
         }
         guard let rootKey else { return body }

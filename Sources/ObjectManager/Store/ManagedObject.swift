@@ -114,7 +114,7 @@ public final class ManagedObject: Sendable, Hashable {
     /// book.value(forKeyPath: "authors.name")   // .json(["Ann", "Bo"])
     /// ```
     public func value(forKeyPath keyPath: String) -> AttributeValue? {
-        let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
+        let parts = keyPath.split(ascii: UInt8(ascii: "."), maxSplits: 1).map(String.init)
         guard let head = parts.first else { return nil }
         let rest = parts.count > 1 ? parts[1] : nil
         if entity.attribute(named: head) != nil {

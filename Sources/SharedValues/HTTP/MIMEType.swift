@@ -14,8 +14,8 @@ package enum MIMEType {
 
     /// The type for a file name; `application/octet-stream` when the extension is unknown or missing.
     package static func forFile(named name: String) -> String {
-        let base = name.split(separator: "/").last.map(String.init) ?? name
-        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return unknown }
+        let base = name.split(ascii: UInt8(ascii: "/")).last.map(String.init) ?? name
+        guard let dot = base.utf8.lastIndex(of: UInt8(ascii: ".")), dot != base.startIndex else { return unknown }
         return byExtension[base[base.index(after: dot)...].lowercased()] ?? unknown
     }
 }

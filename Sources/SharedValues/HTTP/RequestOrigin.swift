@@ -33,7 +33,7 @@ package struct RequestOrigin: Sendable, Hashable {
 
     /// Reads ``headerValue``; `nil` for anything else.
     package init?(headerValue: String) {
-        let parts = headerValue.split(separator: ".")
+        let parts = headerValue.split(ascii: UInt8(ascii: "."))
         guard parts.count == 2, let scenarioTry = UInt64(parts[0]), let step = Int(parts[1]), step >= 0 else {
             return nil
         }

@@ -2,14 +2,14 @@
 package enum RequestPath {
     /// The raw path and the raw query (without `?`) of a request target.
     package static func split(target: String) -> (path: String, query: String?) {
-        guard let mark = target.firstIndex(of: "?") else { return (target, nil) }
+        guard let mark = target.firstIndex(ascii: UInt8(ascii: "?")) else { return (target, nil) }
         return (String(target[..<mark]), String(target[target.index(after: mark)...]))
     }
 
     /// The percent-decoded, non-empty segments of a raw path, or `nil` when a segment does not decode.
     package static func decodedSegments(of path: String) -> [String]? {
         var segments: [String] = []
-        for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
+        for raw in path.split(ascii: UInt8(ascii: "/")) {
             guard let decoded = decoded(raw) else { return nil }
             segments.append(decoded)
         }
@@ -32,7 +32,7 @@ package enum RequestPath {
         }
         guard !rest.isEmpty else { return nil }
         var segments: [String] = []
-        for raw in rest.split(separator: "/", omittingEmptySubsequences: false) {
+        for raw in rest.split(ascii: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
             guard let decoded = decoded(raw),
                 !decoded.isEmpty, decoded != ".", decoded != "..",
                 !decoded.contains("/"), !decoded.contains("\\"), !decoded.contains("\0")

@@ -69,7 +69,9 @@ public enum JSONValue: Sendable, Hashable {
     /// Returns nil when a key is absent. An empty key path is the value itself.
     public subscript(keyPath keyPath: String) -> JSONValue? {
         if keyPath.isEmpty { return self }
-        return value(at: keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)[...])
+        return value(
+            at: keyPath.split(ascii: UInt8(ascii: "."), omittingEmptySubsequences: false).map(String.init)[...]
+        )
     }
 
     private func value(at keys: ArraySlice<String>) -> JSONValue? {

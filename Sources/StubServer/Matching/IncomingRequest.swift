@@ -60,9 +60,9 @@ package final class IncomingRequest: @unchecked Sendable {
     /// Splits a raw query into decoded pairs.
     package static func pairs(of query: String?) -> [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { part in
+        return query.split(ascii: UInt8(ascii: "&")).map { part in
             let (name, value) =
-                if let equals = part.firstIndex(of: "=") {
+                if let equals = part.firstIndex(ascii: UInt8(ascii: "=")) {
                     (part[..<equals], part[part.index(after: equals)...])
                 } else {
                     (part, Substring(""))

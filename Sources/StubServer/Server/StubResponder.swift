@@ -264,7 +264,7 @@ struct StubResponder: HTTPResponder {
 
     private static func file(_ data: Data, named file: String) -> Response {
         var fields = HTTPFields()
-        fields[.contentType] = MIMEType.forFile(named: String(file.split(separator: "/").last ?? ""))
+        fields[.contentType] = MIMEType.forFile(named: file)
         return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
