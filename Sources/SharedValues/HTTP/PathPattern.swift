@@ -175,12 +175,15 @@ public struct PathPattern: Sendable, Hashable, Codable, CustomStringConvertible,
 
     /// Where `literal` ends in `text` when `text` starts with it (as characters), else `nil`. Compared by
     /// bytes when that is the same: an ASCII literal without a carriage return, followed by an ASCII byte or
-    /// nothing, starts and ends on character boundaries (only CR LF joins two ASCII characters).
+    /// nothing, starts and ends on character boundaries (only CR LF joins two ASCII characters); and a text
+    /// of fewer bytes than such a literal has characters cannot start with it (each of its characters
+    /// would be one byte).
     private static func end(of literal: String, startingAt text: Substring) -> Substring.Index? {
         let bytes = text.utf8
         let count = literal.utf8.count
         let isPlain = literal.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "\r") }
-        if isPlain, bytes.count >= count {
+        if isPlain {
+            guard bytes.count >= count else { return nil }
             let end = bytes.index(bytes.startIndex, offsetBy: count)
             if end == bytes.endIndex || bytes[end] < 0x80 {
                 return bytes[..<end].elementsEqual(literal.utf8) ? end : nil

@@ -37,6 +37,11 @@ struct PathPatternTests {
         #expect(pattern.match("/articles/news") == nil)
         #expect(PathPattern("/review").match("/review") == [:])
         #expect(PathPattern("/review").match("/reviews") == nil)
+        // A path shorter than a literal (in bytes) never matches it, ASCII or not.
+        #expect(PathPattern("/restaurants").match("/review") == nil)
+        #expect(PathPattern("/restaurants/:id").match("/rest") == nil)
+        #expect(PathPattern("/r/:id").match("/é") == nil)
+        #expect(PathPattern("/rest:id").match("/rest") == nil)
     }
 
     /// A literal is matched as characters however it is compared: a combining mark after it, or a line feed
