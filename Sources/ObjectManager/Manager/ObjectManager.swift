@@ -427,7 +427,7 @@ public final class ObjectManager: Sendable {
         let response: HTTPResponse
         do {
             response = try await queue.perform(
-                "\(method) \(url.path)",
+                "\(method) \(url.requestPath)",
                 cancellationError: { ObjectManagerError.cancelled(url: url) }
             ) {
                 try await client.send(request)
@@ -454,7 +454,7 @@ public final class ObjectManager: Sendable {
             let message = json.flatMap { errorMapping.message(in: $0) }
             throw .server(status: response.status, message: message, response: response)
         }
-        let path = response.url.path
+        let path = response.url.requestPath
         let descriptors = state.withLock { $0.responseDescriptors }.filter {
             $0.matches(method: method, path: path, status: response.status)
         }

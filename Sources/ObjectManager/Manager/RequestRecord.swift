@@ -34,7 +34,7 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
         text.reserveCapacity(96)
         text += method.rawValue
         text += " "
-        text += url.path
+        text += url.requestPath
         if let query = url.query {
             text += "?"
             text += query
