@@ -104,7 +104,7 @@ package struct ObjectMapper: Sendable {
         let entity = plan.entity
         /// A plain key is a member; only a dotted key path needs the walk.
         func source(_ keyPath: String, isPath: Bool) -> JSONValue? {
-            isPath ? JSONValue.object(members)[keyPath: keyPath] : members[keyPath]
+            isPath ? JSONValue.object(members)[keyPath: keyPath] : Self.member(keyPath, of: members)
         }
 
         // The values this object has, converted, by attribute position, in mapping order.
@@ -210,6 +210,15 @@ package struct ObjectMapper: Sendable {
             }
         }
         return object
+    }
+
+    /// The member `key` of a JSON object. A small object's members are compared one by one: hashing the
+    /// key costs more than comparing it with a few names (an object of a payload has a handful, each looked
+    /// up by every attribute mapping, present or not).
+    private static func member(_ key: String, of members: [String: JSONValue]) -> JSONValue? {
+        guard members.count <= 8 else { return members[key] }
+        for (name, value) in members where name == key { return value }
+        return nil
     }
 
     /// The objects a context has for an entity, by their (single) identification value.
