@@ -15,6 +15,8 @@ package struct YAMLText: Sendable {
     package let source: SourceText
     /// The bytes before ``text`` in what was read: 3 for a byte-order mark, else 0.
     package private(set) var bytesBeforeText = 0
+    /// Whether every byte of ``text`` is ASCII (each character one byte), found while it was checked.
+    package private(set) var isASCII = true
 
     package var text: String { source.text }
 
@@ -59,14 +61,17 @@ package struct YAMLText: Sendable {
             body = UnsafeBufferPointer(rebasing: bytes[3...])
             bytesBeforeText = 3
         }
-        try Self.validate(body)
+        isASCII = try Self.validate(body)
         source = SourceText(String(decoding: body, as: UTF8.self))
     }
 
     /// Throws at the first byte that is not UTF-8, or the first character YAML does not allow
     /// (C0 and C1 controls but tab, line feed, carriage return and NEL; U+FFFE, U+FFFF), as libyaml's
-    /// reader checks — so libyaml never reports a reader error, which it could not locate.
-    static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) {
+    /// reader checks — so libyaml never reports a reader error, which it could not locate. Returns whether
+    /// every byte is ASCII.
+    @discardableResult
+    static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) -> Bool {
+        var isASCII = true
         var index = 0
         var line = 1
         var lineStart = 0
@@ -92,6 +97,7 @@ package struct YAMLText: Sendable {
                 }
                 throw location(.controlCharacter(UInt32(byte)), at: index)
             }
+            isASCII = false
             let length: Int
             var value: UInt32
             switch byte {
@@ -115,6 +121,7 @@ package struct YAMLText: Sendable {
             }
             index += length
         }
+        return isASCII
     }
 }
 

@@ -10,6 +10,20 @@ import Testing
 /// board index for every try, and refuses a scenario its file no longer holds — through a real socket
 /// pair, as the channel is.
 struct ScenarioInputTests {
+    /// A line feed is found where `firstIndex(of:)` finds it, in a whole buffer and in a slice of one.
+    @Test func aLineFeedIsFoundWhereFirstIndexFindsIt() {
+        let data = Data("ab\ncd\n\nxyz".utf8)
+        for start in data.indices {
+            #expect(ScenarioInput.lineFeed(in: data, from: start) == data[start...].firstIndex(of: 0x0A), "\(start)")
+        }
+        #expect(ScenarioInput.lineFeed(in: data, from: data.endIndex) == nil)
+        let slice = data[4...]
+        for start in slice.indices {
+            #expect(ScenarioInput.lineFeed(in: slice, from: start) == slice[start...].firstIndex(of: 0x0A), "\(start)")
+        }
+        #expect(ScenarioInput.lineFeed(in: Data(), from: 0) == nil)
+    }
+
     static let count = 20
 
     /// A scenario file of `count` scenarios, and its scenarios as the parent loads them.

@@ -143,4 +143,16 @@ struct ScenarioFileChunksTests {
         #expect(try cut == Self.load(text, whole: true))
         #expect(cut.scenarios.count == 2 && cut.diagnostics.isEmpty)
     }
+
+    /// Whether a text is ASCII is found while it is checked: it decides whether a step's span is counted in
+    /// bytes (libyaml counts characters).
+    @Test func aTextIsASCIIOnlyWhenEveryByteIs() throws {
+        #expect(try YAMLText(checking: "scenarios:\n  - scenario: A\n").isASCII)
+        #expect(try YAMLText(checking: "").isASCII)
+        #expect(try !YAMLText(checking: "scenarios:\n  - scenario: Café\n").isASCII)
+        #expect(try !YAMLText(checking: "a: 🙂").isASCII)
+        let marked = try YAMLText(checking: "\u{FEFF}a: b")
+        #expect(marked.bytesBeforeText == 3 && marked.isASCII, "the byte-order mark is not part of the text")
+    }
+
 }

@@ -42,7 +42,7 @@ struct ScenarioFileLoader {
         self.source = source
         self.registry = registry
         self.buildContext = buildContext
-        isASCII = source.text.utf8.allSatisfy { $0 < 0x80 }
+        isASCII = source.isASCII
     }
 
     var text: String { source.text }
