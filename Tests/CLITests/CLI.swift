@@ -113,12 +113,7 @@ enum CLI {
 
     /// One folder per test process for its scratch projects, removed when the process exits (a full
     /// `swift test` makes a few hundred, each with a copy of `Fixtures/`).
-    static let scratchRoot: URL = {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-run-tests-\(getpid())")
-        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        atexit { try? FileManager.default.removeItem(at: CLI.scratchRoot) }
-        return root
-    }()
+    static var scratchRoot: URL { TemporaryFolder.processScratch }
 
     static func project(_ files: [String: String]) throws -> URL {
         let folder = scratchRoot.appendingPathComponent("scenario-run-project-\(UUID().uuidString)")

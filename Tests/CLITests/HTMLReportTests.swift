@@ -13,7 +13,7 @@ struct HTMLReportTests {
     /// The page's DOM after its script ran, in headless Chromium (`options` before the page: e.g. a virtual
     /// time budget, so that the page's timers run first).
     static func dom(_ page: URL, options: [String] = []) async throws -> String {
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        let profile = CLI.scratchRoot.appendingPathComponent("chromium-\(UUID().uuidString)")
         let result = try await CLI.Running(
             [
                 "120", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
@@ -31,7 +31,7 @@ struct HTMLReportTests {
         try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
         let file = screenshots.appendingPathComponent("\(name).png")
         try? FileManager.default.removeItem(at: file)
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        let profile = CLI.scratchRoot.appendingPathComponent("chromium-\(UUID().uuidString)")
         let result = try await CLI.Running(
             [
                 "120", "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",

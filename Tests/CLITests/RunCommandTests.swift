@@ -229,7 +229,7 @@ struct RunCommandTests {
     }
 
     @Test func aJUnitPathThatCannotBeWrittenIsAUsageErrorBeforeAnythingRuns() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("junit-folder-\(UUID().uuidString)")
+        let folder = CLI.scratchRoot.appendingPathComponent("junit-folder-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let missing = try await CLI.run(["--ci", "--junit", "/nonexistent-\(UUID().uuidString)/report.xml"])
         #expect(missing.status == 2)

@@ -28,7 +28,7 @@ struct ScenarioInputTests {
 
     /// A scenario file of `count` scenarios, and its scenarios as the parent loads them.
     static func project() throws -> (path: String, loaded: [Scenario], builder: ScenarioBuilder) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("input-\(UUID().uuidString)")
+        let folder = CLI.scratchRoot.appendingPathComponent("input-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("many.yml").path
         let text = "scenarios:\n" + (0..<count).map { "  - scenario: S\($0)\n    steps: [succeed]\n" }.joined()

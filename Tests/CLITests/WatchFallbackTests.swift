@@ -47,7 +47,7 @@ struct WatchFallbackTests {
 
     @Test func theTargetOfALinkedScenarioFileIsWatched() async throws {
         let project = try CLI.project(["Scenarios/a.yml": Self.scenarioA])
-        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("linked-\(UUID().uuidString)")
+        let elsewhere = CLI.scratchRoot.appendingPathComponent("linked-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         let target = elsewhere.appendingPathComponent("real.yml")
         try save("scenarios:\n  - scenario: L\n    steps: [succeed]\n", to: target)

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectManager
 import StubServer
+import TestSupport
 import Testing
 
 // The code of docs/talk-to-the-api.md, docs/the-store.md and docs/reachability-and-the-queue.md, compiled
@@ -129,7 +130,7 @@ extension FullStack {
             """
 
         static func server() throws -> StubServer {
-            let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("guide-\(UUID().uuidString)")
+            let fixtures = TemporaryFolder.processScratch.appendingPathComponent("guide-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
             return StubServer(fixtures: fixtures, routes: try ServerRouteTable.parse(yaml: routes, file: "server.yml"))
         }

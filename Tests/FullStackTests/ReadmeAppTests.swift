@@ -3,6 +3,7 @@ import Foundation
 import ScenarioTesting
 public import Steps
 import Synchronization
+import TestSupport
 import Testing
 
 /// The app description of docs/your-app.md, as written there (`MyApp` is `ReadmeApp` here), run through
@@ -113,9 +114,7 @@ extension FullStack {
         }
 
         @Test func theReadmesAppRunsItsScenariosAndItsRoutesComeFromItsConfiguration() async throws {
-            let project = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "readme-app-\(UUID().uuidString)"
-            )
+            let project = TemporaryFolder.processScratch.appendingPathComponent("readme-app-\(UUID().uuidString)")
             try FileManager.default.createDirectory(
                 at: project.appendingPathComponent("Scenarios"),
                 withIntermediateDirectories: true

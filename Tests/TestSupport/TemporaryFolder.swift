@@ -29,4 +29,14 @@ public final class TemporaryFolder: @unchecked Sendable {
     deinit {
         try? FileManager.default.removeItem(at: url)
     }
+
+    /// One folder per test process for what must outlive a test's own scope — a scratch project, a
+    /// browser's profile, a server's fixtures — removed when the process exits (a full `swift test` makes
+    /// a few hundred).
+    public static let processScratch: URL = {
+        let root = FileManager.default.temporaryDirectory.appending(path: "scenario-run-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TemporaryFolder.processScratch) }
+        return root
+    }()
 }
