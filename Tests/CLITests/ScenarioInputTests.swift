@@ -10,18 +10,15 @@ import Testing
 /// board index for every try, and refuses a scenario its file no longer holds — through a real socket
 /// pair, as the channel is.
 struct ScenarioInputTests {
-    /// A line feed is found where `firstIndex(of:)` finds it, in a whole buffer and in a slice of one.
-    @Test func aLineFeedIsFoundWhereFirstIndexFindsIt() {
+    /// The line feeds a worker splits its parent's lines at (`WorkerProcess.newlineOffsets`, shared with
+    /// the parent's reading of its workers) are where `firstIndex(of:)` finds them, counted from the
+    /// buffer's start — in a whole buffer and in a slice of one, whose indices do not start at 0.
+    @Test func lineFeedsAreFoundWhereFirstIndexFindsThem() {
         let data = Data("ab\ncd\n\nxyz".utf8)
-        for start in data.indices {
-            #expect(ScenarioInput.lineFeed(in: data, from: start) == data[start...].firstIndex(of: 0x0A), "\(start)")
+        for buffer in [data, data[4...], Data()] {
+            let expected = buffer.indices.filter { buffer[$0] == 0x0A }.map { $0 - buffer.startIndex }
+            #expect(WorkerProcess.newlineOffsets(in: buffer) == expected, "\(Array(buffer))")
         }
-        #expect(ScenarioInput.lineFeed(in: data, from: data.endIndex) == nil)
-        let slice = data[4...]
-        for start in slice.indices {
-            #expect(ScenarioInput.lineFeed(in: slice, from: start) == slice[start...].firstIndex(of: 0x0A), "\(start)")
-        }
-        #expect(ScenarioInput.lineFeed(in: Data(), from: 0) == nil)
     }
 
     static let count = 20

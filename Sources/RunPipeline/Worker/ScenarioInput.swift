@@ -109,7 +109,8 @@ package final class ScenarioInput: Sendable {
             // Each line is a slice of what was read; the lines read are dropped once per read.
             var start = buffer.startIndex
             var lines: [Handed] = []
-            while let newline = Self.lineFeed(in: buffer, from: start) {
+            for offset in WorkerProcess.newlineOffsets(in: buffer) {
+                let newline = buffer.startIndex + offset
                 let line = buffer[start..<newline]
                 start = newline + 1
                 guard let parsed = Self.parse(line) else {
@@ -130,18 +131,6 @@ package final class ScenarioInput: Sendable {
             if count < 0, errno == EINTR { continue }
             if count <= 0 { return }
             buffer.append(contentsOf: chunk[0..<count])
-        }
-    }
-
-    /// Where the first line feed of `buffer` at or after `start` is, found with `memchr` (Data's own
-    /// search reads a byte at a time through its index checks: about 80 instructions a byte).
-    static func lineFeed(in buffer: Data, from start: Data.Index) -> Data.Index? {
-        buffer.withUnsafeBytes { raw -> Data.Index? in
-            let offset = start - buffer.startIndex
-            guard let base = raw.baseAddress, offset < raw.count,
-                let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), raw.count - offset)
-            else { return nil }
-            return buffer.startIndex + base.distance(to: UnsafeRawPointer(found))
         }
     }
 
