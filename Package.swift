@@ -122,7 +122,7 @@ let package = Package(
         // protocol and the worker's own loop, and the run's process concerns (signals, exit, output).
         .target(
             name: "RunPipeline",
-            dependencies: ["Scenarios", "Steps", "StubServer", "ObjectManager", "Diagnostics"],
+            dependencies: ["Scenarios", "Steps", "StubServer", "ObjectManager", "Diagnostics", "SharedValues"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -61,6 +61,23 @@ package struct YAMLNode: Sendable {
         pairs?.first { $0.key.string == key }?.value
     }
 
+    /// The node and every node under it `lines` lines further down, for a node composed apart from the
+    /// text it stands in; without flow spans (they count from the start of that other text).
+    package func movedDown(by lines: Int) -> YAMLNode {
+        var moved = self
+        moved.line += lines
+        moved.flowSpan = nil
+        switch content {
+        case .scalar: break
+        case .sequence(let items): moved.content = .sequence(items.map { $0.movedDown(by: lines) })
+        case .mapping(let pairs):
+            moved.content = .mapping(
+                pairs.map { (key: $0.key.movedDown(by: lines), value: $0.value.movedDown(by: lines)) }
+            )
+        }
+        return moved
+    }
+
     /// How a node is named in messages: a scalar by its text in quotes, null as `nothing`, others by kind.
     package var summary: String {
         switch content {

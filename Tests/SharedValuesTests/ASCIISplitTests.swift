@@ -54,4 +54,22 @@ struct ASCIISplitTests {
             )
         }
     }
+
+    /// `contains(ascii:)` and `lineFeedOffsets` find what a search a byte at a time finds, in a whole text,
+    /// a part of one (its bytes not from the start), and nothing.
+    @Test(arguments: texts + ["a*b", "*", "\n", "a\nb\n\nc", "\n\n", "🙂\n*é"])
+    func bytesAreFoundWhereTheByteSearchFindsThem(text: String) {
+        for part in [text[...], text.dropFirst(), text.dropLast()] {
+            for byte in [UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "\n")] {
+                #expect(part.contains(ascii: byte) == part.utf8.contains(byte), "\(part.debugDescription)")
+            }
+            let expected = part.utf8.enumerated().filter { $0.element == UInt8(ascii: "\n") }.map(\.offset)
+            var bytes = part
+            #expect(
+                bytes.withUTF8 { UnsafeRawBufferPointer($0).lineFeedOffsets } == expected,
+                "\(part.debugDescription)"
+            )
+        }
+    }
+
 }

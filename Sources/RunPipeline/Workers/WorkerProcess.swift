@@ -1,4 +1,5 @@
 package import Foundation
+import SharedValues
 import Synchronization
 
 /// One worker process as ``WorkerPool`` drives it — `scenario-run worker` spawned, or this process forked
@@ -276,20 +277,10 @@ package final class WorkerProcess: Sendable {
         }
     }
 
-    /// The offsets of the line breaks in `data`, found with `memchr`: a byte-by-byte iteration of `Data`
+    /// The offsets of the line breaks in `data` (``lineFeedOffsets``): a byte-by-byte iteration of `Data`
     /// checked its exclusive access at every byte, a third of a 4 MB line's reading.
     package static func newlineOffsets(in data: Data) -> [Int] {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> [Int] in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
-            var offsets: [Int] = []
-            var offset = 0
-            while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
-                let index = base.distance(to: UnsafeRawPointer(found))
-                offsets.append(index)
-                offset = index + 1
-            }
-            return offsets
-        }
+        data.withUnsafeBytes(\.lineFeedOffsets)
     }
 }
 

@@ -34,6 +34,8 @@ package struct ScenarioBuilder {
     /// Each file's steps built once (``StepDefinition/buildsOncePerFile``), kept across the scenarios
     /// built from it; at most ``ScenarioFileLoader/sharedStepsLimit`` a file.
     private var builtSteps: [String: [WrittenStep: Step]] = [:]
+    /// Each file's steps by their written text (``ScenarioFileLoader/builtBySpan``), kept likewise.
+    private var builtBySpan: [String: [WrittenSpan: Step]] = [:]
     /// Each file's own keys as last read from a scenario's ``ItemSource``, and where they were.
     private var keySettings: [String: (keys: [ItemSource.Part], settings: ScenarioFileLoader.FileSettings)] = [:]
 
@@ -100,7 +102,11 @@ package struct ScenarioBuilder {
         else { return .refused }
         var loader = ScenarioFileLoader(file: path, source: source, registry: registry, buildContext: buildContext)
         loader.builtSteps = builtSteps.removeValue(forKey: path) ?? [:]
-        defer { builtSteps[path] = loader.builtSteps }
+        loader.builtBySpan = builtBySpan.removeValue(forKey: path) ?? [:]
+        defer {
+            builtSteps[path] = loader.builtSteps
+            builtBySpan[path] = loader.builtBySpan
+        }
         let chunk = ScenarioFileChunks.Chunk(range: text.startIndex..<text.endIndex, lineOffset: item.lineOffset)
         guard let built = loader.scenarios(of: chunk, in: settings) else { return .notAlone }
         return loader.diagnostics.isEmpty ? .built(built) : .refused

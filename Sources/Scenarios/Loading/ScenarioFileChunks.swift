@@ -1,4 +1,4 @@
-import Glibc
+import SharedValues
 
 /// A scenario file cut into parts that compose on their own: each top-level `key:` with its value, and
 /// each item of the `scenarios:` block list, so that a large file is composed one scenario at a time.
@@ -44,7 +44,7 @@ struct ScenarioFileChunks {
             } else {
                 var end = index + 1
                 while end < lines.count, !lines[end].startsTopLevel { end += 1 }
-                keys.append(Chunk(range: line.start..<lines[end - 1].end, lineOffset: index))
+                keys.append(Chunk(range: line.start..<lines.endWithBreak(end - 1), lineOffset: index))
                 index = end
             }
         }
@@ -58,7 +58,7 @@ struct ScenarioFileChunks {
         var index = keyLine + 1
         func close(before end: Int) {
             guard let start = itemStart else { return }
-            scenarios.append(Chunk(range: lines[start].start..<lines[end - 1].end, lineOffset: start))
+            scenarios.append(Chunk(range: lines[start].start..<lines.endWithBreak(end - 1), lineOffset: start))
         }
         while index < lines.count {
             let line = lines[index]
@@ -177,26 +177,28 @@ struct ScenarioFileChunks {
             let range = bounds[index]
             return Line(start: range.lowerBound, end: range.upperBound, bytes: text[range].utf8)
         }
+
+        /// Where line `index` ends with its line break: a part ending there composes as the whole file
+        /// does (a block scalar on its last line keeps its final line break).
+        func endWithBreak(_ index: Int) -> String.Index {
+            let end = bounds[index].upperBound
+            return end < text.endIndex ? text.utf8.index(after: end) : end
+        }
     }
 
-    /// Line breaks found by `memchr` over the text's UTF-8 bytes (a byte at a time, the search was
-    /// most of cutting a file).
+    /// The text's lines, cut at the line feeds of its UTF-8 bytes (``lineFeedOffsets``).
     private static func lines(of text: String) -> Lines {
         var text = text
         text.makeContiguousUTF8()
         let utf8 = text.utf8
+        let count = utf8.count
+        let feeds = text.withUTF8 { UnsafeRawBufferPointer($0).lineFeedOffsets }
         var bounds: [Range<String.Index>] = []
-        text.withUTF8 { (bytes: UnsafeBufferPointer<UInt8>) -> Void in
-            guard let base = bytes.baseAddress else { return }
-            var start = 0
-            while start < bytes.count {
-                var end = bytes.count
-                if let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
-                    end = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-                }
-                bounds.append(utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end))
-                start = end + 1
-            }
+        bounds.reserveCapacity(feeds.count + 1)
+        var start = 0
+        for end in feeds + (feeds.last == count - 1 ? [] : [count]) where start < count {
+            bounds.append(utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end))
+            start = end + 1
         }
         var lines = Lines(text: text)
         lines.bounds = bounds

@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import SharedValues
 import YAMLSource
 
 /// Building each step from its YAML node: the registry's definition, its arguments, and the `as:` binding
@@ -20,7 +21,7 @@ extension ScenarioFileLoader {
     private mutating func step(_ node: YAMLNode, bound: inout BoundNames) -> Step? {
         let (node, timeout) = splitTimeout(node)
         let nameNode: YAMLNode
-        let argumentsNode: YAMLNode?
+        var argumentsNode: YAMLNode?
         switch node.content {
         case .scalar:
             nameNode = node
@@ -51,12 +52,24 @@ extension ScenarioFileLoader {
             return nil
         }
 
+        // Its arguments left out of the text composed: written the same way as an earlier step, built then.
+        if let empty = argumentsNode, let place = empty.flowSpan, place.count == 2,
+            let leftOut = leftOut.removeValue(forKey: place.lowerBound)
+        {
+            if bound.names.isEmpty, WrittenStep.sameBytes(leftOut.name, name) {
+                return leftOut.step.placed(at: nameLocation, timeout: timeout)
+            }
+            // Names are bound before it: its arguments are read as written.
+            guard let written = writtenArguments(leftOut, at: empty) else {
+                report(.argument("These arguments could not be read again; please report it."), at: location(of: empty))
+                return nil
+            }
+            argumentsNode = written
+        }
         // Written the same way as an earlier step: built then, read no further.
-        let span = definition.buildsOncePerFile && bound.names.isEmpty ? writtenSpan(definition, argumentsNode) : nil
-        if let span, var step = builtBySpan[span] {
-            step.location = nameLocation
-            if let timeout { step.timeout = timeout }
-            return step
+        let span = definition.buildsOncePerFile && bound.names.isEmpty ? writtenSpan(name, argumentsNode) : nil
+        if let span, let step = builtBySpan[span] {
+            return step.placed(at: nameLocation, timeout: timeout)
         }
         let reportedBefore = diagnostics.count
         var arguments =
@@ -120,24 +133,21 @@ extension ScenarioFileLoader {
         let sharedKey =
             definition.buildsOncePerFile && binding == nil && !refersToNames
             ? WrittenStep(definition: definition.name, arguments: arguments, bound: bound.names) : nil
-        if let sharedKey, var step = builtSteps[sharedKey] {
-            step.location = nameLocation
-            if let timeout { step.timeout = timeout }
-            return step
+        if let sharedKey, let step = builtSteps[sharedKey] {
+            return step.placed(at: nameLocation, timeout: timeout)
         }
         do throws(StepArgumentError) {
-            var step = try definition.build(arguments, buildContext)
+            let step = try definition.build(arguments, buildContext)
             if let sharedKey, builtSteps.count < Self.sharedStepsLimit { builtSteps[sharedKey] = step }
             // Its text is its meaning only when nothing about it was reported (a report names its place).
             if sharedKey != nil, let span, diagnostics.count == reportedBefore,
                 builtBySpan.count < Self.sharedStepsLimit
             {
-                builtBySpan[span] = step
+                // Its own copy of the text: the text composed may be a part's, with arguments left out.
+                builtBySpan[WrittenSpan(name: Substring(String(span.name)), text: Substring(String(span.text)))] = step
             }
-            step.location = nameLocation
-            if let timeout { step.timeout = timeout }
             if let binding { bound.insert(binding, entity: step.boundEntity) }
-            return step
+            return step.placed(at: nameLocation, timeout: timeout)
         } catch {
             if let binding { bound.insert(binding, entity: nil) }
             report(.argument(error.message), at: error.location)
@@ -146,21 +156,18 @@ extension ScenarioFileLoader {
     }
 
     /// The text of a step's arguments written as a flow collection, when that text means the same wherever
-    /// it is written: the file is ASCII (``spanBase``) and the text holds no alias (`*name`, whose anchor
-    /// may be another one elsewhere). The names bound before it are checked by the caller (none).
-    private func writtenSpan(_ definition: StepDefinition, _ node: YAMLNode?) -> WrittenSpan? {
-        guard let base = spanBase, let span = node?.flowSpan else { return nil }
-        let bytes = text.utf8
-        guard let start = bytes.index(base, offsetBy: span.lowerBound, limitedBy: bytes.endIndex),
+    /// it is written: the file is ASCII (``composedText``) and the text holds no alias (`*name`, whose
+    /// anchor may be another one elsewhere). The names bound before it are checked by the caller (none).
+    private func writtenSpan(_ name: String, _ node: YAMLNode?) -> WrittenSpan? {
+        guard let composed = composedText, let span = node?.flowSpan else { return nil }
+        let bytes = composed.utf8
+        guard let start = bytes.index(composed.startIndex, offsetBy: span.lowerBound, limitedBy: bytes.endIndex),
             let end = bytes.index(start, offsetBy: span.count, limitedBy: bytes.endIndex)
         else { return nil }
-        var written = text[start..<end]
-        // An alias (`*name`) may mean something else elsewhere; looked for with memchr, not byte by byte.
-        let hasAlias = written.withUTF8 { bytes in
-            bytes.baseAddress.map { memchr($0, Int32(UInt8(ascii: "*")), bytes.count) != nil } ?? false
-        }
-        guard !hasAlias else { return nil }
-        return WrittenSpan(definition: definition.name, text: written)
+        let written = composed[start..<end]
+        // An alias (`*name`) may mean something else elsewhere.
+        guard !written.contains(ascii: UInt8(ascii: "*")) else { return nil }
+        return WrittenSpan(name: Substring(name), text: written)
     }
 
     private func arguments(_ node: YAMLNode, stepName: String, topLevel: Bool = false) -> StepArguments {
@@ -194,6 +201,17 @@ extension ScenarioFileLoader {
             return false
         }
         return name.unicodeScalars.allSatisfy { $0 == "_" || CharacterSet.alphanumerics.contains($0) }
+    }
+}
+
+extension Step {
+    /// The step where it is written, with its own timeout if it has one: a step built once stands for each
+    /// use.
+    fileprivate consuming func placed(at location: SourceLocation, timeout: Duration?) -> Step {
+        var step = self
+        step.location = location
+        if let timeout { step.timeout = timeout }
+        return step
     }
 }
 

@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import SharedValues
 import YAMLSource
 
 /// Loads one scenario file, collecting every diagnostic instead of stopping at the first.
@@ -28,14 +29,17 @@ struct ScenarioFileLoader {
     var builtSteps: [WrittenStep: Step] = [:]
     /// How many built steps a file keeps to share.
     static let sharedStepsLimit = 256
-    /// Steps written as flow collections, by their text (``WrittenSpan``): a step written again the same
-    /// way is found without its arguments being read; at most ``sharedStepsLimit``.
+    /// Steps written as flow collections, by their name and text (``WrittenSpan``): a step written again
+    /// the same way is found without its arguments being read — on a line of its own, without them being
+    /// composed (``leavingOutKnownLines(of:)``); at most ``sharedStepsLimit``.
     var builtBySpan: [WrittenSpan: Step] = [:]
-    /// Where the text being composed starts, when a node's ``YAMLNode/flowSpan`` counts its bytes (an
-    /// ASCII file: libyaml counts characters); `nil` otherwise.
-    var spanBase: String.Index?
+    /// The text being composed, when a node's ``YAMLNode/flowSpan`` counts its bytes (an ASCII file:
+    /// libyaml counts characters); `nil` otherwise.
+    var composedText: Substring?
+    /// The arguments left out of the text being composed, by where their empty collection stands in it.
+    var leftOut: [Int: KnownLines.LeftOut] = [:]
     /// Whether the file is ASCII, so that character offsets are byte offsets.
-    private let isASCII: Bool
+    let isASCII: Bool
 
     init(file: String, source: YAMLText, registry: StepRegistry, buildContext: StepBuildContext) {
         self.file = file
@@ -69,15 +73,22 @@ struct ScenarioFileLoader {
         var scenarios: [Scenario] = []
         var firstLines: [String: Int] = [:]
         // A batch of consecutive items at a time: composing has a fixed cost (a libyaml parser and its
-        // buffers) that one item per composition would pay thousands of times.
-        for start in stride(from: 0, to: chunks.scenarios.count, by: Self.itemsPerComposition) {
-            let batch = chunks.scenarios[start..<min(start + Self.itemsPerComposition, chunks.scenarios.count)]
+        // buffers) that one item per composition would pay thousands of times. The first item alone, so
+        // that the steps it builds stand for the lines written the same way in every other
+        // (``leavingOutKnownLines(of:)``) — unless the file holds an alias, which may name an anchor of it.
+        let firstAlone = !text[...].contains(ascii: UInt8(ascii: "*"))
+        var end = 0
+        while end < chunks.scenarios.count {
+            let start = end
+            let count = start == 0 && firstAlone ? 1 : Self.itemsPerComposition
+            end = min(start + count, chunks.scenarios.count)
+            let batch = chunks.scenarios[start..<end]
             guard let first = batch.first, let last = batch.last else { continue }
             let chunk = ScenarioFileChunks.Chunk(
                 range: first.range.lowerBound..<last.range.upperBound,
                 lineOffset: first.lineOffset
             )
-            guard case .sequence(let items)? = compose(chunk)?.content, items.count == batch.count else { return nil }
+            guard let items = composeScenarios(chunk), items.count == batch.count else { return nil }
             lineOffset = chunk.lineOffset
             for (item, written) in zip(items, batch) {
                 var made = self.scenarios(item, in: settings, firstLines: &firstLines)
@@ -89,6 +100,7 @@ struct ScenarioFileLoader {
             }
         }
         lineOffset = 0
+        leftOut = [:]
         return scenarios
     }
 
@@ -118,17 +130,39 @@ struct ScenarioFileLoader {
     /// when the item does not compose on its own (an alias to an anchor of another item): what
     /// ``ScenarioBuilder`` builds when a worker is handed a scenario of the item.
     mutating func scenarios(of item: ScenarioFileChunks.Chunk, in settings: FileSettings) -> [Scenario]? {
-        guard case .sequence(let items)? = compose(item)?.content, items.count == 1 else { return nil }
+        guard let items = composeScenarios(item), items.count == 1 else { return nil }
         lineOffset = item.lineOffset
-        defer { lineOffset = 0 }
+        defer {
+            lineOffset = 0
+            leftOut = [:]
+        }
         var firstLines: [String: Int] = [:]
         return scenarios(items[0], in: settings, firstLines: &firstLines)
     }
 
     /// A chunk's node, or `nil` for any error: the whole document then reports it.
     private mutating func compose(_ chunk: ScenarioFileChunks.Chunk) -> YAMLNode? {
-        spanBase = isASCII ? chunk.range.lowerBound : nil
+        composedText = isASCII ? text[chunk.range] : nil
+        leftOut = [:]
         return try? chunkComposer.compose(text[chunk.range])
+    }
+
+    /// The scenarios of a chunk of the `scenarios:` list, or `nil` for any error. The arguments of its
+    /// known step lines are left out when every one comes back as a step's (``leftOut``); otherwise, or
+    /// when that text does not compose, the chunk is composed as written.
+    private mutating func composeScenarios(_ chunk: ScenarioFileChunks.Chunk) -> [YAMLNode]? {
+        if let known = leavingOutKnownLines(of: text[chunk.range]) {
+            var composer = chunkComposer  // its alias budget is spent only by the composition kept
+            if let items = (try? composer.compose(known.text[...]))?.items,
+                Self.leftOutAreAllSteps(items, known.leftOut)
+            {
+                chunkComposer = composer
+                composedText = known.text[...]
+                leftOut = known.leftOut
+                return items
+            }
+        }
+        return compose(chunk)?.items
     }
 
     /// Composes the whole document, then reads it: the reference path, for every layout and every YAML
@@ -137,7 +171,8 @@ struct ScenarioFileLoader {
         let root: YAMLNode
         do {
             var composer = YAMLComposer()
-            spanBase = isASCII ? text.startIndex : nil
+            composedText = isASCII ? text[...] : nil
+            leftOut = [:]
             guard let node = try composer.compose(source) else {
                 report(.emptyFile, at: SourceLocation(file: file, line: 1, column: 1))
                 return []

@@ -80,19 +80,21 @@ struct WrittenStep: Hashable {
     }
 }
 
-/// A step written as a flow collection (`post object: {class: Review, …}`), by its text: the same bytes
-/// are the same arguments, without their nodes being read again. Only for texts that mean the same wherever
-/// they are written (``ScenarioFileLoader`` decides: no alias, no names bound before, nothing reported).
+/// A step written as a flow collection (`post object: {class: Review, …}`), by its name as written and its
+/// text: the same bytes are the same arguments, without their nodes being read again. Only for texts that
+/// mean the same wherever they are written (``ScenarioFileLoader`` decides: no alias, no names bound
+/// before, nothing reported).
 struct WrittenSpan: Hashable {
-    let definition: String
+    /// The step's name as written (a name always names one definition).
+    let name: Substring
     let text: Substring
 
     static func == (lhs: WrittenSpan, rhs: WrittenSpan) -> Bool {
-        WrittenStep.sameBytes(lhs.text, rhs.text) && WrittenStep.sameBytes(lhs.definition, rhs.definition)
+        WrittenStep.sameBytes(lhs.text, rhs.text) && WrittenStep.sameBytes(lhs.name, rhs.name)
     }
 
     func hash(into hasher: inout Hasher) {
-        WrittenStep.combineBytes(definition, into: &hasher)
+        WrittenStep.combineBytes(name, into: &hasher)
         WrittenStep.combineBytes(text, into: &hasher)
     }
 }

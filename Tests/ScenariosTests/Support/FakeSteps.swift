@@ -42,7 +42,8 @@ enum FakeSteps {
             let method = try input.literal(routeMethod)
             try context.vocabulary.check("\(className) \(method)", is: .classRoute, at: input.location(of: routeClass))
             return Step(input.sourceDescription) { _ in .success }
-        },
+        }
+        .buildingOncePerFile(),
         StepDefinition(
             "create from factory",
             summary: "Builds an object",
@@ -65,7 +66,8 @@ enum FakeSteps {
             return Step(input.sourceDescription) { _ in
                 status == 200 ? .success : .failure("Expected status \(status), got 200")
             }
-        },
+        }
+        .buildingOncePerFile(),
         StepDefinition("succeed", summary: "Always passes", forms: [.value(reason)]) { input, _ in
             guard let reason = try input.literal(reason) else { return Step("succeed") { _ in .success } }
             return Step.succeed(reason)
