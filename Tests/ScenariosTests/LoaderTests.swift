@@ -56,7 +56,7 @@ struct LoaderTests {
             for (a, b) in zip(with.setUp + with.steps + with.tearDown, without.setUp + without.steps + without.tearDown)
             {
                 #expect(a.description == b.description && a.location == b.location && a.timeout == b.timeout)
-                #expect(a.settles == b.settles && a.returnsPromptly == b.returnsPromptly)
+                #expect(a.settles == b.settles && a.call == b.call)
             }
             #expect(with.steps.count == without.steps.count && with.setUp.count == without.setUp.count)
         }

@@ -16,17 +16,23 @@ public struct Step: Sendable {
     public var timeout: Duration?
     /// One attempt at the step. Thrown errors fail the step with the error's description.
     public var action: @Sendable (ScenarioContext) async throws -> StepResult
-    /// Whether the action returns promptly by construction — it only reads state, changes the object
-    /// manager's own settings or launches work in the background, and calls no app code — so the runner
-    /// may call it inline instead of racing it against its timeout in a task of its own. Only the
-    /// package's built-in steps say so; an app's steps are always raced.
-    package var returnsPromptly = false
-    /// Whether the action is the package's own code that runs whatever app code it calls through
-    /// `AppCode.run` itself — the default set-up and tear-down, around the app's hooks. The runner still
-    /// races it against its timeout, in a task of its own, but as the run's own work: only the app's code
-    /// goes back through the event loop's queue at each `await`, not the whole action. Only the package's
-    /// built-in steps say so.
-    package var runsAppCodeItself = false
+    /// How the runner calls a step's action.
+    package enum Call: Sendable, Equatable {
+        /// Raced against its timeout in a task of its own, as an app's code (on `AppCode.executor`): an
+        /// app's steps, and any step that may block.
+        case racedAsAppCode
+        /// Raced likewise, but as the run's own work: the package's own code that runs the app code it
+        /// calls through `AppCode.run` itself — the default set-up and tear-down, around the app's hooks —
+        /// so that only that code goes back through the event loop's queue at each `await`.
+        case racedAsOwnWork
+        /// Called inline, without a task and a timer entry: the action returns promptly by construction —
+        /// it only reads state, changes the object manager's own settings or launches work in the
+        /// background, and calls no app code.
+        case inline
+    }
+    /// How the runner calls the action. Only the package's built-in steps say other than
+    /// ``Call/racedAsAppCode``.
+    package var call = Call.racedAsAppCode
     /// Whether this step is an expectation that may give up before its timeout once the app has
     /// settled: when an attempt answers *wait* and, before it looked, no work a step started was
     /// running, the request queue was empty, every idling resource of the app was idle, and nothing
@@ -87,18 +93,18 @@ public struct Step: Sendable {
         .failure("This step was loaded without its action: this process only reports steps its workers run.")
     }
 
-    /// This step, marked as returning promptly (``returnsPromptly``).
+    /// This step, called inline (``Call/inline``): its action returns promptly by construction.
     package func returningPromptly() -> Step {
         var step = self
-        step.returnsPromptly = true
+        step.call = .inline
         return step
     }
 
-    /// This step, marked as running the app code it calls on that code's executor itself
-    /// (``runsAppCodeItself``).
+    /// This step, raced as the run's own work (``Call/racedAsOwnWork``): it runs the app code it calls on
+    /// that code's executor itself.
     package func runningAppCodeItself() -> Step {
         var step = self
-        step.runsAppCodeItself = true
+        step.call = .racedAsOwnWork
         return step
     }
 }

@@ -604,8 +604,8 @@ package final class ScenarioRunner: Sendable {
     private func attempt(_ step: Step, in context: ScenarioContext, within limit: Duration, cancellable: Bool) async
         -> Attempt
     {
-        if step.returnsPromptly {
-            // Built-in steps that call no app code: inline, without a task and a timer entry per call.
+        if step.call == .inline {
+            // Built-in steps that call no app code: without a task and a timer entry per call.
             do {
                 return .finished(.success(try await step.action(context)))
             } catch {
@@ -614,7 +614,7 @@ package final class ScenarioRunner: Sendable {
         }
         let ended = Eventual<Result<StepResult, any Error>>()
         // An app's step runs as an app's code; a built-in one that calls app code places that code itself.
-        let action = Task(executorPreference: step.runsAppCodeItself ? nil : AppCode.executor) {
+        let action = Task(executorPreference: step.call == .racedAsOwnWork ? nil : AppCode.executor) {
             do {
                 ended.resolve(.success(try await step.action(context)))
             } catch {
