@@ -51,7 +51,7 @@ package final class AsyncHTTPTransport: HTTPTransport {
             return HTTPResponse(
                 status: Int(response.status.code),
                 headers: response.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
-                body: Data(body.readableBytesView),
+                body: body.readableData,
                 url: request.url
             )
         } catch let error as AsyncHTTPClient.HTTPClientError {

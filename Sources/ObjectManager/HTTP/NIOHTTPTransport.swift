@@ -95,7 +95,7 @@ package final class NIOHTTPTransport: HTTPTransport {
             return HTTPResponse(
                 status: Int(received.head.status.code),
                 headers: received.head.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
-                body: received.body.map { Data($0.readableBytesView) } ?? Data(),
+                body: received.body?.readableData ?? Data(),
                 url: url
             )
         }
