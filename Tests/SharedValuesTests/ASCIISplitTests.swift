@@ -55,7 +55,7 @@ struct ASCIISplitTests {
         }
     }
 
-    /// `contains(ascii:)` and `lineFeedOffsets` find what a search a byte at a time finds, in a whole text,
+    /// `contains(ascii:)`, `lineFeedOffsets` and `lineRanges` find what a search a byte at a time finds, in a whole text,
     /// a part of one (its bytes not from the start), and nothing.
     @Test(arguments: texts + ["a*b", "*", "\n", "a\nb\n\nc", "\n\n", "🙂\n*é"])
     func bytesAreFoundWhereTheByteSearchFindsThem(text: String) {
@@ -69,6 +69,11 @@ struct ASCIISplitTests {
                 bytes.withUTF8 { UnsafeRawBufferPointer($0).lineFeedOffsets } == expected,
                 "\(part.debugDescription)"
             )
+            // The lines are what splitting at every line feed gives, less a last empty one.
+            var lines = Array(part.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            let ranges = lines.map { $0.startIndex..<$0.endIndex }
+            #expect(bytes.withUTF8 { UnsafeRawBufferPointer($0).lineRanges } == ranges, "\(part.debugDescription)")
         }
     }
 

@@ -186,22 +186,16 @@ struct ScenarioFileChunks {
         }
     }
 
-    /// The text's lines, cut at the line feeds of its UTF-8 bytes (``lineFeedOffsets``).
+    /// The text's lines, cut at the line feeds of its UTF-8 bytes (``lineRanges``).
     private static func lines(of text: String) -> Lines {
         var text = text
         text.makeContiguousUTF8()
         let utf8 = text.utf8
-        let count = utf8.count
-        let feeds = text.withUTF8 { UnsafeRawBufferPointer($0).lineFeedOffsets }
-        var bounds: [Range<String.Index>] = []
-        bounds.reserveCapacity(feeds.count + 1)
-        var start = 0
-        for end in feeds + (feeds.last == count - 1 ? [] : [count]) where start < count {
-            bounds.append(utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end))
-            start = end + 1
-        }
+        let ranges = text.withUTF8 { UnsafeRawBufferPointer($0).lineRanges }
         var lines = Lines(text: text)
-        lines.bounds = bounds
+        lines.bounds = ranges.map {
+            utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound)
+        }
         return lines
     }
 }

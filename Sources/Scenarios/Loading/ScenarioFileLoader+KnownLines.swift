@@ -35,13 +35,10 @@ extension ScenarioFileLoader {
         guard isASCII, !builtBySpan.isEmpty, !part.isEmpty else { return nil }
         var bytesOfPart = part
         return bytesOfPart.withUTF8 { bytes -> KnownLines? in
-            let feeds = UnsafeRawBufferPointer(bytes).lineFeedOffsets
             var scan = PartScan(part: part)
             var item = ItemScan()
-            var start = 0
-            for end in feeds + [bytes.count] where start < bytes.count {
-                defer { start = end + 1 }
-                let line = StepLine(bytes, start..<end)
+            for range in UnsafeRawBufferPointer(bytes).lineRanges {
+                let line = StepLine(bytes, range)
                 if line.startsItem(at: item.indentation ?? line.indentation) {
                     // A new scenario: the one before is done.
                     scan.leaveOut(item, builtBySpan)
@@ -94,7 +91,7 @@ extension ScenarioFileLoader {
     /// The arguments a left-out text stands for, composed on their own where `node` (the empty mapping)
     /// stands: for a step that cannot take the step built before (names are bound before it), so that it
     /// reads them as written, at their lines and columns.
-    mutating func writtenArguments(_ leftOut: KnownLines.LeftOut, at node: YAMLNode) -> YAMLNode? {
+    func writtenArguments(_ leftOut: KnownLines.LeftOut, at node: YAMLNode) -> YAMLNode? {
         var composer = YAMLComposer()
         let indented = String(repeating: " ", count: max(0, node.column - 1)) + leftOut.text
         guard let composed = try? composer.compose(indented[...]) else { return nil }
@@ -152,18 +149,17 @@ extension ScenarioFileLoader {
         let bytes: UnsafeBufferPointer<UInt8>
         /// The line without its line break (and without a CR before it).
         let range: Range<Int>
+        /// Its leading spaces.
+        let indentation: Int
 
         init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
             self.bytes = bytes
             var end = range.upperBound
             if end > range.lowerBound, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             self.range = range.lowerBound..<end
-        }
-
-        var indentation: Int {
             var index = range.lowerBound
-            while index < range.upperBound, bytes[index] == UInt8(ascii: " ") { index += 1 }
-            return index - range.lowerBound
+            while index < end, bytes[index] == UInt8(ascii: " ") { index += 1 }
+            indentation = index - range.lowerBound
         }
 
         /// `-` at `indentation`, then a space or the end of the line.

@@ -18,4 +18,17 @@ extension UnsafeRawBufferPointer {
         }
         return offsets
     }
+
+    /// The lines of the bytes, each without its line feed; a last line without one counts when it is not
+    /// empty (`"a\n\nb"`: `0..<1`, `2..<2`, `3..<4`; `"a\n"`: `0..<1`).
+    package var lineRanges: [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for end in lineFeedOffsets {
+            ranges.append(start..<end)
+            start = end + 1
+        }
+        if start < count { ranges.append(start..<count) }
+        return ranges
+    }
 }
