@@ -449,7 +449,7 @@ public final class ObjectManager: Sendable {
         -> (objects: [ManagedObject], note: String?)
     {
         let json: JSONValue? =
-            response.body.isEmpty ? nil : (try? JSONValue(parsing: response.body))
+            response.body.isEmpty ? nil : (try? JSONValue(parsingBody: response.body))
         guard response.isSuccess else {
             let message = json.flatMap { errorMapping.message(in: $0) }
             throw .server(status: response.status, message: message, response: response)

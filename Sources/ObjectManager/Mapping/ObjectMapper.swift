@@ -66,6 +66,8 @@ package struct ObjectMapper: Sendable {
         let attributes: [Attribute]
         /// The identification attributes, each with its position (`nil` for a name the entity lacks).
         let identification: [(name: String, position: Int?)]
+        /// A null for each of the entity's attributes: a new object's values start as a copy of it.
+        let nulls: [AttributeValue]
 
         init(_ mapping: EntityMapping, in context: ManagedObjectContext) throws(MappingError) {
             let entity: EntityDescription
@@ -85,6 +87,7 @@ package struct ObjectMapper: Sendable {
             }
             identification = (mapping.identificationAttributes ?? entity.identificationAttribute.map { [$0] } ?? [])
                 .map { ($0, entity.attributeIndex(named: $0)) }
+            nulls = Array(repeating: .null, count: entity.attributes.count)
         }
 
         /// Whether `keyPath` walks into nested objects (`location.city`) rather than naming a member.
@@ -162,7 +165,7 @@ package struct ObjectMapper: Sendable {
             // A new object gets every value at once, by position, already converted (the last one for an
             // attribute mapped twice).
             inserted = true
-            var positional = [AttributeValue](repeating: .null, count: entity.attributes.count)
+            var positional = plan.nulls
             for (position, value) in values { positional[position] = value }
             let object = ManagedObject(entity: entity, converted: positional, rowID: nil, context: nil)
             // Its entity is the plan's, which the context gave.

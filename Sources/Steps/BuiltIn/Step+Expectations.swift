@@ -233,7 +233,7 @@ extension Step {
             for (expected, arrays) in [(json, JSONArrayMatch.inOrder), (jsonIncludes, .includes)] {
                 guard let expected else { continue }
                 let wanted = try expected.interpolated(in: context)
-                guard let actual = try? JSONValue(parsing: body) else {
+                guard let actual = try? JSONValue(parsingBody: body) else {
                     return .wait(
                         "The last response's body is not JSON: '\(String(decoding: body.prefix(200), as: UTF8.self))'"
                     )
