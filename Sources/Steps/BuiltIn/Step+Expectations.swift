@@ -418,15 +418,18 @@ struct ResponseFacts {
     var status: Int?
     var body: Data
     var errorDescription: String?
-    var text: String
+    private var record: RequestRecord
 
     @inline(never)
     init(_ record: RequestRecord) {
         status = record.status
         body = record.response?.body ?? Data()
         errorDescription = record.errorDescription
-        text = record.description
+        self.record = record
     }
+
+    /// The record as the scenario's log writes it (`POST /review → 201 (1 object)`), made only for a message.
+    var text: String { record.description }
 }
 
 extension Resolvable {
