@@ -109,8 +109,9 @@ final class PersistentStore: Sendable {
     private let tables: [String]
     /// The tables that may hold rows: every one of a store opened from a file, else those added to since
     /// `removeAll()` emptied them (set inside the transactions, which the queue serializes). Lets
-    /// `removeAll()` — every scenario's tear-down — delete from those only, and `rowCounts()` — a leak check
-    /// after every scenario — skip its query when there are none.
+    /// `removeAll()` — every scenario's tear-down — delete from those only, `rowCounts()` — a leak check
+    /// after every scenario — skip its query when there are none, and a read of a table not among them
+    /// answer without one (``hasNoRows(_:)``).
     private let tablesWithRows: Mutex<Set<String>>
 
     init(model: EntityModel, path: String?) throws(StoreError) {
@@ -143,6 +144,7 @@ final class PersistentStore: Sendable {
         where conditions: [String: AttributeValue],
         isKnown: (Int64) -> Bool = { _ in false }
     ) throws(StoreError) -> [SavedRow] {
+        if hasNoRows(entity) { return [] }
         let columns = entity.attributes
         let (clause, values) = whereClause(conditions)
         let sql = statements(of: entity).select + clause + " ORDER BY rowid"
@@ -184,6 +186,7 @@ final class PersistentStore: Sendable {
 
     /// How many rows of `entity` match `conditions`.
     func count(of entity: EntityDescription, where conditions: [String: AttributeValue]) throws(StoreError) -> Int {
+        if hasNoRows(entity) { return 0 }
         let (clause, values) = whereClause(conditions)
         let sql = statements(of: entity).count + clause
         do {
@@ -415,6 +418,14 @@ final class PersistentStore: Sendable {
     /// The statements of `entity`: made once for the model's own description of it; made now for another
     /// (an app may describe an entity itself, its attributes in another order). Comparing the attribute
     /// arrays is a pointer comparison for the model's own description, which shares their storage.
+    /// Whether `entity` is one of the model's and no row was added to its table since the store was made or
+    /// emptied: a read of it then finds nothing without asking SQLite (every scenario's first GET indexes the
+    /// objects its entity has, and its counts read tables a failed request left empty). Rows come only
+    /// through ``apply(_:)``, which marks their table before inserting, in the transaction the queue orders.
+    private func hasNoRows(_ entity: EntityDescription) -> Bool {
+        statements[entity.name]?.attributes == entity.attributes && tablesWithRows.withLock { !$0.contains(entity.name) }
+    }
+
     private func statements(of entity: EntityDescription) -> EntityStatements {
         if let known = statements[entity.name], known.attributes == entity.attributes { return known }
         return EntityStatements(entity)

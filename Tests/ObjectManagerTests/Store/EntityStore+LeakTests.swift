@@ -38,6 +38,41 @@ struct EntityStoreLeakTests {
         #expect(changes.updatedOrDeleted == 1)
     }
 
+    /// A read of a table the store added no row to answers without SQLite; it must still see every row:
+    /// after a save (of that table only), none after `removeAll()`, a save after that, and the rows of a
+    /// file store it did not add itself (fails when a table is taken as empty once it has rows).
+    @Test func readsOfTablesWithoutRowsSeeEveryRow() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        func counts() throws -> [Int] {
+            [
+                try store.countSaved("Review"), try store.fetchSaved("Review").count,
+                try store.countSaved("Restaurant"), try store.fetchSaved("Restaurant").count,
+                try context.count("Review"), try context.fetch("Review").count,
+                try context.count("Review", where: ["title": "Great"]),
+            ]
+        }
+        #expect(try counts() == [0, 0, 0, 0, 0, 0, 0])
+        try context.insert(entity: "Review", attributes: ["reviewID": 1, "title": "Great"])
+        try context.save()
+        #expect(try counts() == [1, 1, 0, 0, 1, 1, 1])
+        try store.removeAll()
+        #expect(try counts() == [0, 0, 0, 0, 0, 0, 0])
+        try context.insert(entity: "Review", attributes: ["reviewID": 2, "title": "Great"])
+        try context.save()
+        #expect(try counts() == [1, 1, 0, 0, 1, 1, 1])
+
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reads-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let first = try EntityStore(model: TestModel.model(), location: .file(url))
+        try first.mainContext.insert(entity: "Restaurant", attributes: ["restaurantID": 1, "name": "Kept"])
+        try first.mainContext.save()
+        let reopened = try EntityStore(model: TestModel.model(), location: .file(url))
+        #expect(try reopened.countSaved("Restaurant") == 1)
+        #expect(try reopened.fetchSaved("Restaurant").first?["name"] == "Kept")
+        #expect(try reopened.mainContext.fetch("Restaurant").count == 1)
+    }
+
     @Test func aFileStoreMayHoldRowsFromTheStart() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: url) }
