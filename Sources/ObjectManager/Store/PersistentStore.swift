@@ -423,7 +423,8 @@ final class PersistentStore: Sendable {
     /// objects its entity has, and its counts read tables a failed request left empty). Rows come only
     /// through ``apply(_:)``, which marks their table before inserting, in the transaction the queue orders.
     private func hasNoRows(_ entity: EntityDescription) -> Bool {
-        statements[entity.name]?.attributes == entity.attributes && tablesWithRows.withLock { !$0.contains(entity.name) }
+        statements[entity.name]?.attributes == entity.attributes
+            && tablesWithRows.withLock { !$0.contains(entity.name) }
     }
 
     private func statements(of entity: EntityDescription) -> EntityStatements {
