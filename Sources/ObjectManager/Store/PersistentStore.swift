@@ -415,10 +415,7 @@ final class PersistentStore: Sendable {
         }
     }
 
-    /// The statements of `entity`: made once for the model's own description of it; made now for another
-    /// (an app may describe an entity itself, its attributes in another order). Comparing the attribute
-    /// arrays is a pointer comparison for the model's own description, which shares their storage.
-    /// Whether `entity` is one of the model's and no row was added to its table since the store was made or
+    /// Whether `entity` is the model's own description and no row was added to its table since the store was made or
     /// emptied: a read of it then finds nothing without asking SQLite (every scenario's first GET indexes the
     /// objects its entity has, and its counts read tables a failed request left empty). Rows come only
     /// through ``apply(_:)``, which marks their table before inserting, in the transaction the queue orders.
@@ -427,6 +424,9 @@ final class PersistentStore: Sendable {
             && tablesWithRows.withLock { !$0.contains(entity.name) }
     }
 
+    /// The statements of `entity`: made once for the model's own description of it; made now for another
+    /// (an app may describe an entity itself, its attributes in another order). Comparing the attribute
+    /// arrays is a pointer comparison for the model's own description, which shares their storage.
     private func statements(of entity: EntityDescription) -> EntityStatements {
         if let known = statements[entity.name], known.attributes == entity.attributes { return known }
         return EntityStatements(entity)
