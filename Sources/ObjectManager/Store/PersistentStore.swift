@@ -415,10 +415,11 @@ final class PersistentStore: Sendable {
         }
     }
 
-    /// Whether `entity` is the model's own description and no row was added to its table since the store was made or
-    /// emptied: a read of it then finds nothing without asking SQLite (every scenario's first GET indexes the
-    /// objects its entity has, and its counts read tables a failed request left empty). Rows come only
-    /// through ``apply(_:)``, which marks their table before inserting, in the transaction the queue orders.
+    /// Whether `entity` is the model's own description and no row was added to its table since the store
+    /// was made or emptied: a read of it then finds nothing without asking SQLite (every scenario's first
+    /// GET indexes the objects its entity has, and its counts read tables a failed request left empty).
+    /// Rows come only through ``apply(_:)``, which marks their table before inserting, in the transaction
+    /// the queue orders.
     private func hasNoRows(_ entity: EntityDescription) -> Bool {
         statements[entity.name]?.attributes == entity.attributes
             && tablesWithRows.withLock { !$0.contains(entity.name) }
