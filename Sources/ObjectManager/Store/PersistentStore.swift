@@ -124,6 +124,11 @@ final class PersistentStore: Sendable {
         tablesWithRows = Mutex(path != nil ? Set(tables) : [])
         do {
             database = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
+            if path == nil {
+                // A memory store's deleted rows are nowhere to be read back: overwriting them with zeros
+                // (a SQLite built with SECURE_DELETE, as Debian's is) only costs every tear-down.
+                try database.inDatabase { db in try db.execute(sql: "PRAGMA secure_delete = OFF") }
+            }
             try database.write { db in
                 for entity in model.entities {
                     try db.execute(sql: Self.createTableSQL(for: entity))
@@ -403,6 +408,11 @@ final class PersistentStore: Sendable {
                 throw error
             }
         }
+    }
+
+    /// The rows of `PRAGMA name` on the store's connection, as text (for tests).
+    func pragma(_ name: String) throws -> [String] {
+        try database.inDatabase { db in try String.fetchAll(db, sql: "PRAGMA \(name)") }
     }
 
     /// Copies the whole database into a SQLite file at `path`.
