@@ -9,7 +9,8 @@ extension JSONValue {
     /// scenario that fetches a list gets the one file's contents. Parsing is a function of the bytes and a
     /// `JSONValue` is a value, so the value parsed before is the value; a body that differs in any byte,
     /// or is longer than ``RecentBodies/bodyLimit``, is parsed. Costs a length comparison per body held
-    /// when nothing matches, and a byte comparison when the length does (DECISIONS 199).
+    /// when nothing matches (`Data`'s equality compares lengths first), and a byte comparison when the
+    /// length does (DECISIONS 199).
     ///
     /// ```swift
     /// let json = try JSONValue(parsingBody: response.body)
@@ -48,7 +49,7 @@ package final class RecentBodies: Sendable {
     package func value(of data: Data) -> Result<JSONValue, JSONParseError> {
         guard data.count <= Self.bodyLimit else { return Self.parse(data) }
         let found = slots.withLock { slots in
-            slots.held.first { $0.body.count == data.count && $0.body == data }?.result
+            slots.held.first { $0.body == data }?.result
         }
         if let found { return found }
         let result = Self.parse(data)

@@ -413,12 +413,13 @@ enum NotificationNames {
 }
 
 /// The parts of a request record `expect response` checks, copied out in a function the optimizer
-/// does not inline (works around a Swift 6.3.1 -O crash in CopyPropagation on the closure).
+/// does not inline (works around a Swift 6.3.1 -O crash in CopyPropagation on the closure: reading them
+/// through the record there crashes it still). The record is kept for its text, made only for a message.
 struct ResponseFacts {
-    var status: Int?
-    var body: Data
-    var errorDescription: String?
-    private var record: RequestRecord
+    let status: Int?
+    let body: Data
+    let errorDescription: String?
+    private let record: RequestRecord
 
     @inline(never)
     init(_ record: RequestRecord) {
