@@ -221,6 +221,36 @@ struct RunnerTests {
         #expect(events.summary == RunSummary(passed: 0, failed: 1, skipped: 1, duration: .zero, cancelled: true))
     }
 
+    /// A cancel that comes during tear-down lets it run in full: a step after it still sees no cancellation
+    /// and a step that waits still waits for its answer (tear-down runs in the run's own task, whose
+    /// cancellation is held back until it ends); the scenarios after it are skipped.
+    @Test func cancelDuringTearDownLetsItRunInFull() async throws {
+        let box = Recorder<ScenarioRunner>()
+        let attempts = Recorder<Int>()
+        var scenario = H.scenario("Cancelled in tear-down", [Step.succeed("ok")])
+        scenario.tearDown = [
+            H.step("cancels", line: 4) { _ in
+                box.all.first?.cancel()
+                return .success
+            }.returningPromptly(),
+            H.step("sees no cancellation", line: 5) { _ in
+                Task.isCancelled ? .failure("The tear-down's task was cancelled.") : .success
+            }.returningPromptly(),
+            H.step("waits once", line: 6) { _ in
+                attempts.append(1)
+                return attempts.all.count < 2 ? .wait("The first look") : .success
+            }.returningPromptly(),
+        ]
+        let runner = try harness.runner()
+        box.append(runner)
+        let events = await harness.run(runner, [scenario, H.scenario("Never", [Step.succeed("ok")])])
+        #expect(events.stepOutcomes == [.passed, .passed, .passed, .passed, .passed, .passed])
+        #expect(attempts.all.count == 2)
+        #expect(harness.calls.all == ["set up", "tear down"])
+        #expect(events.scenarioOutcomes == [.passed, .skipped])
+        #expect(events.summary?.cancelled == true)
+    }
+
     /// Cancelled between two steps, a scenario fails at the step that did not run: a scenario with steps left
     /// unrun is never reported passed.
     @Test func cancelBetweenStepsFailsTheScenarioAtTheNextStep() async throws {

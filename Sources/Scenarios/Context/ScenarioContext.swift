@@ -124,7 +124,16 @@ public final class ScenarioContext: Sendable {
         // Read as stored, cast outside the lock: a closure returning `K.Value?` looks up that type's
         // metadata at every read.
         get { state.withLock { $0.storage[ObjectIdentifier(key)] } as? K.Value }
-        set { state.withLock { $0.storage[ObjectIdentifier(key)] = newValue } }
+        set {
+            // Boxed as stored, or removed: assigning the optional itself looked up `Optional<K.Value>`'s
+            // metadata at every write.
+            if let newValue {
+                let boxed: any Sendable = newValue
+                state.withLock { $0.storage[ObjectIdentifier(key)] = boxed }
+            } else {
+                _ = state.withLock { $0.storage.removeValue(forKey: ObjectIdentifier(key)) }
+            }
+        }
     }
 
     // MARK: Logging and waking

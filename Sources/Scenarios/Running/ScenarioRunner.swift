@@ -23,6 +23,8 @@ package final class ScenarioRunner: Sendable {
     private struct State {
         var cancelled = false
         var task: Task<RunSummary, Never>?
+        /// A scenario's tear-down runs in ``task``: a cancel marks the run and leaves the task alone.
+        var tearingDown = false
     }
 
     package let settings: RunSettings
@@ -248,13 +250,34 @@ package final class ScenarioRunner: Sendable {
     package func cancel() {
         let task = state.withLock { state -> Task<RunSummary, Never>? in
             state.cancelled = true
-            return state.task
+            // During tear-down the mark is enough: every check reads it, and the task is cancelled after.
+            return state.tearingDown ? nil : state.task
         }
         task?.cancel()
     }
 
     private var isCancelled: Bool {
         state.withLock { $0.cancelled } || Task.isCancelled
+    }
+
+    /// Whether tear-down may run in the run's own task: the run is not cancelled, and a cancel from now until
+    /// ``endTearDown()`` only marks it (its task is cancelled after tear-down, so that no step of it sees
+    /// that).
+    private func beginTearDown() -> Bool {
+        state.withLock { state in
+            guard !state.cancelled, !Task.isCancelled else { return false }
+            state.tearingDown = true
+            return true
+        }
+    }
+
+    /// Ends tear-down: a cancel that came during it now cancels the run's task.
+    private func endTearDown() {
+        let task = state.withLock { state -> Task<RunSummary, Never>? in
+            defer { state.tearingDown = false }
+            return state.tearingDown && state.cancelled ? state.task : nil
+        }
+        task?.cancel()
     }
 
     private func perform(plan: RunPlan, source: ScenarioSource, emit: @escaping @Sendable (RunEvent) -> Void) async
@@ -380,8 +403,7 @@ package final class ScenarioRunner: Sendable {
                 emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
             }
         } else {
-            // A fresh task, so that tear-down runs in full even when the run is being cancelled.
-            let (tearDownFailure, tearDownAbandoned) = await Task {
+            let tearDownSteps = { @Sendable () async -> (failure: (step: Int, reason: String)?, abandoned: Bool) in
                 var failure: (step: Int, reason: String)?
                 var abandoned = false
                 for (index, entry) in tearDown {
@@ -402,7 +424,17 @@ package final class ScenarioRunner: Sendable {
                     abandoned = abandoned || leftRunning
                 }
                 return (failure, abandoned)
-            }.value
+            }
+            // Tear-down runs in full even when the run is cancelled meanwhile: in the run's own task, whose
+            // cancellation ``cancel()`` holds back until it ends — or, when the run was cancelled already, in a
+            // fresh task (a cancelled task's waits would end at once).
+            let (tearDownFailure, tearDownAbandoned) =
+                if beginTearDown() {
+                    await tearDownSteps()
+                } else {
+                    await Task { await tearDownSteps() }.value
+                }
+            endTearDown()
             if failure == nil { failure = tearDownFailure }
             abandoned = abandoned || tearDownAbandoned
         }
