@@ -14,6 +14,11 @@ import Synchronization
 /// if let result = await done.value(within: .seconds(10), on: timer) { … } else { /* timed out */ }
 /// ```
 final class Eventual<Value: Sendable>: Sendable {
+    /// A waiter taken out of the state: to be resumed, and its timer entry cancelled.
+    private typealias Taken = (
+        continuation: UnsafeContinuation<Value?, Never>, deadline: (timer: DeadlineTimer, token: Int)?
+    )
+
     private struct State {
         var value: Value?
         /// The waiter, numbered (so that a timer entry made for an earlier one never ends it), and the
@@ -24,7 +29,7 @@ final class Eventual<Value: Sendable>: Sendable {
         var deadline: (timer: DeadlineTimer, token: Int)?
 
         /// Takes the waiter out, with its timer entry.
-        mutating func takeWaiter() -> (UnsafeContinuation<Value?, Never>, (timer: DeadlineTimer, token: Int)?)? {
+        mutating func takeWaiter() -> Taken? {
             guard let waiter else { return nil }
             defer {
                 self.waiter = nil
@@ -38,7 +43,7 @@ final class Eventual<Value: Sendable>: Sendable {
 
     /// Sets the value, once, and hands it to the waiter.
     func resolve(_ value: Value) {
-        let waiter = state.withLock { state -> (UnsafeContinuation<Value?, Never>, (timer: DeadlineTimer, token: Int)?)? in
+        let waiter = state.withLock { state -> Taken? in
             guard state.value == nil else { return nil }
             state.value = value
             return state.takeWaiter()
@@ -54,8 +59,7 @@ final class Eventual<Value: Sendable>: Sendable {
     /// The value, or `nil` when `limit` passes on `timer` before it arrives.
     func value(within limit: Duration, on timer: DeadlineTimer) async -> Value? {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Value?, Never>) in
-            let (number, replaced) = state.withLock {
-                state -> (Int?, (UnsafeContinuation<Value?, Never>, (timer: DeadlineTimer, token: Int)?)?) in
+            let (number, replaced) = state.withLock { state -> (Int?, Taken?) in
                 if let value = state.value {
                     continuation.resume(returning: value)
                     return (nil, nil)
@@ -74,7 +78,7 @@ final class Eventual<Value: Sendable>: Sendable {
                 let waiter = state.withLock { state in
                     state.waiterNumber == number ? state.takeWaiter() : nil
                 }
-                waiter?.0.resume(returning: nil)
+                waiter?.continuation.resume(returning: nil)
             }
             let stillWaiting = state.withLock { state -> Bool in
                 guard state.waiterNumber == number, state.waiter != nil else { return false }
