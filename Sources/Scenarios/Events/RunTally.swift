@@ -63,11 +63,10 @@ package struct RunTally: Sendable, Hashable {
     /// Whether the scenario has finished (and counted).
     package func hasFinished(_ id: ScenarioID) -> Bool { finished[id] != nil }
 
-    /// How the scenario ended; `nil` while it has not.
-    package func outcome(of id: ScenarioID) -> ScenarioOutcome? { finished[id]?.outcome }
-
-    /// How long the scenario took; `nil` while it has not finished.
-    package func duration(of id: ScenarioID) -> Duration? { finished[id]?.duration }
+    /// How the scenario ended and how long it took, read at once; `nil` while it has not finished.
+    package func end(of id: ScenarioID) -> (outcome: ScenarioOutcome, duration: Duration)? {
+        finished[id].map { ($0.outcome, $0.duration) }
+    }
 
     /// The planned scenarios that have not finished, in order.
     package var unfinished: [ScenarioID] { order.filter { finished[$0] == nil } }
@@ -89,19 +88,6 @@ package struct RunTally: Sendable, Hashable {
         let events = unfinished.map { RunEvent.scenarioFinished($0, outcome: .skipped, duration: .zero) }
         for event in events { record(event) }
         return events
-    }
-
-    /// Passed, failed and skipped among `scenarios` (a JUnit testsuite's): one not finished is skipped.
-    package func counts(of scenarios: some Sequence<ScenarioID>) -> RunSummary {
-        var counts = RunSummary()
-        for id in scenarios {
-            switch finished[id]?.outcome {
-            case .passed?: counts.passed += 1
-            case .failed?: counts.failed += 1
-            case .skipped?, nil: counts.skipped += 1
-            }
-        }
-        return counts
     }
 
     private mutating func count(_ id: ScenarioID, _ outcome: ScenarioOutcome, _ duration: Duration) {

@@ -14,10 +14,15 @@ import Synchronization
 /// try junit.write(to: URL(fileURLWithPath: "report.xml"))
 /// ```
 package final class JUnitReporter: Sendable {
-    private let record = Mutex(RunRecord())
-    /// Finished scenarios' `testcase` elements, rendered as they finish so that their steps and logs need
-    /// not be kept for the whole run (the counts and times are the run's tally).
-    private let finished = Mutex([ScenarioID: String]())
+    private struct State {
+        var record = RunRecord()
+        /// Finished scenarios' `testcase` elements as UTF-8, by their place in the plan: rendered as they
+        /// finish so that their steps and logs need not be kept for the whole run (the counts and times are
+        /// the run's tally).
+        var finished: [[UInt8]?] = []
+    }
+
+    private let state = Mutex(State())
     /// Written in every testsuite's `<properties>` (where JUnit's schema and its readers — Jenkins,
     /// GitLab — look for them); none, no `<properties>` element.
     private let properties: [JUnitProperty]
@@ -29,156 +34,248 @@ package final class JUnitReporter: Sendable {
         self.repetitions = repetitions
     }
 
-    /// Consumes one event.
+    /// Consumes one event. A finished scenario's `testcase` is rendered at once, from the record as it is
+    /// (under the lock: one reporter's events come one at a time), and the scenario forgotten.
     package func handle(_ event: RunEvent) {
-        let done = record.withLock { record -> (ScenarioID, RunRecord)? in
-            record.apply(event)
-            if case .runStarted = event { finished.withLock { $0.removeAll() } }
-            guard case .scenarioFinished(let id, _, _) = event else { return nil }
-            return (id, record)
+        state.withLock { state in
+            state.record.apply(event)
+            switch event {
+            case .runStarted(let plan):
+                state.finished = Array(repeating: nil, count: plan.scenarios.count)
+            case .scenarioFinished(let id, _, _):
+                guard let place = state.record.place(of: id), state.finished.indices.contains(place),
+                    state.record.scenario(id)?.outcome != nil
+                else { return }
+                var xml = XMLBytes(capacity: 1024)
+                testcase(state.record.plan.scenarios[place], record: state.record, to: &xml)
+                state.finished[place] = xml.bytes
+                state.record.forget(id)
+            default:
+                break
+            }
         }
-        guard let (id, snapshot) = done, let planned = snapshot.planned(id), snapshot.scenario(id)?.outcome != nil
-        else { return }
-        let xml = testcase(planned, record: snapshot)
-        finished.withLock { $0[id] = xml }
-        record.withLock { $0.forget(id) }
     }
 
     /// The report so far.
     package func xml() -> String {
-        let record = self.record.withLock { $0 }
-        let finished = self.finished.withLock { $0 }
-        var files: [String] = []
-        var byFile: [String: [RunPlan.PlannedScenario]] = [:]
-        for scenario in record.plan.scenarios {
-            if byFile[scenario.id.file] == nil { files.append(scenario.id.file) }
-            byFile[scenario.id.file, default: []].append(scenario)
-        }
-        func counts(_ scenarios: [RunPlan.PlannedScenario]) -> (failures: Int, skipped: Int, time: Duration) {
-            let counts = record.tally.counts(of: scenarios.map(\.id))
-            let time = scenarios.reduce(Duration.zero) { $0 + (record.tally.duration(of: $1.id) ?? .zero) }
-            return (counts.failed, counts.skipped, time)
-        }
-
-        let all = counts(record.plan.scenarios)
-        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml +=
-            #"<testsuites name="scenario-run" tests="\#(record.plan.scenarios.count)" failures="\#(all.failures)" skipped="\#(all.skipped)" time="\#((record.summary?.duration ?? all.time).fixedSeconds)">"#
-            + "\n"
-        for file in files {
-            let scenarios = byFile[file] ?? []
-            let feature = scenarios.first?.feature ?? file
-            let suite = counts(scenarios)
-            xml +=
-                #"  <testsuite name="\#(escape(feature))" file="\#(escape(file))" tests="\#(scenarios.count)" failures="\#(suite.failures)" skipped="\#(suite.skipped)" time="\#(suite.time.fixedSeconds)">"#
-                + "\n"
-            if !properties.isEmpty {
-                xml += "    <properties>\n" + properties.map(\.xml).joined() + "    </properties>\n"
-            }
-            for scenario in scenarios {
-                xml += finished[scenario.id] ?? testcase(scenario, record: record)
-            }
-            xml += "  </testsuite>\n"
-        }
-        xml += "</testsuites>\n"
-        return xml
+        report().string
     }
 
     /// Writes the report whole or not at all, or through a device, FIFO or link (``FileWriteError/write(_:to:)``).
     package func write(to url: URL) throws(FileWriteError) {
-        let xml = xml()
-        try FileWriteError.write(Data(xml.utf8), to: url)
+        try FileWriteError.write(Data(report().bytes), to: url)
     }
 
-    private func testcase(_ scenario: RunPlan.PlannedScenario, record: RunRecord) -> String {
-        let entry = record.scenario(scenario.id)
-        var xml =
-            #"    <testcase classname="\#(escape(scenario.feature))" name="\#(escape(scenario.id.name))" file="\#(escape(scenario.location.file))" line="\#(scenario.location.line)" time="\#((entry?.duration ?? .zero).fixedSeconds)">"#
-            + "\n"
-        /// Where a try failed, as element text: the step and its `FILE:LINE`.
-        func failedStep(_ index: Int) -> String {
-            let step = scenario.steps.indices.contains(index) ? scenario.steps[index] : nil
-            var body = step?.description ?? "step \(index + 1)"
-            if let location = step?.location { body += " at \(location.fileAndLine)" }
-            return Self.escape(body)
+    /// The report so far: a `testsuite` per file, in the plan's order, each scenario's end read once.
+    private func report() -> XMLBytes {
+        let (record, finished) = state.withLock { ($0.record, $0.finished) }
+        struct Suite {
+            var file: String
+            /// Places in the plan.
+            var scenarios: [Int] = []
+            var failures = 0
+            var skipped = 0
+            var time = Duration.zero
         }
-        /// A failure's message: its reason, after the repetition it happened on when there are several.
-        func message(_ reason: String, repetition: Int) -> String {
-            escape(repetitions > 1 ? "Failed on repetition \(repetition) of \(repetitions): \(reason)" : reason)
+        var suites: [Suite] = []
+        var suiteOfFile: [String: Int] = [:]
+        for (place, scenario) in record.plan.scenarios.enumerated() {
+            let index =
+                suiteOfFile[scenario.id.file]
+                ?? {
+                    suites.append(Suite(file: scenario.id.file))
+                    suiteOfFile[scenario.id.file] = suites.count - 1
+                    return suites.count - 1
+                }()
+            suites[index].scenarios.append(place)
+            let end = record.tally.end(of: scenario.id)
+            switch end?.outcome {
+            case .failed?: suites[index].failures += 1
+            case .skipped?, nil: suites[index].skipped += 1
+            case .passed?: break
+            }
+            suites[index].time += end?.duration ?? .zero
+        }
+
+        var xml = XMLBytes(capacity: 256 + finished.reduce(0) { $0 + ($1?.count ?? 0) })
+        xml.append(#"<?xml version="1.0" encoding="UTF-8"?>"#)
+        xml.append("\n")
+        xml.append(#"<testsuites name="scenario-run" tests=""#)
+        xml.append(record.plan.scenarios.count)
+        xml.append(#"" failures=""#)
+        xml.append(suites.reduce(0) { $0 + $1.failures })
+        xml.append(#"" skipped=""#)
+        xml.append(suites.reduce(0) { $0 + $1.skipped })
+        xml.append(#"" time=""#)
+        xml.append(unescaped: (record.summary?.duration ?? suites.reduce(.zero) { $0 + $1.time }).fixedSeconds)
+        xml.append("\">\n")
+        for suite in suites {
+            xml.append(#"  <testsuite name=""#)
+            xml.append(
+                escaping: suite.scenarios.first.map { record.plan.scenarios[$0].feature } ?? suite.file,
+                attribute: true
+            )
+            xml.append(#"" file=""#)
+            xml.append(escaping: suite.file, attribute: true)
+            xml.append(#"" tests=""#)
+            xml.append(suite.scenarios.count)
+            xml.append(#"" failures=""#)
+            xml.append(suite.failures)
+            xml.append(#"" skipped=""#)
+            xml.append(suite.skipped)
+            xml.append(#"" time=""#)
+            xml.append(unescaped: suite.time.fixedSeconds)
+            xml.append("\">\n")
+            if !properties.isEmpty {
+                xml.append("    <properties>\n")
+                for property in properties { xml.append(unescaped: property.xml) }
+                xml.append("    </properties>\n")
+            }
+            for place in suite.scenarios {
+                if finished.indices.contains(place), let rendered = finished[place] {
+                    xml.append(bytes: rendered)
+                } else {
+                    testcase(record.plan.scenarios[place], record: record, to: &xml)
+                }
+            }
+            xml.append("  </testsuite>\n")
+        }
+        xml.append("</testsuites>\n")
+        return xml
+    }
+
+    /// The scenario's `testcase` element, written as bytes (``XMLBytes``): every scenario of a run is rendered
+    /// here, and a `String` for each piece of it was most of the report's cost.
+    private func testcase(_ scenario: RunPlan.PlannedScenario, record: RunRecord, to xml: inout XMLBytes) {
+        let entry = record.scenario(scenario.id)
+        xml.append(#"    <testcase classname=""#)
+        xml.append(escaping: scenario.feature, attribute: true)
+        xml.append(#"" name=""#)
+        xml.append(escaping: scenario.id.name, attribute: true)
+        xml.append(#"" file=""#)
+        xml.append(escaping: scenario.location.file, attribute: true)
+        xml.append(#"" line=""#)
+        xml.append(scenario.location.line)
+        xml.append(#"" time=""#)
+        xml.append(unescaped: (entry?.duration ?? .zero).fixedSeconds)
+        xml.append("\">\n")
+        /// A failed try's element: its reason (after the repetition it happened on when there are several) as
+        /// the message, the step and its `FILE:LINE` as the text.
+        func failure(_ element: StaticString, _ end: StaticString, step index: Int, reason: String, repetition: Int) {
+            xml.append(element)
+            xml.append(
+                escaping: repetitions > 1 ? "Failed on repetition \(repetition) of \(repetitions): \(reason)" : reason,
+                attribute: true
+            )
+            xml.append("\">")
+            let step = scenario.steps.indices.contains(index) ? scenario.steps[index] : nil
+            xml.append(escaping: step?.description ?? "step \(index + 1)")
+            if let location = step?.location { xml.append(escaping: " at \(location.fileAndLine)") }
+            xml.append(end)
         }
         // Earlier failed tries (`--retries`), as Maven Surefire writes reruns: `flakyFailure` on a
         // testcase that passed in the end, `rerunFailure` on one that failed.
         let earlier = entry?.failedTries ?? []
         switch entry?.outcome {
         case .failed(let index, let reason)?:
-            let failed = message(reason, repetition: entry?.repetition ?? 1)
-            xml += #"      <failure message="\#(failed)">\#(failedStep(index))</failure>"# + "\n"
-            for failure in earlier {
-                let rerun = message(failure.reason, repetition: failure.repetition)
-                xml += #"      <rerunFailure message="\#(rerun)">\#(failedStep(failure.step))</rerunFailure>"# + "\n"
+            failure(
+                #"      <failure message=""#,
+                "</failure>\n",
+                step: index,
+                reason: reason,
+                repetition: entry?.repetition ?? 1
+            )
+            for earlierTry in earlier {
+                failure(
+                    #"      <rerunFailure message=""#,
+                    "</rerunFailure>\n",
+                    step: earlierTry.step,
+                    reason: earlierTry.reason,
+                    repetition: earlierTry.repetition
+                )
             }
         case .skipped?, nil:
             // `skip:` in the file says why; a scenario skipped by fail-fast or a cancel has no reason.
             if let reason = scenario.skip {
-                xml += #"      <skipped message="\#(escape(reason))"/>"# + "\n"
+                xml.append(#"      <skipped message=""#)
+                xml.append(escaping: reason, attribute: true)
+                xml.append("\"/>\n")
             } else {
-                xml += "      <skipped/>\n"
+                xml.append("      <skipped/>\n")
             }
         case .passed?:
-            for failure in earlier {
-                let flaky = message(failure.reason, repetition: failure.repetition)
-                xml += #"      <flakyFailure message="\#(flaky)">\#(failedStep(failure.step))</flakyFailure>"# + "\n"
+            for earlierTry in earlier {
+                failure(
+                    #"      <flakyFailure message=""#,
+                    "</flakyFailure>\n",
+                    step: earlierTry.step,
+                    reason: earlierTry.reason,
+                    repetition: earlierTry.repetition
+                )
             }
         }
-        if entry != nil, entry?.outcome != .skipped {
-            var lines: [String] = []
-            for line in record.stepLines(scenario.id) {
-                switch line.outcome {
-                case .failed(let reason, _)?: lines.append("✗ \(line.description): \(reason)")
-                case .warned(let reason)?: lines.append("⚠ \(line.description): \(reason)")
-                case .passed?: lines.append("✓ \(line.description)")
-                case .skipped?, nil: lines.append("- \(line.description) (skipped)")
+        if let entry, entry.outcome != .skipped {
+            xml.append("      <system-out>")
+            var first = true
+            func line(_ start: StaticString) {
+                if !first { xml.append("\n") }
+                first = false
+                xml.append(start)
+            }
+            for step in record.stepLines(scenario.id) {
+                switch step.outcome {
+                case .failed(let reason, _)?:
+                    line("✗ ")
+                    xml.append(escaping: step.description)
+                    xml.append(": ")
+                    xml.append(escaping: reason)
+                case .warned(let reason)?:
+                    line("⚠ ")
+                    xml.append(escaping: step.description)
+                    xml.append(": ")
+                    xml.append(escaping: reason)
+                case .passed?:
+                    line("✓ ")
+                    xml.append(escaping: step.description)
+                case .skipped?, nil:
+                    line("- ")
+                    xml.append(escaping: step.description)
+                    xml.append(" (skipped)")
                 }
             }
-            lines += (entry?.logs ?? []).map { "log: \($0)" }
-            lines += (entry?.requestLines ?? []).map { "request: \($0)" }
-            xml += "      <system-out>" + Self.escape(lines.joined(separator: "\n")) + "</system-out>\n"
+            for log in entry.logs {
+                line("log: ")
+                xml.append(escaping: log)
+            }
+            for request in entry.requests {
+                line("request: ")
+                xml.append(escaping: request.method)
+                xml.append(" ")
+                xml.append(escaping: request.target)
+                xml.append(" → ")
+                if let status = request.status { xml.append(status) } else { xml.append("no answer") }
+                if let route = request.route {
+                    xml.append(" (")
+                    xml.append(escaping: route)
+                    xml.append(")")
+                } else {
+                    xml.append(" (no route)")
+                }
+            }
+            if entry.droppedRequests > 0 {
+                line("request: ")
+                xml.append(unescaped: entry.droppedRequestsLine)
+            }
+            xml.append("</system-out>\n")
         }
-        xml += "    </testcase>\n"
-        return xml
+        xml.append("    </testcase>\n")
     }
 
-    /// Escapes text for XML attributes and content; drops characters XML 1.0 cannot hold (controls but tab,
-    /// newline and return; U+FFFE, U+FFFF). Byte by byte over the UTF-8: every `testcase` of a run goes
-    /// through here (a scalar at a time, it was most of the report's cost).
+    /// Escapes text for XML attributes and content (``XMLBytes/append(escaping:attribute:)``).
     package static func escape(_ text: String, attribute: Bool = false) -> String {
-        var text = text
-        return text.withUTF8 { bytes in
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + 16)
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                switch byte {
-                case UInt8(ascii: "&"): out += "&amp;".utf8
-                case UInt8(ascii: "<"): out += "&lt;".utf8
-                case UInt8(ascii: ">"): out += "&gt;".utf8
-                case UInt8(ascii: "\""): out += "&quot;".utf8
-                case UInt8(ascii: "'"): out += "&apos;".utf8
-                case 0x09, 0x0A, 0x0D:
-                    if attribute { out += "&#\(byte);".utf8 } else { out.append(byte) }
-                case ..<0x20:
-                    continue
-                case 0xEF where index + 1 < bytes.count && bytes[index] == 0xBF && bytes[index + 1] & 0xFE == 0xBE:
-                    // U+FFFE or U+FFFF (EF BF BE, EF BF BF).
-                    index += 2
-                default:
-                    out.append(byte)
-                }
-            }
-            return String(decoding: out, as: UTF8.self)
-        }
+        var xml = XMLBytes()
+        xml.append(escaping: text, attribute: attribute)
+        return xml.string
     }
 
     private func escape(_ text: String) -> String { Self.escape(text, attribute: true) }

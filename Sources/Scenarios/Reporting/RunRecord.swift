@@ -7,7 +7,7 @@ struct RunRecord: Sendable {
         var steps: [StepOutcome?] = []
         var logs: [String] = []
         /// The last try's request log, and how many more requests it left out (lines are made only by the
-        /// reporter that writes them: ``requestLines``).
+        /// reporter that writes them).
         var requests: [LoggedRequest] = []
         var droppedRequests = 0
         /// How many tries started (`--repeat`, `--retries`); the steps and logs are the last try's.
@@ -17,13 +17,9 @@ struct RunRecord: Sendable {
         /// The earlier tries that failed: their failing step and reason, and the repetition they ran.
         var failedTries: [(step: Int, reason: String, repetition: Int)] = []
 
-        /// The last try's request log, one line per request (``LoggedRequest/line``), then how many more.
-        var requestLines: [String] {
-            var lines = requests.map(\.line)
-            if droppedRequests > 0 {
-                lines.append("… and \(droppedRequests) more request\(droppedRequests == 1 ? "" : "s"), not logged")
-            }
-            return lines
+        /// `… and 3 more requests, not logged`: the request log's last line when it left some out.
+        var droppedRequestsLine: String {
+            "… and \(droppedRequests) more request\(droppedRequests == 1 ? "" : "s"), not logged"
         }
 
         /// The repetition of `--repeat` the last try ran (1 for the first): the passed tries before it, plus one.
@@ -168,7 +164,12 @@ struct RunRecord: Sendable {
 
     /// The planned scenario with this id.
     func planned(_ id: ScenarioID) -> RunPlan.PlannedScenario? {
-        planIndex[id].map { plan.scenarios[$0] }
+        place(of: id).map { plan.scenarios[$0] }
+    }
+
+    /// Where the scenario with this id is in ``plan``.
+    func place(of id: ScenarioID) -> Int? {
+        planIndex[id]
     }
 
     /// The step lines of a scenario: `✓ description`, `✗ description`, `⚠ description`, `- description (skipped)`.
