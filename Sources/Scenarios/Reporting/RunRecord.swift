@@ -65,9 +65,10 @@ struct RunRecord: Sendable {
     private var planIndex: [ScenarioID: Int] = [:]
     /// Each scenario's record but the current one's: a scenario's events come one after another, and
     /// looking its record up by its identity (two strings hashed) for every event was most of the cost of
-    /// recording it — the one events came for last is kept apart, and found by comparing.
+    /// recording it — the one events came for last is kept apart, changed in place, and found by comparing.
     private var others: [ScenarioID: ScenarioRecord] = [:]
-    private var current: (id: ScenarioID, record: ScenarioRecord)?
+    private var currentID: ScenarioID?
+    private var current = ScenarioRecord()
     var summary: RunSummary?
     /// The run's totals and each scenario's outcome and time: what every count in a report is read from.
     private(set) var tally = RunTally()
@@ -81,7 +82,8 @@ struct RunRecord: Sendable {
             self.plan = plan
             planIndex = Dictionary(plan.scenarios.enumerated().map { ($1.id, $0) }) { first, _ in first }
             others = [:]
-            current = nil
+            currentID = nil
+            current = ScenarioRecord()
             summary = nil
             flaky = []
         case .scenarioStarted(let id, _):
@@ -133,33 +135,28 @@ struct RunRecord: Sendable {
 
     /// The record of scenario `id`, if it has one.
     func scenario(_ id: ScenarioID) -> ScenarioRecord? {
-        if current?.id == id { return current?.record }
-        return others[id]
+        currentID == id ? current : others[id]
     }
 
     /// Forgets the record of scenario `id` (a reporter that wrote it out keeps nothing of it).
     mutating func forget(_ id: ScenarioID) {
-        if current?.id == id {
-            current = nil
+        if currentID == id {
+            currentID = nil
+            current = ScenarioRecord()
         } else {
             others[id] = nil
         }
     }
 
-    /// Changes the record of `id` (a new one when it has none), which becomes the current one.
+    /// Changes the record of `id` (a new one when it has none), which becomes the current one: changed where
+    /// it is, so that its lists are not copied.
     private mutating func update<T>(_ id: ScenarioID, _ change: (inout ScenarioRecord) -> T) -> T {
-        // Taken out while it changes, so that its lists are changed in place, not copied (and the current
-        // one compared by its id alone, not copied with its record to be compared).
-        var record: ScenarioRecord
-        if current?.id == id, let taken = current.take() {
-            record = taken.record
-        } else {
-            if let previous = current.take() { others[previous.id] = previous.record }
-            record = others.removeValue(forKey: id) ?? ScenarioRecord()
+        if currentID != id {
+            if let previous = currentID { others[previous] = current }
+            current = others.removeValue(forKey: id) ?? ScenarioRecord()
+            currentID = id
         }
-        let result = change(&record)
-        current = (id, record)
-        return result
+        return change(&current)
     }
 
     /// The planned scenario with this id.
