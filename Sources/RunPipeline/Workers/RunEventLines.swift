@@ -178,9 +178,12 @@ package enum RunEventLines {
                 // The fields after the identity, as an array of their own.
                 var rest: [JSONValue] = []
                 if bytes[end] == UInt8(ascii: ",") {
-                    var array = [UInt8(ascii: "[")]
-                    array.append(contentsOf: bytes[(end + 1)...])
-                    guard case .array(let fields)? = try? JSONValue(parsing: Data(array)) else { return nil }
+                    var array: [UInt8] = []
+                    array.reserveCapacity(bytes.count - end)
+                    array.append(UInt8(ascii: "["))
+                    array.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(end + 1)...]))
+                    guard case .array(let fields)? = array.withUnsafeBufferPointer({ try? JSONValue.parse($0) })
+                    else { return nil }
                     rest = fields
                 } else if bytes[end] != UInt8(ascii: "]") || end + 1 != bytes.count {
                     return nil

@@ -91,6 +91,8 @@ struct JSONParser {
             return .object([:])
         }
         let first = openMembers.count
+        // Room for a few members at once: grown from nothing, the buffer was reallocated at 1, 2, 4, 8.
+        if openMembers.capacity == 0 { openMembers.reserveCapacity(16) }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw error("Expected a string key") }
@@ -126,6 +128,7 @@ struct JSONParser {
             return .array([])
         }
         let first = openElements.count
+        if openElements.capacity == 0 { openElements.reserveCapacity(16) }
         while true {
             skipWhitespace()
             let element = try value()

@@ -25,9 +25,14 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses JSON text; `true` stays a bool, `1` an int and `1.5` a double.
     public init(parsing data: Data) throws(JSONParseError) {
         let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<JSONValue, JSONParseError> in
-            Result { () throws(JSONParseError) -> JSONValue in try JSONParser.parse(raw.bindMemory(to: UInt8.self)) }
+            Result { () throws(JSONParseError) -> JSONValue in try JSONValue.parse(raw.bindMemory(to: UInt8.self)) }
         }
         self = try result.get()
+    }
+
+    /// Parses JSON text from bytes where they are, without a `Data` made of them first.
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        try JSONParser.parse(bytes)
     }
 
     /// The JSON text of this value; keys sorted unless `sortedKeys` is false. Non-finite doubles become null.
