@@ -246,7 +246,8 @@ struct JSONParser {
     private mutating func number() throws(JSONParseError) -> JSONValue {
         let start = index
         var isInteger = true
-        if current == UInt8(ascii: "-") { index += 1 }
+        let negative = current == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
             throw error("Invalid number")
         }
@@ -254,7 +255,22 @@ struct JSONParser {
         if first == UInt8(ascii: "0"), let next = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) {
             throw error("Leading zero in a number")
         }
-        while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+        // The integer part's magnitude, read as it is scanned (`nil` once past what an Int holds).
+        var magnitude: UInt64? = UInt64(first - UInt8(ascii: "0"))
+        while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+            if let value = magnitude {
+                let (times10, over) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overAgain) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                magnitude = over || overAgain ? nil : sum
+            }
+            index += 1
+        }
+        // An integer read whole: without a String made of its digits, then parsed again.
+        let next = current
+        if next != UInt8(ascii: "."), next != UInt8(ascii: "e"), next != UInt8(ascii: "E"), let magnitude {
+            if !negative, magnitude <= UInt64(Int.max) { return .int(Int(magnitude)) }
+            if negative, magnitude <= UInt64(Int.max) + 1 { return .int(Int(truncatingIfNeeded: 0 &- magnitude)) }
+        }
         if current == UInt8(ascii: ".") {
             isInteger = false
             index += 1
