@@ -49,9 +49,9 @@ package enum RunEventLines {
             kind.withUTF8Buffer { out.append(contentsOf: $0) }
             out.append(UInt8(ascii: "\""))
             out.append(UInt8(ascii: ","))
-            let known = identity.flatMap { $0.id == id ? $0 : nil } ?? Identity(id)
-            identity = known
-            out.append(contentsOf: known.bytes)
+            // Compared where it is kept: copied out to be compared, it was retained and released for every line.
+            if identity?.id != id { identity = Identity(id) }
+            if let bytes = identity?.bytes { out.append(contentsOf: bytes) }
         }
         func field(_ value: JSONValue) {
             out.append(UInt8(ascii: ","))

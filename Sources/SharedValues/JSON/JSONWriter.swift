@@ -6,12 +6,12 @@ enum JSONWriter {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let bool): out.append(contentsOf: (bool ? "true" : "false").utf8)
-        case .int(let int): out.append(contentsOf: String(int).utf8)
+        case .int(let int): writeInt(int, into: &out)
         case .double(let double):
             if !double.isFinite {
                 out.append(contentsOf: "null".utf8)
             } else if double == double.rounded(), abs(double) < 1e15 {
-                out.append(contentsOf: String(Int(double)).utf8)
+                writeInt(Int(double), into: &out)
             } else if abs(double) < 1e9, case let micros = (double * 1e6).rounded(), micros / 1e6 == double {
                 // Times and durations, to the microsecond: written from integers, without the general
                 // shortest-digits conversion (the same double reads back, the nearest to these digits).
@@ -119,7 +119,7 @@ enum JSONWriter {
     private static func writeMicros(_ micros: Int, into out: inout [UInt8]) {
         if micros < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = micros.magnitude
-        out.append(contentsOf: String(magnitude / 1_000_000).utf8)
+        writeDigits(of: magnitude / 1_000_000, into: &out)
         var fraction = magnitude % 1_000_000
         guard fraction > 0 else { return }
         out.append(UInt8(ascii: "."))
@@ -132,6 +132,26 @@ enum JSONWriter {
         for _ in 1..<digits { divisor *= 10 }
         while divisor > 0 {
             out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// An integer in decimal, its digits written straight into `out` (no `String` made of them: every number
+    /// of every document goes through here).
+    static func writeInt(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        writeDigits(of: value.magnitude, into: &out)
+    }
+
+    private static func writeDigits(of magnitude: UInt, into out: inout [UInt8]) {
+        guard magnitude >= 10 else {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude))
+            return
+        }
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
             divisor /= 10
         }
     }
