@@ -12,11 +12,17 @@ public final class Router: Sendable {
     /// The URL the routes' paths are relative to.
     public let baseURL: URL
     private let routeSet: Mutex<RouteSet>
+    /// The base URL's text without a trailing `/`, which every request's URL starts with (read once: the
+    /// URL's `absoluteString` is computed at each call).
+    private let baseText: String
 
     /// Makes a router for `baseURL` that starts with `routes`.
     public init(baseURL: URL, routes: RouteSet = RouteSet()) {
         self.baseURL = baseURL
         self.routeSet = Mutex(routes)
+        var base = baseURL.absoluteString
+        if base.hasSuffix("/") { base.removeLast() }
+        self.baseText = base
     }
 
     /// A snapshot of the current route set.
@@ -62,8 +68,6 @@ public final class Router: Sendable {
 
     /// An absolute URL for a path relative to the base URL (`/reviews?x=1`).
     public func url(forPath path: String, query: [String: String] = [:]) -> URL {
-        var base = baseURL.absoluteString
-        if base.hasSuffix("/") { base.removeLast() }
         var relative = path.hasPrefix("/") ? path : "/" + path
         if !query.isEmpty {
             var components = URLComponents()
@@ -71,7 +75,7 @@ public final class Router: Sendable {
             relative += (relative.contains("?") ? "&" : "?") + (components.percentEncodedQuery ?? "")
         }
         // Force-unwrap-free: a base URL plus an encoded path is always a valid URL string.
-        return URL(string: base + relative) ?? baseURL.appendingPathComponent(path)
+        return URL(string: baseText + relative) ?? baseURL.appendingPathComponent(path)
     }
 
     /// The URL of a named route.

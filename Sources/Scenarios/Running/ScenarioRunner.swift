@@ -144,9 +144,20 @@ package final class ScenarioRunner: Sendable {
 
     /// Every step a scenario runs, in order, with its phase.
     func steps(of scenario: Scenario) -> [(step: Step, phase: StepPhase)] {
-        defaultSetUp.map { ($0, .setUp) } + scenario.setUp.map { ($0, .setUp) } + scenario.steps.map { ($0, .steps) }
-            + scenario.tearDown.map { ($0, .tearDown) } + defaultTearDown.map { ($0, .tearDown) }
-            + (leakCheck.map { [($0, .leakCheck)] } ?? [])
+        // Appended to one array made once (every scenario's run and plan read it): not five arrays mapped and
+        // joined, each step copied into each.
+        var all: [(step: Step, phase: StepPhase)] = []
+        all.reserveCapacity(
+            defaultSetUp.count + scenario.setUp.count + scenario.steps.count + scenario.tearDown.count
+                + defaultTearDown.count + 1
+        )
+        for step in defaultSetUp { all.append((step, .setUp)) }
+        for step in scenario.setUp { all.append((step, .setUp)) }
+        for step in scenario.steps { all.append((step, .steps)) }
+        for step in scenario.tearDown { all.append((step, .tearDown)) }
+        for step in defaultTearDown { all.append((step, .tearDown)) }
+        if let leakCheck { all.append((leakCheck, .leakCheck)) }
+        return all
     }
 
     /// The timeout of every step a scenario runs, in the plan's order: its own `timeout:`, else the

@@ -190,5 +190,11 @@ struct ObjectMapperTests {
         )
         let nested = RequestMapping(attributes: ["title": "review.title"]).body(for: review)
         #expect(nested.text == #"{"review":{"title":"Great"}}"#)
+        // Plain keys and key paths together: each where its path says, none lost.
+        let mixed = RequestMapping(
+            attributes: ["title": "title", "restaurantID": "place.id", "createdAt": "place.created"]
+        )
+        .body(for: review)
+        #expect(mixed.text == #"{"place":{"created":"2012-03-01T00:00:00Z","id":12345},"title":"Great"}"#)
     }
 }
