@@ -143,24 +143,32 @@ package struct ObjectMapper: Sendable {
                 try context.insert(target)
                 return target
             }
-            // The identification's values, the last one for an attribute mapped twice; none unless each
-            // is there and not null.
-            var identifying: [AttributeValue] = []
-            for (_, position) in plan.identification {
+            // An identification value: the last one for an attribute mapped twice; none when it is not
+            // there or null.
+            func identifying(_ position: Int?) -> AttributeValue? {
                 guard let position, let value = values.last(where: { $0.position == position })?.value,
                     !value.isNull
-                else {
-                    identifying = []
-                    break
-                }
-                identifying.append(value)
+                else { return nil }
+                return value
             }
-            if let index, identifying.count == 1 {
-                if let existing = index.objects[identifying[0]] { return existing }
-            } else if !identifying.isEmpty {
+            if let index, plan.identification.count == 1 {
+                // One identification attribute, looked up in the index (no list of one value made per object).
+                if let value = identifying(plan.identification[0].position), let existing = index.objects[value] {
+                    return existing
+                }
+            } else {
+                // Every identification value, or none unless each is there.
                 var conditions: [String: AttributeValue] = [:]
-                for ((name, _), value) in zip(plan.identification, identifying) { conditions[name] = value }
-                if let existing = try context.fetch(entity.name, where: conditions).first { return existing }
+                for (name, position) in plan.identification {
+                    guard let value = identifying(position) else {
+                        conditions = [:]
+                        break
+                    }
+                    conditions[name] = value
+                }
+                if !conditions.isEmpty, let existing = try context.fetch(entity.name, where: conditions).first {
+                    return existing
+                }
             }
             // A new object gets every value at once, by position, already converted (the last one for an
             // attribute mapped twice).
