@@ -20,7 +20,8 @@ package struct ObjectMapper: Sendable {
         case .object(let members):
             var index: IdentityIndex?
             let plan = try Plan(mapping, in: context)
-            return [try map(object: members, with: plan, in: context, onto: target, index: &index)]
+            var values: [(position: Int, value: AttributeValue)] = []
+            return [try map(object: members, with: plan, in: context, onto: target, index: &index, values: &values)]
         case .array(let elements):
             // One query for the whole payload instead of one per object: index the objects the context
             // already has by identification value, and add each new one as it is inserted.
@@ -29,6 +30,9 @@ package struct ObjectMapper: Sendable {
             var index = try identityIndex(for: plan, in: context, size: elements.count)
             var result: [ManagedObject] = []
             result.reserveCapacity(elements.count)
+            // One buffer for every object's values (emptied for each), not one allocated per object.
+            var values: [(position: Int, value: AttributeValue)] = []
+            values.reserveCapacity(plan.attributes.count)
             for (offset, element) in elements.enumerated() {
                 guard case .object(let members) = element else {
                     throw .notAnObject(entity: mapping.entity, found: element.text)
@@ -39,7 +43,8 @@ package struct ObjectMapper: Sendable {
                         with: plan,
                         in: context,
                         onto: offset == 0 ? target : nil,
-                        index: &index
+                        index: &index,
+                        values: &values
                     )
                 )
             }
@@ -101,7 +106,8 @@ package struct ObjectMapper: Sendable {
         with plan: Plan,
         in context: ManagedObjectContext,
         onto target: ManagedObject?,
-        index: inout IdentityIndex?
+        index: inout IdentityIndex?,
+        values: inout [(position: Int, value: AttributeValue)]
     ) throws(MappingError) -> ManagedObject {
         let mapping = plan.mapping
         let entity = plan.entity
@@ -110,9 +116,9 @@ package struct ObjectMapper: Sendable {
             isPath ? JSONValue.object(members)[keyPath: keyPath] : Self.member(keyPath, of: members)
         }
 
-        // The values this object has, converted, by attribute position, in mapping order.
-        var values: [(position: Int, value: AttributeValue)] = []
-        values.reserveCapacity(plan.attributes.count)
+        // The values this object has, converted, by attribute position, in mapping order (in the caller's
+        // buffer).
+        values.removeAll(keepingCapacity: true)
         for attribute in plan.attributes {
             guard let source = source(attribute.mapping.keyPath, isPath: attribute.isPath) else { continue }
             guard let position = attribute.position else {
