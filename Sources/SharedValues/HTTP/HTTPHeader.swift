@@ -13,9 +13,15 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
 
     /// Whether the field's name is `name`, compared as HTTP compares names: ASCII letters in either case.
     public func hasName(_ name: String) -> Bool {
-        var lhs = self.name
-        var rhs = name
-        return lhs.withUTF8 { left in rhs.withUTF8 { right in Self.sameName(left, right) } }
+        Self.same(self.name, name)
+    }
+
+    /// Whether two texts are the same but for the case of ASCII letters (a field's name, or a value such
+    /// as `Connection: close`), compared where they are: no lowercased copy made.
+    package static func same(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in sameName(left, right) } }
     }
 
     /// Whether two names' bytes are the same but for the case of ASCII letters.

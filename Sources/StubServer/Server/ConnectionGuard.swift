@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import SharedValues
 
 /// Holds one connection to the stub server's limits: a head not complete in time is answered 408, a head
 /// over the limits 431 instead of Hummingbird's 400, and a connection the server has finished with is
@@ -88,7 +89,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var head):
-            let closes = head.headerFields[.connection]?.lowercased() == "close"
+            let closes = head.headerFields[.connection].map { HTTPHeader.same($0, "close") } ?? false
             switch state.responseHeadWritten(status: head.status.code, closes: closes) {
             case .pass:
                 context.write(data, promise: promise)
