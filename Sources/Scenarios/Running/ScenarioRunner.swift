@@ -665,16 +665,21 @@ package final class ScenarioRunner: Sendable {
             }
         }
         let grace = settings.cancellationGrace
-        let result = await withTaskCancellationHandler {
-            await ended.value(within: max(limit, .zero), on: context.timer)
-        } onCancel: {
-            guard cancellable else { return }
-            action.cancel()
-            // The grace period, then no more waiting: the run's cancellation must not wait out the step.
-            Task {
-                _ = await Eventual<Void>().value(within: grace, on: context.timer)
-                ended.resolve(.failure(IgnoredCancellation()))
+        let result: Result<StepResult, any Error>?
+        if cancellable {
+            result = await withTaskCancellationHandler {
+                await ended.value(within: max(limit, .zero), on: context.timer)
+            } onCancel: {
+                action.cancel()
+                // The grace period, then no more waiting: the run's cancellation must not wait out the step.
+                Task {
+                    _ = await Eventual<Void>().value(within: grace, on: context.timer)
+                    ended.resolve(.failure(IgnoredCancellation()))
+                }
             }
+        } else {
+            // A step the run's cancellation does not interrupt (tear-down, the leak check): no handler.
+            result = await ended.value(within: max(limit, .zero), on: context.timer)
         }
         if case .failure(let error)? = result, error is IgnoredCancellation { return .cancelledAndIgnored }
         // Ended by now, uncancelled: it ran past its limit and returned while the runner could not act
