@@ -241,6 +241,30 @@ struct ReporterTests {
         #endif
     }
 
+    /// A scenario whose every step passed is kept without its step lines, which the report writes from the
+    /// plan: a long run keeps little of each passing scenario, and the report says the same.
+    @Test func aPassingScenarioIsKeptWithoutItsStepLines() {
+        let id = ScenarioID(file: "a.yml", name: "A")
+        let steps = (1...20).map {
+            RunPlan.PlannedStep(description: "step \($0) with a long & plain description", phase: .steps, location: nil)
+        }
+        let plan = RunPlan(scenarios: [
+            .init(id: id, feature: "A", tags: [], location: Self.location("a.yml", 1), steps: steps)
+        ])
+        let junit = JUnitReporter()
+        junit.handle(.runStarted(plan))
+        junit.handle(.scenarioStarted(id))
+        for index in steps.indices {
+            junit.handle(.stepFinished(id, step: index, phase: .steps, outcome: .passed, duration: .zero))
+        }
+        junit.handle(.log(id, "GET /a → 200"))
+        junit.handle(.scenarioFinished(id, outcome: .passed, duration: .zero))
+        #expect(junit.keptBytes < 300, "the step lines alone are about 900 bytes")
+        let xml = junit.xml()
+        #expect(xml.contains("<system-out>✓ step 1 with a long &amp; plain description\n✓ step 2 with"))
+        #expect(xml.contains("✓ step 20 with a long &amp; plain description\nlog: GET /a → 200</system-out>"))
+    }
+
     @Test func failureMessagesKeepLineBreaksAsCharacterReferences() {
         let id = ScenarioID(file: "a.yml", name: "A")
         let plan = RunPlan(scenarios: [

@@ -34,7 +34,7 @@ struct XMLBytes {
     }
 
     /// Bytes rendered before (an element), as they are.
-    mutating func append(bytes more: [UInt8]) {
+    mutating func append(bytes more: ArraySlice<UInt8>) {
         bytes.append(contentsOf: more)
     }
 
