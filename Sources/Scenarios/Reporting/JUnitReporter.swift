@@ -293,18 +293,7 @@ package final class JUnitReporter: Sendable {
             }
             for request in entry.requests {
                 line("request: ")
-                xml.append(escaping: request.method)
-                xml.append(" ")
-                xml.append(escaping: request.target)
-                xml.append(" → ")
-                if let status = request.status { xml.append(status) } else { xml.append("no answer") }
-                if let route = request.route {
-                    xml.append(" (")
-                    xml.append(escaping: route)
-                    xml.append(")")
-                } else {
-                    xml.append(" (no route)")
-                }
+                xml.append(escaping: request.line)
             }
             if entry.droppedRequests > 0 {
                 line("request: ")
