@@ -28,33 +28,25 @@ public struct RequestMapping: Sendable, Hashable {
 
     /// The JSON body for `object`: each mapped attribute at its key path (nulls included), under ``rootKey``.
     public func body(for object: ManagedObject) -> JSONValue {
-        var body = JSONValue.object([:])
-        // Plain keys straight into one dictionary; a key path (`author.name`) through the nested objects.
-        var plain: [String: JSONValue] = [:]
-        plain.reserveCapacity(attributeMappings.count)
+        // The body's members, changed in place (not a new object made of them for every mapping); an empty
+        // key path's value replaces the whole body, and a later key is set among its members, if any.
+        var members: [String: JSONValue] = [:]
+        members.reserveCapacity(attributeMappings.count)
+        var replaced: JSONValue?
         for mapping in attributeMappings {
             let value = object[mapping.attribute].jsonValue
-            if !mapping.keyPath.isEmpty, !mapping.keyPath.utf8.contains(UInt8(ascii: ".")) {
-                plain[mapping.keyPath] = value
+            let path = mapping.keyPath.split(ascii: UInt8(ascii: ".")).map(String.init)
+            guard let key = path.first else {
+                replaced = value
+                members = value.objectValue ?? [:]
                 continue
             }
-            if !plain.isEmpty {
-                body = Self.merging(plain, into: body)
-                plain = [:]
-            }
-            let path = mapping.keyPath.split(ascii: UInt8(ascii: ".")).map(String.init)
-            body = Self.setting(value, at: path[...], in: body)
+            replaced = nil
+            members[key] = Self.setting(value, at: path.dropFirst(), in: members[key] ?? .object([:]))
         }
-        if !plain.isEmpty { body = Self.merging(plain, into: body) }
+        let body = replaced ?? .object(members)
         guard let rootKey else { return body }
         return .object([rootKey: body])
-    }
-
-    /// `members` set in `json`, in order, as ``setting(_:at:in:)`` sets each (`json` itself when it has none).
-    private static func merging(_ members: [String: JSONValue], into json: JSONValue) -> JSONValue {
-        guard var existing = json.objectValue, !existing.isEmpty else { return .object(members) }
-        existing.merge(members) { _, new in new }
-        return .object(existing)
     }
 
     private static func setting(_ value: JSONValue, at path: ArraySlice<String>, in json: JSONValue) -> JSONValue {

@@ -158,8 +158,8 @@ package final class JUnitReporter: Sendable {
                     }
                     xml.append(bytes: rendered.bytes[..<at])
                     for (index, step) in record.plan.scenarios[place].steps.enumerated() {
-                        xml.append(index == 0 ? "✓ " : "\n✓ ")
-                        xml.append(escaping: step.description)
+                        if index > 0 { xml.append("\n") }
+                        Self.passedStep(step.description, to: &xml)
                     }
                     xml.append(bytes: rendered.bytes[at...])
                 } else {
@@ -279,8 +279,8 @@ package final class JUnitReporter: Sendable {
                     xml.append(": ")
                     xml.append(escaping: reason)
                 case .passed?:
-                    line("✓ ")
-                    xml.append(escaping: step.description)
+                    line("")
+                    Self.passedStep(step.description, to: &xml)
                 case .skipped?, nil:
                     line("- ")
                     xml.append(escaping: step.description)
@@ -303,6 +303,13 @@ package final class JUnitReporter: Sendable {
         }
         xml.append("    </testcase>\n")
         return passedStepsAt
+    }
+
+    /// A passed step's line in `system-out`: `✓ description` (also written from the plan for a passing
+    /// scenario kept without its step lines).
+    private static func passedStep(_ description: String, to xml: inout XMLBytes) {
+        xml.append("✓ ")
+        xml.append(escaping: description)
     }
 
     /// Escapes text for XML attributes and content (``XMLBytes/append(escaping:attribute:)``).

@@ -196,5 +196,7 @@ struct ObjectMapperTests {
         )
         .body(for: review)
         #expect(mixed.text == #"{"place":{"created":"2012-03-01T00:00:00Z","id":12345},"title":"Great"}"#)
+        // An empty key path's value is the whole body (the keys before it replaced).
+        #expect(RequestMapping(attributes: ["restaurantID": "id", "title": ""]).body(for: review) == "Great")
     }
 }
