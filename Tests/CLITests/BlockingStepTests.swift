@@ -182,8 +182,7 @@ struct BlockingStepTests {
             scenarios:
               - scenario: Stuck
                 steps:
-                  - touch: started
-                  - ignore cancellation
+                  - ignore cancellation after touching: started
               - scenario: Never
                 steps: [succeed]
             """

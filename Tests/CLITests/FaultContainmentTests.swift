@@ -268,8 +268,7 @@ struct SignalTests {
             scenarios:
               - scenario: Stuck
                 steps:
-                  - touch: started
-                  - ignore cancellation
+                  - ignore cancellation after touching: started
             """
         ])
         let (running, workers) = try await CLI.startFaults(["--ci", "--timeout", "60"], in: project)

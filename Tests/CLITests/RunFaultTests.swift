@@ -156,8 +156,7 @@ struct RunFaultTests {
             scenarios:
               - scenario: Stuck
                 steps:
-                  - touch: started
-                  - ignore cancellation
+                  - ignore cancellation after touching: started
               - scenario: Next
                 steps: [succeed]
             """

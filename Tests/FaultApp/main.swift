@@ -123,6 +123,20 @@ let touch = StepDefinition("touch", summary: "Creates an empty file", forms: [.v
     }
 }
 
+/// `ignore cancellation after touching: PATH` — creates an empty file, then does what `ignore cancellation`
+/// does: a test that waits for the file knows the step is under way, not only the one before it.
+let touchThenIgnoreCancellation = StepDefinition(
+    "ignore cancellation after touching",
+    summary: "Creates an empty file, then never returns, even when cancelled",
+    forms: [.value(touchedPath)]
+) { input, _ in
+    let path = try input.literal(touchedPath)
+    return Step("ignore cancellation after touching \(path)") { _ in
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        while true { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+}
+
 /// `wait for file: PATH` — waits (up to a minute) until the file exists: a test creates it to let the
 /// scenario go on, instead of guessing how long something else takes.
 let waitForFile = StepDefinition("wait for file", summary: "Waits until a file exists", forms: [.value(touchedPath)]) {
@@ -253,7 +267,8 @@ ScenarioRun.run(
     app: AppUnderTest(
         makeFactory: { makeFactory() },
         steps: RestaurantReviews.steps + [
-            crash, raiseSignal, exitProcess, ignoreCancellation, sleepStep, touch, waitForFile, failTimes, failOnRun,
+            crash, raiseSignal, exitProcess, ignoreCancellation, touchThenIgnoreCancellation, sleepStep, touch,
+            waitForFile, failTimes, failOnRun,
             startAppJob,
             blockThread, printLine, logLine, writeAppLog,
         ],

@@ -4,17 +4,31 @@ import Testing
 
 /// The connection guard's state machine, event by event.
 struct ConnectionGuardStateTests {
-    @Test func aRequestStartsTheHeadTimerOnceAndItsHeadCancelsIt() {
+    @Test func aHeadIncompleteAtTheEndOfARead() {
         var state = ConnectionGuardState()
-        #expect(state.bytesArrived() == .forwardAndStartHeadTimer)
+        #expect(state.readEnded() == .none)
         #expect(state.bytesArrived() == .forward)
+        #expect(state.readEnded() == .startHeadTimer)
+        #expect(state.bytesArrived() == .forward)
+        #expect(state.readEnded() == .startHeadTimer)  // the guard keeps the timer it has
         #expect(state.headReceived() == .cancelHeadTimer)
         #expect(state.bytesArrived() == .forward)
+        #expect(state.readEnded() == .none)
         #expect(state.headTimerFired() == .none)
         state.requestEnded()
         #expect(state.responseHeadWritten(status: 200, closes: false) == .pass)
         #expect(state.responseEnds() == .pass)
-        #expect(state.bytesArrived() == .forwardAndStartHeadTimer)
+        #expect(state.bytesArrived() == .forward)
+        #expect(state.readEnded() == .startHeadTimer)
+    }
+
+    /// A request whose head arrives in the read that began it — nearly every one — never starts the timer.
+    @Test func aHeadWholeInItsFirstReadStartsNoTimer() {
+        var state = ConnectionGuardState()
+        #expect(state.bytesArrived() == .forward)
+        #expect(state.headReceived() == .cancelHeadTimer)
+        state.requestEnded()
+        #expect(state.readEnded() == .none)
     }
 
     @Test func aHeadNotCompleteWhenTheTimerFiresIsAnswered408ThenLingers() {

@@ -33,6 +33,16 @@ package enum EventLoopExecutor {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
             return
         }
+        if NIOSingletons.groupLoopCountSuggestion == 1 {
+            let loop = MultiThreadedEventLoopGroup.singleton.any()
+            let serial = loop.executor.asUnownedSerialExecutor()
+            // The one loop's jobs enqueued from its own thread, one queue a loop task drains.
+            loopJobs = JobBatch { drain in
+                loop.execute(drain)
+            } run: { job in
+                runJob(job.job, job.asAppCode ? serial : genericSerialExecutor)
+            }
+        }
         AppCode.executor = AppCodeExecutor()
     }
 
@@ -41,7 +51,12 @@ package enum EventLoopExecutor {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return false }
         let hook: EnqueueGlobalHook = { job, _ in
             // `any()` stays on the current loop when called from one of the group's threads.
-            MultiThreadedEventLoopGroup.singleton.any().execute { runJob(job, genericSerialExecutor) }
+            let loop = MultiThreadedEventLoopGroup.singleton.any()
+            if let loopJobs, loop.inEventLoop {
+                loopJobs.enqueue((job, asAppCode: false))
+            } else {
+                loop.execute { runJob(job, genericSerialExecutor) }
+            }
         }
         // Set once, first thing, before another thread could; one set before is left alone. (The runtime
         // reads the hook with a plain load; NIO's compare-and-exchange guards only against another
@@ -58,9 +73,22 @@ package enum EventLoopExecutor {
 /// goes back through the loop's queue, behind the run's own jobs.
 private final class AppCodeExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
-        MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(job)
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        if let loopJobs, loop.inEventLoop {
+            loopJobs.enqueue((UnownedJob(job), asAppCode: true))
+        } else {
+            loop.executor.enqueue(job)
+        }
     }
 }
+
+/// The jobs enqueued on the loop's own thread when the group has one loop (a run's default:
+/// `SCENARIO_RUN_EVENT_LOOPS` unset), in one queue that a loop task drains: such a job — nearly every one,
+/// the runner, the client and the stub server sharing the thread — costs an append, not a task of NIO's
+/// queue of its own (a closure, a lock, its copies). A job enqueued from another thread (a timer's
+/// wake-up) goes through NIO's queue as before. `asAppCode`: run as the loop's serial executor
+/// (``AppCode``), else as the generic one. Set once by `install(loops:)`, before the first job.
+nonisolated(unsafe) private var loopJobs: JobBatch<(job: UnownedJob, asAppCode: Bool)>?
 
 /// The runtime's generic serial executor (`SerialExecutorRef::generic()`), as the standard library gets it.
 private let genericSerialExecutor = getGenericSerialExecutor()

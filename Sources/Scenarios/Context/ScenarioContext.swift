@@ -12,7 +12,8 @@ import Synchronization
 public final class ScenarioContext: Sendable {
     private struct State {
         var bindings: [String: any Bindable] = [:]
-        var storage: [ObjectIdentifier: any Sendable] = [:]
+        /// Each value in a ``Stored`` of its key's value type.
+        var storage: [ObjectIdentifier: any AnyObject & Sendable] = [:]
         var currentStep: String?
         var stepStart: Stopwatch?
         var activityProbe: (@Sendable () -> String?)?
@@ -123,12 +124,17 @@ public final class ScenarioContext: Sendable {
     package subscript<K: ContextKey>(key: K.Type) -> K.Value? {
         // Read as stored, cast outside the lock: a closure returning `K.Value?` looks up that type's
         // metadata at every read.
-        get { state.withLock { $0.storage[ObjectIdentifier(key)] } as? K.Value }
+        // Stored in a box of the key's own value type, so a read takes the value out without a dynamic
+        // cast (`as? K.Value` from `any Sendable` cost a cast through the runtime at every read).
+        get {
+            guard let stored = state.withLock({ $0.storage[ObjectIdentifier(key)] }) else { return nil }
+            return unsafeDowncast(stored, to: Stored<K.Value>.self).value
+        }
         set {
-            // Boxed as stored, or removed: assigning the optional itself looked up `Optional<K.Value>`'s
-            // metadata at every write.
+            // Boxed, or removed: assigning the optional itself looked up `Optional<K.Value>`'s metadata at
+            // every write.
             if let newValue {
-                let boxed: any Sendable = newValue
+                let boxed = Stored(newValue)
                 state.withLock { $0.storage[ObjectIdentifier(key)] = boxed }
             } else {
                 _ = state.withLock { $0.storage.removeValue(forKey: ObjectIdentifier(key)) }
@@ -207,5 +213,15 @@ public final class ScenarioContext: Sendable {
             defer { state.retryCondition = nil }
             return state.retryCondition
         }
+    }
+}
+
+/// A value of ``ScenarioContext``'s typed storage: only the subscript of its key stores one, always of
+/// that key's `Value`, so a read knows the box's type.
+private final class Stored<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }

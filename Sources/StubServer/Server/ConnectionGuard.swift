@@ -62,6 +62,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// The bytes of the read have gone through the decoder: a head still incomplete starts its timer.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        perform(state.readEnded(), context: context)
+        context.fireChannelReadComplete()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? HTTPParserError {
             perform(state.parseFailed(headOverflow: error == .headerOverflow), context: context)
@@ -121,19 +127,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Bytes arrived at the front of the pipeline; returns whether to pass them on.
     fileprivate func bytesArrived(context: ChannelHandlerContext) -> Bool {
-        switch state.bytesArrived() {
-        case .forward:
-            return true
-        case .forwardAndStartHeadTimer:
-            headTimer?.cancel()
-            headTimer = schedule(after: limits.headTimeout, context: context) { guardian, context in
-                guardian.headTimer = nil
-                guardian.perform(guardian.state.headTimerFired(), context: context)
-            }
-            return true
-        case .drop:
-            return false
-        }
+        state.bytesArrived() == .forward
     }
 
     /// The client closed its end.
@@ -147,8 +141,15 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch action {
         case .none:
             break
+        case .startHeadTimer:
+            guard headTimer == nil else { return }
+            headTimer = schedule(after: limits.headTimeout, context: context) { guardian, context in
+                guardian.headTimer = nil
+                guardian.perform(guardian.state.headTimerFired(), context: context)
+            }
         case .cancelHeadTimer:
-            headTimer?.cancel()
+            guard let timer = headTimer else { return }
+            timer.cancel()
             headTimer = nil
         case .startLingerTimer:
             startLingerTimer(context: context)

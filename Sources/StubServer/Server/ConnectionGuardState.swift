@@ -3,7 +3,8 @@
 ///
 /// ```swift
 /// var state = ConnectionGuardState()
-/// state.bytesArrived()        // .forwardAndStartHeadTimer: a request head has begun
+/// state.bytesArrived()        // .forward: a request head has begun
+/// state.readEnded()           // .startHeadTimer when the read did not bring the whole head
 /// state.headReceived()        // .cancelHeadTimer
 /// state.responseEnds()        // .pass, or .passThenFinish when the response said `Connection: close`
 /// ```
@@ -21,7 +22,6 @@ struct ConnectionGuardState: Equatable {
     /// What to do with bytes that arrived.
     enum BytesAction: Equatable {
         case forward
-        case forwardAndStartHeadTimer
         /// The server has finished with the connection: read and dropped, so the client can finish sending.
         case drop
     }
@@ -43,6 +43,8 @@ struct ConnectionGuardState: Equatable {
     /// What to do when a timer fires or the client closes its end.
     enum Action: Equatable {
         case none
+        /// A head has begun and is not complete (unless its timer already runs).
+        case startHeadTimer
         case cancelHeadTimer
         case startLingerTimer
         /// Answer 408, close the output and linger.
@@ -61,9 +63,15 @@ struct ConnectionGuardState: Equatable {
     /// Bytes arrived from the client.
     mutating func bytesArrived() -> BytesAction {
         if lingering { return .drop }
-        guard reading == .betweenRequests else { return .forward }
-        reading = .head
-        return .forwardAndStartHeadTimer
+        if reading == .betweenRequests { reading = .head }
+        return .forward
+    }
+
+    /// A read from the socket ended, every byte it brought decoded: a head it began and did not complete
+    /// is timed from now. A request whose head arrives in the read it begins in — nearly every one —
+    /// never starts the timer.
+    func readEnded() -> Action {
+        reading == .head && !lingering ? .startHeadTimer : .none
     }
 
     /// A whole request head was decoded.
