@@ -37,11 +37,12 @@ package enum EventLoopExecutor {
             let loop = MultiThreadedEventLoopGroup.singleton.any()
             let serial = loop.executor.asUnownedSerialExecutor()
             // The one loop's jobs enqueued from its own thread, one queue a loop task drains.
-            loopJobs = JobBatch { drain in
+            let jobs = JobBatch<(job: UnownedJob, asAppCode: Bool)> { drain in
                 loop.execute(drain)
             } run: { job in
                 runJob(job.job, job.asAppCode ? serial : genericSerialExecutor)
             }
+            oneLoop = (loop, jobs)
         }
         AppCode.executor = AppCodeExecutor()
     }
@@ -50,12 +51,11 @@ package enum EventLoopExecutor {
     private static func installHook() -> Bool {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return false }
         let hook: EnqueueGlobalHook = { job, _ in
-            // `any()` stays on the current loop when called from one of the group's threads.
-            let loop = MultiThreadedEventLoopGroup.singleton.any()
-            if let loopJobs, loop.inEventLoop {
-                loopJobs.enqueue((job, asAppCode: false))
+            if let oneLoop, oneLoop.loop.inEventLoop {
+                oneLoop.jobs.enqueue((job, asAppCode: false))
             } else {
-                loop.execute { runJob(job, genericSerialExecutor) }
+                // `any()` stays on the current loop when called from one of the group's threads.
+                MultiThreadedEventLoopGroup.singleton.any().execute { runJob(job, genericSerialExecutor) }
             }
         }
         // Set once, first thing, before another thread could; one set before is left alone. (The runtime
@@ -73,11 +73,10 @@ package enum EventLoopExecutor {
 /// goes back through the loop's queue, behind the run's own jobs.
 private final class AppCodeExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
-        let loop = MultiThreadedEventLoopGroup.singleton.any()
-        if let loopJobs, loop.inEventLoop {
-            loopJobs.enqueue((UnownedJob(job), asAppCode: true))
+        if let oneLoop, oneLoop.loop.inEventLoop {
+            oneLoop.jobs.enqueue((UnownedJob(job), asAppCode: true))
         } else {
-            loop.executor.enqueue(job)
+            MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(job)
         }
     }
 }
@@ -87,8 +86,10 @@ private final class AppCodeExecutor: TaskExecutor {
 /// the runner, the client and the stub server sharing the thread — costs an append, not a task of NIO's
 /// queue of its own (a closure, a lock, its copies). A job enqueued from another thread (a timer's
 /// wake-up) goes through NIO's queue as before. `asAppCode`: run as the loop's serial executor
-/// (``AppCode``), else as the generic one. Set once by `install(loops:)`, before the first job.
-nonisolated(unsafe) private var loopJobs: JobBatch<(job: UnownedJob, asAppCode: Bool)>?
+/// (``AppCode``), else as the generic one. Set once by `install(loops:)`, before the first job; read
+/// without exclusivity checks (written once, before any reader).
+@exclusivity(unchecked)
+nonisolated(unsafe) private var oneLoop: (loop: any EventLoop, jobs: JobBatch<(job: UnownedJob, asAppCode: Bool)>)?
 
 /// The runtime's generic serial executor (`SerialExecutorRef::generic()`), as the standard library gets it.
 private let genericSerialExecutor = getGenericSerialExecutor()
