@@ -122,10 +122,9 @@ public final class ScenarioContext: Sendable {
 
     /// Typed storage for step modules' state (object manager, stub journal, last response...).
     package subscript<K: ContextKey>(key: K.Type) -> K.Value? {
-        // Read as stored, cast outside the lock: a closure returning `K.Value?` looks up that type's
-        // metadata at every read.
         // Stored in a box of the key's own value type, so a read takes the value out without a dynamic
-        // cast (`as? K.Value` from `any Sendable` cost a cast through the runtime at every read).
+        // cast (`as? K.Value` from `any Sendable` cost a cast through the runtime at every read); the box
+        // is taken out of the lock as stored (a closure returning `K.Value?` looked that type's metadata up).
         get {
             guard let stored = state.withLock({ $0.storage[ObjectIdentifier(key)] }) else { return nil }
             return unsafeDowncast(stored, to: Stored<K.Value>.self).value
