@@ -176,7 +176,7 @@ final class PersistentStore: Sendable {
                     if !isKnown(rowID) {
                         values.reserveCapacity(columns.count)
                         for (offset, attribute) in columns.enumerated() {
-                            let stored = DatabaseValue(sqliteStatement: handle, index: CInt(offset + 1))
+                            let stored = Self.storedValue(handle, CInt(offset + 1))
                             values.append(AttributeValue(databaseValue: stored, as: attribute.type))
                         }
                     }
@@ -211,8 +211,24 @@ final class PersistentStore: Sendable {
             + "ORDER BY 1"
         do {
             return try database.inDatabase { db in
-                try DatabaseValue.fetchAll(Self.statement(sql, in: db, binding: CollectionOfOne(value.databaseValue)))
-                    .map { AttributeValue(databaseValue: $0, as: use.otherType) }
+                let statement = try Self.statement(sql, in: db, binding: CollectionOfOne(value.databaseValue))
+                let handle = statement.sqliteStatement
+                defer { sqlite3_reset(handle) }
+                var values: [AttributeValue] = []
+                while true {
+                    let code = sqlite3_step(handle)
+                    guard code == SQLITE_ROW else {
+                        guard code == SQLITE_DONE else {
+                            throw DatabaseError(
+                                resultCode: ResultCode(rawValue: code),
+                                message: db.lastErrorMessage,
+                                sql: sql
+                            )
+                        }
+                        return values
+                    }
+                    values.append(AttributeValue(databaseValue: Self.storedValue(handle, 0), as: use.otherType))
+                }
             }
         } catch {
             throw .database(String(describing: error))
@@ -464,6 +480,19 @@ final class PersistentStore: Sendable {
         statement.setUncheckedArguments(StatementArguments())
         try bind(values, to: statement, in: db)
         return statement
+    }
+
+    /// Column `index` of the row `handle` is on, as stored. Text is read by its length: GRDB's
+    /// `DatabaseValue(sqliteStatement:index:)` reads it as a C string, which ends a text at its first NUL
+    /// byte (`"a\u{0}b"` saved came back as `"a"`).
+    private static func storedValue(_ handle: OpaquePointer, _ index: CInt) -> DatabaseValue {
+        guard sqlite3_column_type(handle, index) == SQLITE_TEXT else {
+            return DatabaseValue(sqliteStatement: handle, index: index)
+        }
+        // The text first, then its length (SQLite's order: the length is of the text as converted).
+        guard let text = sqlite3_column_text(handle, index) else { return "".databaseValue }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self).databaseValue
     }
 
     /// The first column of the first row `statement` gives, as an integer (`nil` for NULL or no row), read

@@ -35,4 +35,35 @@ struct PersistentStoreTests {
             #expect(try store.countSaved("Restaurant") == 0, "round \(round)")
         }
     }
+
+    /// Every text of an insert comes back as written —
+    /// small and large, empty, not ASCII, beside numbers and nulls — in one save of many rows and in the next
+    /// save, which binds the same statements again.
+    @Test func textsOfAManyRowInsertComeBackAsWritten() throws {
+        let store = try TestModel.store()
+        let context = store.mainContext
+        let names = [
+            "R", "", "Café Ünïcödé 日本 🙂", String(repeating: "long name ", count: 40), "fifteen bytes!!",
+            "sixteen bytes!!!", "a\u{0}b",
+        ]
+        for round in 0..<2 {
+            for (offset, name) in names.enumerated() {
+                var attributes: [String: AttributeValue] = ["restaurantID": .integer(round * 100 + offset)]
+                attributes["name"] = .string(name + (round == 0 ? "" : " again"))
+                if offset.isMultiple(of: 2) { attributes["rating"] = .double(Double(offset) / 2) }
+                try context.insert(entity: "Restaurant", attributes: attributes)
+            }
+            try context.save()
+        }
+        let saved = try store.fetchSaved("Restaurant")
+        let byID = Dictionary(uniqueKeysWithValues: saved.map { ($0["restaurantID"], $0) })
+        for round in 0..<2 {
+            for (offset, name) in names.enumerated() {
+                let row = try #require(byID[.integer(round * 100 + offset)], "row \(round * 100 + offset)")
+                #expect(row["name"] == .string(name + (round == 0 ? "" : " again")))
+                #expect((row["rating"] ?? .null) == (offset.isMultiple(of: 2) ? .double(Double(offset) / 2) : .null))
+            }
+        }
+        #expect(saved.count == names.count * 2)
+    }
 }
