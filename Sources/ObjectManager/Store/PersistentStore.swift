@@ -161,16 +161,7 @@ final class PersistentStore: Sendable {
                 let handle = statement.sqliteStatement
                 defer { sqlite3_reset(handle) }
                 var saved: [SavedRow] = []
-                while true {
-                    let code = sqlite3_step(handle)
-                    if code == SQLITE_DONE { break }
-                    guard code == SQLITE_ROW else {
-                        throw DatabaseError(
-                            resultCode: ResultCode(rawValue: code),
-                            message: db.lastErrorMessage,
-                            sql: sql
-                        )
-                    }
+                while try Self.nextRow(statement, in: db) {
                     let rowID = sqlite3_column_int64(handle, 0)
                     var values: [AttributeValue] = []
                     if !isKnown(rowID) {
@@ -215,20 +206,10 @@ final class PersistentStore: Sendable {
                 let handle = statement.sqliteStatement
                 defer { sqlite3_reset(handle) }
                 var values: [AttributeValue] = []
-                while true {
-                    let code = sqlite3_step(handle)
-                    guard code == SQLITE_ROW else {
-                        guard code == SQLITE_DONE else {
-                            throw DatabaseError(
-                                resultCode: ResultCode(rawValue: code),
-                                message: db.lastErrorMessage,
-                                sql: sql
-                            )
-                        }
-                        return values
-                    }
+                while try Self.nextRow(statement, in: db) {
                     values.append(AttributeValue(databaseValue: Self.storedValue(handle, 0), as: use.otherType))
                 }
+                return values
             }
         } catch {
             throw .database(String(describing: error))
@@ -501,11 +482,17 @@ final class PersistentStore: Sendable {
     private static func firstInteger(of statement: Statement, in db: Database) throws -> Int64? {
         let handle = statement.sqliteStatement
         defer { sqlite3_reset(handle) }
-        switch sqlite3_step(handle) {
+        guard try nextRow(statement, in: db), sqlite3_column_type(handle, 0) != SQLITE_NULL else { return nil }
+        return sqlite3_column_int64(handle, 0)
+    }
+
+    /// Steps `statement` to its next row: `true` on a row, `false` once it is done; SQLite's error thrown.
+    private static func nextRow(_ statement: Statement, in db: Database) throws -> Bool {
+        switch sqlite3_step(statement.sqliteStatement) {
         case SQLITE_ROW:
-            return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
+            return true
         case SQLITE_DONE:
-            return nil
+            return false
         case let code:
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code),
