@@ -42,12 +42,17 @@ let exitProcess = StepDefinition("exit process", summary: "Calls exit(STATUS)", 
     return Step("exit process \(status)") { _ in exit(Int32(status)) }
 }
 
+/// Never returns, and goes on when cancelled: each sleep then throws at once, and is tried again.
+func ignoreCancellationForever() async -> Never {
+    while true { try? await Task.sleep(for: .milliseconds(20)) }
+}
+
 /// `ignore cancellation` — never returns, and goes on when cancelled.
 let ignoreCancellation = StepDefinition("ignore cancellation", summary: "Never returns, even when cancelled") {
     _,
     _ in
     Step("ignore cancellation") { _ in
-        while true { try? await Task.sleep(for: .milliseconds(20)) }
+        await ignoreCancellationForever()
     }
 }
 
@@ -133,7 +138,7 @@ let touchThenIgnoreCancellation = StepDefinition(
     let path = try input.literal(touchedPath)
     return Step("ignore cancellation after touching \(path)") { _ in
         _ = FileManager.default.createFile(atPath: path, contents: nil)
-        while true { try? await Task.sleep(for: .milliseconds(20)) }
+        await ignoreCancellationForever()
     }
 }
 
@@ -253,7 +258,7 @@ func makeFactory() -> TestFactory {
             return ran
         }
         guard !ranBefore else { return }
-        while true { try? await Task.sleep(for: .milliseconds(20)) }
+        await ignoreCancellationForever()
     }
     switch stuckHook {
     case "set-up": factory.addSetUpHook(hook)

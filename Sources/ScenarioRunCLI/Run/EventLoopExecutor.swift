@@ -51,12 +51,9 @@ package enum EventLoopExecutor {
     private static func installHook() -> Bool {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return false }
         let hook: EnqueueGlobalHook = { job, _ in
-            if let oneLoop, oneLoop.loop.inEventLoop {
-                oneLoop.jobs.enqueue((job, asAppCode: false))
-            } else {
-                // `any()` stays on the current loop when called from one of the group's threads.
-                MultiThreadedEventLoopGroup.singleton.any().execute { runJob(job, genericSerialExecutor) }
-            }
+            guard !enqueuedOnItsLoop(job, asAppCode: false) else { return }
+            // `any()` stays on the current loop when called from one of the group's threads.
+            MultiThreadedEventLoopGroup.singleton.any().execute { runJob(job, genericSerialExecutor) }
         }
         // Set once, first thing, before another thread could; one set before is left alone. (The runtime
         // reads the hook with a plain load; NIO's compare-and-exchange guards only against another
@@ -73,11 +70,9 @@ package enum EventLoopExecutor {
 /// goes back through the loop's queue, behind the run's own jobs.
 private final class AppCodeExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
-        if let oneLoop, oneLoop.loop.inEventLoop {
-            oneLoop.jobs.enqueue((UnownedJob(job), asAppCode: true))
-        } else {
-            MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(job)
-        }
+        let unowned = UnownedJob(job)
+        guard !enqueuedOnItsLoop(unowned, asAppCode: true) else { return }
+        MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(ExecutorJob(unowned))
     }
 }
 
@@ -90,6 +85,13 @@ private final class AppCodeExecutor: TaskExecutor {
 /// without exclusivity checks (written once, before any reader).
 @exclusivity(unchecked)
 nonisolated(unsafe) private var oneLoop: (loop: any EventLoop, jobs: JobBatch<(job: UnownedJob, asAppCode: Bool)>)?
+
+/// Whether `job` went into the one loop's own queue: only when there is one and this is its thread.
+private func enqueuedOnItsLoop(_ job: UnownedJob, asAppCode: Bool) -> Bool {
+    guard let oneLoop, oneLoop.loop.inEventLoop else { return false }
+    oneLoop.jobs.enqueue((job, asAppCode: asAppCode))
+    return true
+}
 
 /// The runtime's generic serial executor (`SerialExecutorRef::generic()`), as the standard library gets it.
 private let genericSerialExecutor = getGenericSerialExecutor()

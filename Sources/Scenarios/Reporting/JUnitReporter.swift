@@ -263,28 +263,30 @@ package final class JUnitReporter: Sendable {
             if leavingOutPassedSteps, !steps.isEmpty,
                 steps.allSatisfy({ if case .passed? = $0.outcome { true } else { false } })
             {
+                // Left out: the report writes them here from the plan.
                 passedStepsAt = xml.bytes.count
                 first = false
-            }
-            for step in steps where passedStepsAt == nil {
-                switch step.outcome {
-                case .failed(let reason, _)?:
-                    line("✗ ")
-                    xml.append(escaping: step.description)
-                    xml.append(": ")
-                    xml.append(escaping: reason)
-                case .warned(let reason)?:
-                    line("⚠ ")
-                    xml.append(escaping: step.description)
-                    xml.append(": ")
-                    xml.append(escaping: reason)
-                case .passed?:
-                    line("")
-                    Self.passedStep(step.description, to: &xml)
-                case .skipped?, nil:
-                    line("- ")
-                    xml.append(escaping: step.description)
-                    xml.append(" (skipped)")
+            } else {
+                for step in steps {
+                    switch step.outcome {
+                    case .failed(let reason, _)?:
+                        line("✗ ")
+                        xml.append(escaping: step.description)
+                        xml.append(": ")
+                        xml.append(escaping: reason)
+                    case .warned(let reason)?:
+                        line("⚠ ")
+                        xml.append(escaping: step.description)
+                        xml.append(": ")
+                        xml.append(escaping: reason)
+                    case .passed?:
+                        line("")
+                        Self.passedStep(step.description, to: &xml)
+                    case .skipped?, nil:
+                        line("- ")
+                        xml.append(escaping: step.description)
+                        xml.append(" (skipped)")
+                    }
                 }
             }
             for log in entry.logs {

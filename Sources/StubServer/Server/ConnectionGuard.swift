@@ -126,7 +126,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     // MARK: From the byte watcher
 
     /// Bytes arrived at the front of the pipeline; returns whether to pass them on.
-    fileprivate func bytesArrived(context: ChannelHandlerContext) -> Bool {
+    fileprivate func bytesArrived() -> Bool {
         state.bytesArrived() == .forward
     }
 
@@ -207,11 +207,7 @@ extension ConnectionGuard {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard let owner, let ownerContext = guardContext(context) else {
-                context.fireChannelRead(data)
-                return
-            }
-            if owner.bytesArrived(context: ownerContext) {
+            if owner?.bytesArrived() ?? true {
                 context.fireChannelRead(data)
             }
         }
