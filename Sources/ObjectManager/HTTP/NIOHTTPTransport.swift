@@ -37,6 +37,8 @@ package final class NIOHTTPTransport: HTTPTransport {
     private struct Connection: Sendable {
         var channel: any Channel
         var exchange: NIOLoopBound<HTTP1Exchange>
+        /// The `Host` field of its requests.
+        var host: String
     }
 
     /// A transport on NIO's shared event loops; `connectTimeout` bounds connection set-up. For https,
@@ -69,10 +71,10 @@ package final class NIOHTTPTransport: HTTPTransport {
         if Task.isCancelled { throw ObjectManagerError.cancelled(url: url) }
         let origin = Origin(host: host, port: url.port ?? 80)
         let deadline = NIODeadline.now() + request.timeout.timeAmount
-        let head = Self.head(of: request, origin: origin)
         let body = request.body.map { ByteBuffer(bytes: $0) }
         while true {
             let (connection, reused) = try await self.connection(to: origin, for: request, deadline: deadline)
+            let head = Self.head(of: request, host: connection.host)
             let received: HTTP1Exchange.Received
             do {
                 received = try await Self.exchange(head: head, body: body, deadline: deadline, on: connection)
@@ -82,6 +84,9 @@ package final class NIOHTTPTransport: HTTPTransport {
                 continue
             } catch let failure as HTTP1Exchange.Failure {
                 throw failure.error(for: request)
+            } catch HTTPParserError.invalidHeaderToken {
+                // NIO's check of what is written: a header, the method or the target HTTP/1.1 cannot carry.
+                throw ObjectManagerError.connectionFailed(url: url, reason: Self.unsendableReason)
             } catch let error as IOError {
                 throw ObjectManagerError.connectionFailed(url: url, reason: AsyncHTTPTransport.describe(error))
             } catch {
@@ -125,15 +130,17 @@ package final class NIOHTTPTransport: HTTPTransport {
         // Numbered after the connection was taken, so a connection sees its exchanges in increasing order.
         let number = Self.exchangeNumbers.add(1, ordering: .relaxed).newValue
         return try await withTaskCancellationHandler {
-            let promise = loop.makePromise(of: HTTP1Exchange.Received.self)
-            if loop.inEventLoop {
-                exchange.value.start(number, head: head, body: body, deadline: deadline, promise: promise)
-            } else {
-                loop.execute {
-                    exchange.value.start(number, head: head, body: body, deadline: deadline, promise: promise)
+            // The handler resumes the continuation, on the loop: no promise and future between them.
+            try await withUnsafeThrowingContinuation { continuation in
+                let waiter: HTTP1Exchange.Waiter = { continuation.resume(with: $0) }
+                if loop.inEventLoop {
+                    exchange.value.start(number, head: head, body: body, deadline: deadline, waiter: waiter)
+                } else {
+                    loop.execute {
+                        exchange.value.start(number, head: head, body: body, deadline: deadline, waiter: waiter)
+                    }
                 }
             }
-            return try await promise.futureResult.get()
         } onCancel: {
             loop.execute { exchange.value.cancel(number) }
         }
@@ -214,7 +221,8 @@ package final class NIOHTTPTransport: HTTPTransport {
                 for origin in pool.idle.keys { pool.idle[origin]?.removeAll { ObjectIdentifier($0.channel) == id } }
             }
         }
-        return Connection(channel: channel, exchange: exchange)
+        let host = origin.port == 80 ? origin.host : "\(origin.host):\(origin.port)"
+        return Connection(channel: channel, exchange: exchange, host: host)
     }
 
     private func release(_ connection: Connection, to origin: Origin) {
@@ -226,18 +234,29 @@ package final class NIOHTTPTransport: HTTPTransport {
         if !keep { connection.channel.close(promise: nil) }
     }
 
-    private static func head(of request: HTTPRequest, origin: Origin) -> HTTPRequestHead {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headers.count + 2)
-        headers.add(name: "Host", value: origin.port == 80 ? origin.host : "\(origin.host):\(origin.port)")
+    /// Why a request NIO refused to write failed.
+    package static let unsendableReason =
+        "The request cannot be sent: a header's name or value, the method or the path has characters HTTP/1.1 does not allow."
+
+    /// The request's head: its headers as given (their names and values are checked as they are written:
+    /// ``unsendableReason``), `host` as the `Host` field and the body's length as `Content-Length`.
+    private static func head(of request: HTTPRequest, host: String) -> HTTPRequestHead {
+        let length: String? =
+            if let body = request.body {
+                String(body.count)
+            } else if request.method == .post || request.method == .put || request.method == .patch {
+                "0"
+            } else {
+                nil
+            }
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(request.headers.count + 2)
+        fields.append(("Host", host))
         for header in request.headers where !header.hasName("Host") {
-            headers.add(name: header.name, value: header.value)
+            if length != nil, header.hasName("Content-Length") { continue }
+            fields.append((header.name, header.value))
         }
-        if let body = request.body {
-            headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
-        } else if request.method == .post || request.method == .put || request.method == .patch {
-            headers.replaceOrAdd(name: "Content-Length", value: "0")
-        }
+        if let length { fields.append(("Content-Length", length)) }
         // As written in the URL: percent-encoded.
         let path = request.url.path(percentEncoded: true)
         var target = path.isEmpty ? "/" : path
@@ -246,16 +265,23 @@ package final class NIOHTTPTransport: HTTPTransport {
             version: .http1_1,
             method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
             uri: target,
-            headers: headers
+            headers: HTTPHeaders(fields)
         )
     }
 }
 
 /// One request/response exchange at a time on a connection: writes the request, collects the
-/// response, and completes the exchange's promise — with the response, or with why there is none.
+/// response, and calls the exchange's waiter — with the response, or with why there is none.
+///
+/// A connection keeps one deadline timer for all its exchanges rather than one scheduled and
+/// cancelled per request: it is armed for an exchange's deadline only when it would not fire by
+/// then, and when it fires it ends the exchange whose deadline has passed, or arms itself again for
+/// the running exchange's later one (DECISIONS 209).
 final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
+    /// Called once, on the connection's event loop, with the response or why there is none.
+    typealias Waiter = @Sendable (Result<Received, any Error>) -> Void
 
     struct Received: Sendable {
         var head: HTTPResponseHead
@@ -284,53 +310,84 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private var context: ChannelHandlerContext?
-    private var promise: EventLoopPromise<Received>?
+    /// The running exchange's waiter and deadline.
+    private var waiter: Waiter?
+    private var deadline: NIODeadline?
+    /// The connection's deadline timer and when it fires, while it is scheduled.
+    private var timer: (fires: NIODeadline, task: Scheduled<Void>)?
     /// The number of the last exchange started, and of one cancelled before it could start.
     private var started: UInt64 = 0
     private var cancelledBeforeStart: UInt64?
     private var head: HTTPResponseHead?
     private var body: ByteBuffer?
-    private var deadline: Scheduled<Void>?
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        timer?.task.cancel()
+        timer = nil
+    }
 
     func start(
         _ number: UInt64,
         head: HTTPRequestHead,
         body: ByteBuffer?,
         deadline: NIODeadline,
-        promise: EventLoopPromise<Received>
+        waiter: @escaping Waiter
     ) {
         started = number
         if cancelledBeforeStart == number {
             cancelledBeforeStart = nil
-            promise.fail(Failure.cancelled)
+            waiter(.failure(Failure.cancelled))
             context?.close(promise: nil)
             return
         }
         guard let context, context.channel.isActive else {
-            promise.fail(Failure.closedWithoutResponse)
+            waiter(.failure(Failure.closedWithoutResponse))
             return
         }
-        guard self.promise == nil else {
-            promise.fail(Failure.busy)
+        guard self.waiter == nil else {
+            waiter(.failure(Failure.busy))
             return
         }
-        self.promise = promise
+        self.waiter = waiter
+        self.deadline = deadline
         self.head = nil
         self.body = nil
-        self.deadline = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [self] in
-            fail(Failure.timedOut)
-        }
+        armTimer(for: deadline, on: context.eventLoop)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 
+    /// Makes the timer fire by `deadline`: kept when it fires by then already (it arms itself again for
+    /// a later deadline when it fires), else scheduled anew.
+    private func armTimer(for deadline: NIODeadline, on loop: any EventLoop) {
+        if let timer {
+            if timer.fires <= deadline { return }
+            timer.task.cancel()
+        }
+        let task = loop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) { [self] in
+            timerFired(on: loop)
+        }
+        timer = (deadline, task)
+    }
+
+    /// Ends the running exchange when its deadline has passed; arms the timer for it when not yet.
+    private func timerFired(on loop: any EventLoop) {
+        timer = nil
+        guard waiter != nil, let deadline else { return }
+        if deadline <= loop.now {
+            fail(Failure.timedOut)
+        } else {
+            armTimer(for: deadline, on: loop)
+        }
+    }
+
     /// Cancels exchange `number`: the running one ends; one not started yet ends as it starts.
     func cancel(_ number: UInt64) {
-        if number == started, promise != nil {
+        if number == started, waiter != nil {
             fail(Failure.cancelled)
         } else if number > started {
             cancelledBeforeStart = number
@@ -339,10 +396,10 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Ends the exchange with `error` and closes the connection (its state is unknown now).
     func fail(_ error: any Error) {
-        guard let promise else { return }
-        self.promise = nil
-        deadline?.cancel()
-        promise.fail(error)
+        guard let waiter else { return }
+        self.waiter = nil
+        deadline = nil
+        waiter(.failure(error))
         context?.close(promise: nil)
     }
 
@@ -351,7 +408,7 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head):
             self.head = head
         case .body(var part):
-            guard promise != nil else { return }
+            guard waiter != nil else { return }
             guard (body?.readableBytes ?? 0) + part.readableBytes <= HTTPResponse.maximumBodyBytes else {
                 body = nil
                 fail(Failure.tooLarge)
@@ -363,13 +420,13 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
                 body?.writeBuffer(&part)
             }
         case .end:
-            guard let promise, let head else { return }
-            self.promise = nil
-            deadline?.cancel()
+            guard let waiter, let head else { return }
+            self.waiter = nil
+            deadline = nil
             let received = Received(head: head, body: body, keepAlive: head.isKeepAlive)
             self.head = nil
             self.body = nil
-            promise.succeed(received)
+            waiter(.success(received))
         }
     }
 
@@ -380,6 +437,8 @@ final class HTTP1Exchange: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         fail(Failure.closedWithoutResponse)
+        timer?.task.cancel()
+        timer = nil
         context.fireChannelInactive()
     }
 }

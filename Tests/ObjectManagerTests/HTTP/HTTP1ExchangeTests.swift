@@ -17,16 +17,26 @@ import Testing
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
     }
 
-    func start(_ number: UInt64) -> EventLoopFuture<HTTP1Exchange.Received> {
-        let promise = channel.eventLoop.makePromise(of: HTTP1Exchange.Received.self)
+    /// What an exchange ended with, once it has.
+    final class Outcome: Sendable {
+        let result = Mutex<Result<HTTP1Exchange.Received, any Error>?>(nil)
+    }
+
+    func start(_ number: UInt64, deadline: TimeAmount = .seconds(10)) -> Outcome {
+        let outcome = Outcome()
         exchange.start(
             number,
             head: HTTPRequestHead(version: .http1_1, method: .GET, uri: "/items"),
             body: nil,
-            deadline: .now() + .seconds(10),
-            promise: promise
+            deadline: channel.embeddedEventLoop.now + deadline,
+            waiter: { result in
+                outcome.result.withLock { ended in
+                    #expect(ended == nil, "an exchange ended twice")
+                    ended = result
+                }
+            }
         )
-        return promise.futureResult
+        return outcome
     }
 
     func respond(_ body: String) throws {
@@ -35,41 +45,40 @@ import Testing
         try channel.writeInbound(HTTPClientResponsePart.end(nil))
     }
 
-    func outcome(_ future: EventLoopFuture<HTTP1Exchange.Received>) throws -> Result<String, HTTP1Exchange.Failure> {
+    /// How the exchange ended, or `nil` while it runs.
+    func outcome(_ exchange: Outcome) throws -> Result<String, HTTP1Exchange.Failure>? {
         channel.embeddedEventLoop.run()
-        // The embedded loop completes the future on this thread; the box only satisfies Sendable.
-        let result = Mutex<Result<HTTP1Exchange.Received, any Error>?>(nil)
-        future.whenComplete { completed in result.withLock { $0 = completed } }
-        switch try #require(result.withLock { $0 }) {
+        switch exchange.result.withLock({ $0 }) {
+        case nil: return nil
         case .success(let received): return .success(String(buffer: received.body ?? ByteBuffer()))
         case .failure(let error): return .failure(try #require(error as? HTTP1Exchange.Failure))
         }
     }
 
     @Test func aResponseCompletesTheExchangeAndTheConnectionStaysOpen() throws {
-        let future = start(1)
+        let running = start(1)
         let head = try channel.readOutbound(as: HTTPClientRequestPart.self)
         guard case .head(let written) = head else {
             Issue.record("expected the request head, got \(String(describing: head))"); return
         }
         #expect(written.uri == "/items")
         try respond("[1]")
-        #expect(try outcome(future) == .success("[1]"))
+        #expect(try outcome(running) == .success("[1]"))
         #expect(channel.isActive)
     }
 
     @Test func aCancellationThatArrivesBeforeTheStartEndsTheExchangeAsItStarts() throws {
         exchange.cancel(1)
-        let future = start(1)
-        #expect(try outcome(future) == .failure(.cancelled))
+        let running = start(1)
+        #expect(try outcome(running) == .failure(.cancelled))
         #expect(try channel.readOutbound(as: HTTPClientRequestPart.self) == nil)  // nothing written
         #expect(!channel.isActive)
     }
 
     @Test func aCancellationDuringTheExchangeEndsItAndClosesTheConnection() throws {
-        let future = start(1)
+        let running = start(1)
         exchange.cancel(1)
-        #expect(try outcome(future) == .failure(.cancelled))
+        #expect(try outcome(running) == .failure(.cancelled))
         #expect(!channel.isActive)
     }
 
@@ -93,9 +102,51 @@ import Testing
     }
 
     @Test func theConnectionClosingFirstIsAClosedWithoutResponse() throws {
-        let future = start(1)
+        let running = start(1)
         try channel.writeInbound(HTTPClientResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
         _ = try channel.close().wait()
-        #expect(try outcome(future) == .failure(.closedWithoutResponse))
+        #expect(try outcome(running) == .failure(.closedWithoutResponse))
+    }
+
+    // MARK: The connection's deadline timer
+
+    @Test func anExchangeTimesOutAtItsDeadlineAndNotBefore() throws {
+        let running = start(1, deadline: .seconds(1))
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(999))
+        #expect(try outcome(running) == nil)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        #expect(try outcome(running) == .failure(.timedOut))
+        #expect(!channel.isActive)
+    }
+
+    @Test func aShorterDeadlineAfterALongerOneTimesOutAtItsOwn() throws {
+        let first = start(1, deadline: .seconds(60))
+        try respond("first")
+        #expect(try outcome(first) == .success("first"))
+        let second = start(2, deadline: .seconds(1))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))
+        #expect(try outcome(second) == .failure(.timedOut))
+    }
+
+    @Test func theTimerOfAnEarlierDeadlineLeavesALaterExchangeRunning() throws {
+        let first = start(1, deadline: .seconds(1))
+        try respond("first")
+        #expect(try outcome(first) == .success("first"))
+        let second = start(2, deadline: .seconds(10))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))  // the first deadline's timer fires
+        #expect(try outcome(second) == nil)
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(8))
+        #expect(try outcome(second) == nil)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(1))  // armed again for its own deadline
+        #expect(try outcome(second) == .failure(.timedOut))
+    }
+
+    @Test func noTimerEndsAnExchangeThatAnsweredInTime() throws {
+        let running = start(1, deadline: .seconds(1))
+        try respond("[1]")
+        channel.embeddedEventLoop.advanceTime(by: .seconds(5))
+        #expect(try outcome(running) == .success("[1]"))  // a second ending would be recorded as an issue
+        #expect(channel.isActive)
     }
 }

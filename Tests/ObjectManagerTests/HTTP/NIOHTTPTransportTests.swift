@@ -274,6 +274,34 @@ import Testing
         await server.stop()
     }
 
+    @Test(arguments: [
+        HTTPHeader(name: "Résumé", value: "1"),  // a name that is not ASCII (NIO's `add` would trap on it)
+        HTTPHeader(name: "X-Note", value: "a\r\nX-Injected: 1"),  // a value that would start another field
+    ])
+    func aHeaderHTTPCannotCarryFailsTheRequestSayingWhyAndNothingIsSent(header: HTTPHeader) async throws {
+        let received = Recorder<String>()
+        let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
+        let transport = NIOHTTPTransport()
+        let error = try await #require(throws: ObjectManagerError.self) {
+            try await transport.send(
+                HTTPRequest(
+                    method: .get,
+                    url: server.url.appendingPathComponent("items"),
+                    headers: [header],
+                    timeout: Self.patience
+                )
+            )
+        }
+        #expect(error.description == "The request to /items failed: \(NIOHTTPTransport.unsendableReason)")
+        let response = try await transport.send(
+            HTTPRequest(method: .get, url: server.url.appendingPathComponent("next"), timeout: Self.patience)
+        )
+        #expect(response.status == 200)
+        #expect(received.all.map { $0.components(separatedBy: " ")[1] } == ["/next"])
+        await transport.shutdown()
+        await server.stop()
+    }
+
     @Test func aRequestWithNoAnswerTimesOutAtItsDeadline() async throws {
         let server = try await ScriptedHTTPServer { connection in
             while try await connection.readRequest() != nil {}  // reads, never answers
