@@ -42,6 +42,15 @@ extension ScenarioFileLoader {
             return nil
         }
         let nameLocation = location(of: nameNode)
+        // Its arguments left out of the text composed: written the same way as an earlier step, built then
+        // (from this very name, so its definition is known without looking it up again).
+        var leftOutHere: KnownLines.LeftOut?
+        if let empty = argumentsNode, let place = empty.flowSpan, place.count == 2 {
+            leftOutHere = leftOut.removeValue(forKey: place.lowerBound)
+            if let leftOutHere, bound.names.isEmpty, WrittenStep.sameBytes(leftOutHere.name, name) {
+                return leftOutHere.step.placed(at: nameLocation, timeout: timeout)
+            }
+        }
         guard let definition = registry.definition(named: name) else {
             report(
                 .unknownStep(name, suggestion: Suggestion(for: name, in: registry.names)),
@@ -52,15 +61,9 @@ extension ScenarioFileLoader {
             return nil
         }
 
-        // Its arguments left out of the text composed: written the same way as an earlier step, built then.
-        if let empty = argumentsNode, let place = empty.flowSpan, place.count == 2,
-            let leftOut = leftOut.removeValue(forKey: place.lowerBound)
-        {
-            if bound.names.isEmpty, WrittenStep.sameBytes(leftOut.name, name) {
-                return leftOut.step.placed(at: nameLocation, timeout: timeout)
-            }
+        if let leftOutHere, let empty = argumentsNode {
             // Names are bound before it: its arguments are read as written.
-            guard let written = writtenArguments(leftOut, at: empty) else {
+            guard let written = writtenArguments(leftOutHere, at: empty) else {
                 report(.argument("These arguments could not be read again; please report it."), at: location(of: empty))
                 return nil
             }
