@@ -27,6 +27,9 @@ extension ScenarioFileLoader {
         var text: String
         /// What was left out, by the UTF-8 offset in ``text`` of the empty mapping standing for it.
         var leftOut: [Int: LeftOut]
+        /// The part's scenarios as composing ``text`` makes them, when every one is written in the plain
+        /// shape (``ItemScan/Shape``): made from the scan, without libyaml; `nil` otherwise.
+        var items: [YAMLNode]?
     }
 
     /// `part` with the arguments of its known step lines left out, or `nil` when it has none (or the file
@@ -37,17 +40,21 @@ extension ScenarioFileLoader {
         return bytesOfPart.withUTF8 { bytes -> KnownLines? in
             var scan = PartScan(part: part)
             var item = ItemScan()
-            for range in UnsafeRawBufferPointer(bytes).lineRanges {
+            for (index, range) in UnsafeRawBufferPointer(bytes).lineRanges.enumerated() {
                 let line = StepLine(bytes, range)
                 if line.startsItem(at: item.indentation ?? line.indentation) {
                     // A new scenario: the one before is done.
                     scan.leaveOut(item, builtBySpan)
                     item = ItemScan(indentation: line.indentation, keyIndentation: line.contentStart)
+                    item.shape = ItemScan.Shape(firstLine: line, at: index)
+                } else {
+                    item.followShape(line, at: index)
                 }
                 if item.isOutline || line.isKey("examples", at: item.keyIndentation) {
                     item.isOutline = true
                 } else if let (name, span) = line.argumentsWritten(), Self.mayStandElsewhere(bytes[span]) {
                     item.found.append((name, span))
+                    item.foundLines.append((index, range.lowerBound))
                 }
             }
             scan.leaveOut(item, builtBySpan)
@@ -107,6 +114,8 @@ extension ScenarioFileLoader {
         var leftOut: [Int: KnownLines.LeftOut] = [:]
         /// Bytes of the part already in `text`.
         var copied = 0
+        /// The scenarios scanned so far as composed, while every one is in the plain shape.
+        var items: [YAMLNode]? = []
 
         /// The bytes `range` of the part.
         func slice(_ range: Range<Int>) -> Substring {
@@ -117,20 +126,79 @@ extension ScenarioFileLoader {
         /// Leaves out the arguments of the step lines of a scenario that were built before (`built`), unless
         /// it is an outline (whose rows count its nodes).
         mutating func leaveOut(_ item: ItemScan, _ built: [WrittenSpan: Step]) {
-            guard !item.isOutline else { return }
+            guard !item.isOutline else {
+                items = nil
+                return
+            }
+            // Where each argument text left out stands in `text`, in the order of the lines.
+            var places: [Int] = []
+            places.reserveCapacity(item.found.count)
             for (name, span) in item.found {
                 let written = WrittenSpan(name: slice(name), text: slice(span))
                 guard let step = built[written] else { continue }
                 text += slice(copied..<(span.lowerBound + 1))
+                places.append(text.utf8.count - 1)
                 leftOut[text.utf8.count - 1] = KnownLines.LeftOut(name: written.name, text: written.text, step: step)
                 text += slice((span.upperBound - 1)..<span.upperBound)
                 copied = span.upperBound
             }
+            guard items != nil, item.indentation != nil || item.lineCount > 0 else { return }
+            if let shape = item.shape, shape.stepLines == item.found.count, places.count == item.found.count,
+                let node = node(item, shape, places)
+            {
+                items?.append(node)
+            } else {
+                items = nil
+            }
+        }
+
+        /// A scenario in the plain shape, every step line of it left out, as composing `text` makes it.
+        private func node(_ item: ItemScan, _ shape: ItemScan.Shape, _ places: [Int]) -> YAMLNode? {
+            guard let stepsLine = shape.stepsLine, let stepIndentation = shape.stepIndentation,
+                let keyIndentation = item.keyIndentation, let first = item.foundLines.first
+            else { return nil }
+            let keyColumn = keyIndentation + 1
+            var steps: [YAMLNode] = []
+            steps.reserveCapacity(item.found.count)
+            for ((name, span), ((line, lineStart), place)) in zip(item.found, zip(item.foundLines, places)) {
+                let nameColumn = name.lowerBound - lineStart + 1
+                let key = YAMLNode(
+                    content: .scalar(String(slice(name)), isPlain: true),
+                    line: line + 1,
+                    column: nameColumn
+                )
+                var arguments = YAMLNode(content: .mapping([]), line: line + 1, column: span.lowerBound - lineStart + 1)
+                arguments.flowSpan = place..<(place + 2)
+                steps.append(YAMLNode(content: .mapping([(key, arguments)]), line: line + 1, column: nameColumn))
+            }
+            let line = shape.line + 1
+            return YAMLNode(
+                content: .mapping([
+                    (
+                        YAMLNode(content: .scalar("scenario", isPlain: true), line: line, column: keyColumn),
+                        YAMLNode(
+                            content: .scalar(String(slice(shape.name)), isPlain: true),
+                            line: line,
+                            column: shape.name.lowerBound - shape.lineStart + 1
+                        )
+                    ),
+                    (
+                        YAMLNode(content: .scalar("steps", isPlain: true), line: stepsLine + 1, column: keyColumn),
+                        YAMLNode(content: .sequence(steps), line: first.line + 1, column: stepIndentation + 1)
+                    ),
+                ]),
+                line: line,
+                column: keyColumn
+            )
         }
 
         func finished() -> KnownLines? {
             guard !leftOut.isEmpty else { return nil }
-            return KnownLines(text: text + slice(copied..<part.utf8.count), leftOut: leftOut)
+            return KnownLines(
+                text: text + slice(copied..<part.utf8.count),
+                leftOut: leftOut,
+                items: items?.isEmpty == false ? items : nil
+            )
         }
     }
 
@@ -142,6 +210,90 @@ extension ScenarioFileLoader {
         var isOutline = false
         /// Step lines that may be left out: the bytes of their name and of their arguments.
         var found: [(name: Range<Int>, span: Range<Int>)] = []
+        /// The line (from 0) of each of `found`, and where it starts in the part.
+        var foundLines: [(line: Int, start: Int)] = []
+        /// Lines scanned into it.
+        var lineCount = 0
+        /// Its lines so far in the plain shape, or `nil` once one is not.
+        var shape: Shape?
+
+        /// The shape nearly every scenario of a suite is written in, which composing makes into nodes
+        /// known in advance:
+        ///
+        /// ```yaml
+        ///   - scenario: Posting a review
+        ///     steps:
+        ///       - stub route: { class: Review, method: POST, to: /review }
+        ///       - post object: { class: Review, attributes: { title: Great } }
+        /// ```
+        ///
+        /// The name is plain — a letter or digit, then printable ASCII without `#`, `:` or a tab, its
+        /// trailing spaces not part of it; `steps:` is alone on its line, at the key's indentation; every
+        /// further line is a step line (``StepLine/argumentsWritten()``) at one deeper indentation, or blank.
+        struct Shape {
+            /// The item's first line (from 0), and where it starts in the part.
+            var line: Int
+            var lineStart: Int
+            /// The name's bytes.
+            var name: Range<Int>
+            /// The `steps:` line, once seen.
+            var stepsLine: Int?
+            /// The step lines' indentation, once one is seen, and how many there are.
+            var stepIndentation: Int?
+            var stepLines = 0
+
+            /// The shape's start when `line`, the item's first, is `- scenario: NAME`.
+            init?(firstLine line: StepLine, at index: Int) {
+                let keyColumn = line.contentStart
+                guard line.isKey("scenario", at: keyColumn) else { return nil }
+                var start = line.range.lowerBound + keyColumn + "scenario".utf8.count
+                let bytes = line.bytes
+                while start < line.range.upperBound, bytes[start] == UInt8(ascii: " ") { start += 1 }
+                // `isKey` found the colon here; the name follows it after at least one space.
+                start += 1
+                guard start < line.range.upperBound, bytes[start] == UInt8(ascii: " ") else { return nil }
+                while start < line.range.upperBound, bytes[start] == UInt8(ascii: " ") { start += 1 }
+                var end = line.range.upperBound
+                while end > start, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+                guard end > start, StepLine.isLetterOrDigit(bytes[start]) else { return nil }
+                for byte in bytes[start..<end] {
+                    guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "#"), byte != UInt8(ascii: ":") else {
+                        return nil
+                    }
+                }
+                self.line = index
+                lineStart = line.range.lowerBound
+                name = start..<end
+            }
+        }
+
+        /// Follows the shape with the item's next line (not its first): `steps:`, then step lines.
+        mutating func followShape(_ line: StepLine, at index: Int) {
+            lineCount += 1
+            guard var shape, let keyIndentation else {
+                self.shape = nil
+                return
+            }
+            if line.isBlank { return }
+            if shape.stepsLine == nil {
+                guard line.indentation == keyIndentation, line.isAlone("steps:") else {
+                    self.shape = nil
+                    return
+                }
+                shape.stepsLine = index
+            } else {
+                guard line.indentation > keyIndentation,
+                    line.indentation == (shape.stepIndentation ?? line.indentation),
+                    line.argumentsWritten() != nil
+                else {
+                    self.shape = nil
+                    return
+                }
+                shape.stepIndentation = line.indentation
+                shape.stepLines += 1
+            }
+            self.shape = shape
+        }
     }
 
     /// A line of the part, read by its bytes.
@@ -212,6 +364,22 @@ extension ScenarioFileLoader {
             guard end - index >= 2 else { return nil }
             guard bytes[index] == UInt8(ascii: "{"), bytes[end - 1] == UInt8(ascii: "}") else { return nil }
             return (name, index..<end)
+        }
+
+        /// Whether the line is empty or only spaces.
+        var isBlank: Bool { indentation == range.count }
+
+        /// Whether the line is `text` after its indentation, then nothing but spaces.
+        func isAlone(_ text: StaticString) -> Bool {
+            let start = range.lowerBound + indentation
+            let count = text.utf8CodeUnitCount
+            guard start + count <= range.upperBound else { return false }
+            for offset in 0..<count where bytes[start + offset] != text.utf8Start[offset] { return false }
+            return bytes[(start + count)..<range.upperBound].allSatisfy { $0 == UInt8(ascii: " ") }
+        }
+
+        static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+            isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
         }
 
         private static func isLetter(_ byte: UInt8) -> Bool {

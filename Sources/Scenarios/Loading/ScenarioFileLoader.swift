@@ -152,6 +152,12 @@ struct ScenarioFileLoader {
     /// when that text does not compose, the chunk is composed as written.
     private mutating func composeScenarios(_ chunk: ScenarioFileChunks.Chunk) -> [YAMLNode]? {
         if let known = leavingOutKnownLines(of: text[chunk.range]) {
+            // Every scenario in the plain shape: its nodes are known without composing (DECISIONS 210).
+            if let items = known.items {
+                composedText = known.text[...]
+                leftOut = known.leftOut
+                return items
+            }
             var composer = chunkComposer  // its alias budget is spent only by the composition kept
             if let items = (try? composer.compose(known.text[...]))?.items,
                 Self.leftOutAreAllSteps(items, known.leftOut)

@@ -1,0 +1,122 @@
+import Testing
+import YAMLSource
+
+@testable import Scenarios
+
+/// Scenarios in the plain shape (`- scenario: NAME`, `steps:`, step lines written as earlier ones) get
+/// their nodes from the scan of their lines, without libyaml (DECISIONS 210): those nodes must be
+/// exactly what composing the same text makes — every scalar, line, column and flow span — and any
+/// scenario not in that shape must leave the part to be composed.
+struct PlainShapeTests {
+    static let first = """
+        scenarios:
+          - scenario: First
+            steps:
+              - stub route: { class: Review, method: POST, to: /review }
+              - expect response: { status: 201 }
+              - post object: { class: Review, attributes: { title: Great, restaurantID: 1 } }
+
+        """
+
+    /// The part of scenario `index` of `first` followed by `more`, scanned after the file was loaded (so
+    /// that the first scenario's steps are known), with what composing its text makes.
+    static func scanned(_ more: String, scenario index: Int = 1) throws -> (
+        known: ScenarioFileLoader.KnownLines?, composed: [YAMLNode]?
+    ) {
+        let text = first + more
+        var loader = ScenarioFileLoader(
+            file: "s.yml",
+            source: try YAMLText(checking: text),
+            registry: FakeSteps.registry,
+            buildContext: FakeSteps.buildContext
+        )
+        let chunks = try #require(ScenarioFileChunks(text))
+        _ = loader.load(chunks)
+        let part = text[chunks.scenarios[index].range]
+        let known = loader.leavingOutKnownLines(of: part)
+        var composer = YAMLComposer()
+        let composed = known.flatMap { try? composer.compose($0.text[...])?.items }
+        return (known, composed)
+    }
+
+    /// A node as text: what it holds, where, and its flow span.
+    static func rendered(_ node: YAMLNode) -> String {
+        let place =
+            "@\(node.line):\(node.column)" + (node.flowSpan.map { "[\($0.lowerBound)..<\($0.upperBound)]" } ?? "")
+        switch node.content {
+        case .scalar(let text, let isPlain): return "\(isPlain ? "" : "quoted ")'\(text)'\(place)"
+        case .sequence(let items): return "[" + items.map(rendered).joined(separator: ", ") + "]\(place)"
+        case .mapping(let pairs):
+            return "{" + pairs.map { rendered($0.key) + ": " + rendered($0.value) }.joined(separator: ", ")
+                + "}\(place)"
+        }
+    }
+
+    @Test(arguments: [
+        // As the workload writes them.
+        "  - scenario: S0001 create review stubbed to /422 expects 422\n    steps:\n"
+            + "      - stub route: { class: Review, method: POST, to: /review }\n"
+            + "      - expect response: { status: 201 }\n",
+        // Spaces after the name, the key, a dash; a blank line; a line break of CR LF.
+        "  - scenario:   Spaced out   \n    steps:   \n\n      -    expect response: { status: 201 }   \r\n"
+            + "      - stub route: { class: Review, method: POST, to: /review }\n",
+        // Deeper indentation; punctuation a plain name may hold; three scenarios in one part.
+        "  - scenario: a-b_c (x) 'q' \"r\" [s] {t}, u/v.w!\n    steps:\n"
+            + "          - stub route: { class: Review, method: POST, to: /review }\n"
+            + "  - scenario: 42 is a number\n    steps:\n      - expect response: { status: 201 }\n"
+            + "  - scenario: null\n    steps:\n      - expect response: { status: 201 }\n",
+    ])
+    func scenariosInThePlainShapeGetTheNodesComposingMakes(_ more: String) throws {
+        let (known, composed) = try Self.scanned(more)
+        let items = try #require(known?.items, "in the plain shape")
+        let expected = try #require(composed)
+        #expect(items.map(Self.rendered) == expected.map(Self.rendered))
+        // And they load as the whole document does.
+        let text = Self.first + more
+        #expect(try ScenarioFileChunksTests.load(text, whole: false) == ScenarioFileChunksTests.load(text, whole: true))
+    }
+
+    @Test(arguments: [
+        "  - scenario: Colon: in the name\n    steps:\n      - expect response: { status: 201 }\n",
+        "  - scenario: Commented # here\n    steps:\n      - expect response: { status: 201 }\n",
+        "  - scenario: \"Quoted\"\n    steps:\n      - expect response: { status: 201 }\n",
+        "  - scenario: Tagged\n    tags: [a]\n    steps:\n      - expect response: { status: 201 }\n",
+        // A step built again wherever it is written (not left out).
+        "  - scenario: Built anew\n    steps:\n      - post object: { class: Review, attributes: { title: Great, restaurantID: 1 } }\n",
+        "  - scenario: Timed\n    steps:\n      - expect response: { status: 201 }\n        timeout: 3\n",
+        "  - scenario: Commented line\n    steps:\n      # a comment\n      - expect response: { status: 201 }\n",
+        "  - scenario: Plain step\n    steps:\n      - expect response: { status: 201 }\n      - succeed\n",
+        "  - scenario: Named ${x}\n    steps:\n      - expect response: { status: 201 }\n      - stub route: { class: Review, method: POST, to: \"${x}\" }\n",
+        "  - scenario: Uneven\n    steps:\n      - expect response: { status: 201 }\n        - stub route: { class: Review, method: POST, to: /review }\n",
+        "  - scenario: Steps first\n    steps: \n    - expect response: { status: 201 }\n",
+        "  - scenario: Empty steps\n    steps:\n",
+        "  - steps:\n      - expect response: { status: 201 }\n    scenario: Keys swapped\n",
+        "  - scenario: Tab\there\n    steps:\n      - expect response: { status: 201 }\n",
+    ])
+    func anyOtherShapeIsComposed(_ more: String) throws {
+        let (known, _) = try Self.scanned(more)
+        #expect(known?.items == nil)
+        let text = Self.first + more
+        #expect(try ScenarioFileChunksTests.load(text, whole: false) == ScenarioFileChunksTests.load(text, whole: true))
+    }
+
+    /// One scenario of a part not in the shape: the whole part is composed.
+    @Test func onePartNotInTheShapeIsComposedWhole() throws {
+        let more =
+            "  - scenario: Plain\n    steps:\n      - expect response: { status: 201 }\n"
+            + "  - scenario: Tagged\n    tags: [a]\n    steps:\n      - expect response: { status: 201 }\n"
+        let text = Self.first + more
+        var loader = ScenarioFileLoader(
+            file: "s.yml",
+            source: try YAMLText(checking: text),
+            registry: FakeSteps.registry,
+            buildContext: FakeSteps.buildContext
+        )
+        let chunks = try #require(ScenarioFileChunks(text))
+        _ = loader.load(chunks)
+        let both = chunks.scenarios[1].range.lowerBound..<chunks.scenarios[2].range.upperBound
+        let known = try #require(loader.leavingOutKnownLines(of: text[both]))
+        #expect(known.items == nil)
+        #expect(known.leftOut.count == 2)
+    }
+}
