@@ -42,17 +42,18 @@ extension ScenarioFileLoader {
             var item = ItemScan()
             for (index, range) in UnsafeRawBufferPointer(bytes).lineRanges.enumerated() {
                 let line = StepLine(bytes, range)
+                let written = line.argumentsWritten()
                 if line.startsItem(at: item.indentation ?? line.indentation) {
                     // A new scenario: the one before is done.
                     scan.leaveOut(item, builtBySpan)
                     item = ItemScan(indentation: line.indentation, keyIndentation: line.contentStart)
                     item.shape = ItemScan.Shape(firstLine: line, at: index)
                 } else {
-                    item.followShape(line, at: index)
+                    item.followShape(line, at: index, isStepLine: written != nil)
                 }
                 if item.isOutline || line.isKey("examples", at: item.keyIndentation) {
                     item.isOutline = true
-                } else if let (name, span) = line.argumentsWritten(), Self.mayStandElsewhere(bytes[span]) {
+                } else if let (name, span) = written, Self.mayStandElsewhere(bytes[span]) {
                     item.found.append((name, span))
                     item.foundLines.append((index, range.lowerBound))
                 }
@@ -130,14 +131,14 @@ extension ScenarioFileLoader {
                 items = nil
                 return
             }
-            // Where each argument text left out stands in `text`, in the order of the lines.
-            var places: [Int] = []
+            // Where each argument text left out stands in `text`, and its step's name, in the order of the lines.
+            var places: [(place: Int, name: Substring)] = []
             places.reserveCapacity(item.found.count)
             for (name, span) in item.found {
                 let written = WrittenSpan(name: slice(name), text: slice(span))
                 guard let step = built[written] else { continue }
                 text += slice(copied..<(span.lowerBound + 1))
-                places.append(text.utf8.count - 1)
+                places.append((text.utf8.count - 1, written.name))
                 leftOut[text.utf8.count - 1] = KnownLines.LeftOut(name: written.name, text: written.text, step: step)
                 text += slice((span.upperBound - 1)..<span.upperBound)
                 copied = span.upperBound
@@ -153,17 +154,21 @@ extension ScenarioFileLoader {
         }
 
         /// A scenario in the plain shape, every step line of it left out, as composing `text` makes it.
-        private func node(_ item: ItemScan, _ shape: ItemScan.Shape, _ places: [Int]) -> YAMLNode? {
+        private func node(
+            _ item: ItemScan,
+            _ shape: ItemScan.Shape,
+            _ places: [(place: Int, name: Substring)]
+        ) -> YAMLNode? {
             guard let stepsLine = shape.stepsLine, let stepIndentation = shape.stepIndentation,
                 let keyIndentation = item.keyIndentation, let first = item.foundLines.first
             else { return nil }
             let keyColumn = keyIndentation + 1
             var steps: [YAMLNode] = []
             steps.reserveCapacity(item.found.count)
-            for ((name, span), ((line, lineStart), place)) in zip(item.found, zip(item.foundLines, places)) {
+            for ((name, span), ((line, lineStart), (place, written))) in zip(item.found, zip(item.foundLines, places)) {
                 let nameColumn = name.lowerBound - lineStart + 1
                 let key = YAMLNode(
-                    content: .scalar(String(slice(name)), isPlain: true),
+                    content: .scalar(String(written), isPlain: true),
                     line: line + 1,
                     column: nameColumn
                 )
@@ -267,8 +272,9 @@ extension ScenarioFileLoader {
             }
         }
 
-        /// Follows the shape with the item's next line (not its first): `steps:`, then step lines.
-        mutating func followShape(_ line: StepLine, at index: Int) {
+        /// Follows the shape with the item's next line (not its first): `steps:`, then step lines (`isStepLine`:
+        /// ``StepLine/argumentsWritten()`` found one).
+        mutating func followShape(_ line: StepLine, at index: Int, isStepLine: Bool) {
             lineCount += 1
             guard var shape, let keyIndentation else {
                 self.shape = nil
@@ -284,7 +290,7 @@ extension ScenarioFileLoader {
             } else {
                 guard line.indentation > keyIndentation,
                     line.indentation == (shape.stepIndentation ?? line.indentation),
-                    line.argumentsWritten() != nil
+                    isStepLine
                 else {
                     self.shape = nil
                     return
