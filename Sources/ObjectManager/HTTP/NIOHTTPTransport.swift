@@ -69,6 +69,12 @@ package final class NIOHTTPTransport: HTTPTransport {
             return try await fallback.send(request)
         }
         if Task.isCancelled { throw ObjectManagerError.cancelled(url: url) }
+        // Refused here, saying which: NIO's own check of what is written would only say a token was bad.
+        for header in request.headers {
+            if let reason = header.unsendableReason {
+                throw ObjectManagerError.connectionFailed(url: url, reason: "The request cannot be sent: \(reason).")
+            }
+        }
         let origin = Origin(host: host, port: url.port ?? 80)
         let deadline = NIODeadline.now() + request.timeout.timeAmount
         let body = request.body.map { ByteBuffer(bytes: $0) }
@@ -84,9 +90,6 @@ package final class NIOHTTPTransport: HTTPTransport {
                 continue
             } catch let failure as HTTP1Exchange.Failure {
                 throw failure.error(for: request)
-            } catch HTTPParserError.invalidHeaderToken {
-                // NIO's check of what is written: a header, the method or the target HTTP/1.1 cannot carry.
-                throw ObjectManagerError.connectionFailed(url: url, reason: Self.unsendableReason)
             } catch let error as IOError {
                 throw ObjectManagerError.connectionFailed(url: url, reason: AsyncHTTPTransport.describe(error))
             } catch {
@@ -234,12 +237,8 @@ package final class NIOHTTPTransport: HTTPTransport {
         if !keep { connection.channel.close(promise: nil) }
     }
 
-    /// Why a request NIO refused to write failed.
-    package static let unsendableReason =
-        "The request cannot be sent: a header's name or value, the method or the path has characters HTTP/1.1 does not allow."
-
-    /// The request's head: its headers as given (their names and values are checked as they are written:
-    /// ``unsendableReason``), `host` as the `Host` field and the body's length as `Content-Length`.
+    /// The request's head: its headers as given (each one HTTP/1.1 can carry: checked by `send`), `host`
+    /// as the `Host` field and the body's length as `Content-Length`.
     private static func head(of request: HTTPRequest, host: String) -> HTTPRequestHead {
         let length: String? =
             if let body = request.body {

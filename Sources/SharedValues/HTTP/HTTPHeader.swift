@@ -16,6 +16,27 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
         Self.same(self.name, name)
     }
 
+    /// Why HTTP/1.1 cannot carry this field, or `nil` when it can: its name must be a token and its value
+    /// hold no control character but a tab (RFC 9110 5.1, 5.5) — a line break in it would end the field.
+    package var unsendableReason: String? {
+        guard Self.isToken(name) else { return "the header name \(name.debugDescription) is not an HTTP token" }
+        let sendable = value.utf8.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) }
+        return sendable ? nil : "the value of header \(name) has a line break or another control character"
+    }
+
+    /// Whether `name` is an HTTP token (RFC 9110 5.6.2), as a field's name must be.
+    package static func isToken(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    true
+                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
+            }
+    }
+
     /// Whether two texts are the same but for the case of ASCII letters (a field's name, or a value such
     /// as `Connection: close`), compared where they are: no lowercased copy made.
     package static func same(_ lhs: String, _ rhs: String) -> Bool {

@@ -234,11 +234,7 @@ struct RouteTableParser {
 
     /// Whether `name` is an HTTP token (RFC 9110), as header names must be.
     static func isToken(_ name: String) -> Bool {
-        let symbols = Set("!#$%&'*+-.^_`|~".unicodeScalars)
-        return !name.isEmpty
-            && name.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || symbols.contains($0))
-            }
+        HTTPHeader.isToken(name)
     }
 
     func location(of node: YAMLNode?) -> SourceLocation {

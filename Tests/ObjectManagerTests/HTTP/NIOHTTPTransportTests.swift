@@ -275,10 +275,17 @@ import Testing
     }
 
     @Test(arguments: [
-        HTTPHeader(name: "Résumé", value: "1"),  // a name that is not ASCII (NIO's `add` would trap on it)
-        HTTPHeader(name: "X-Note", value: "a\r\nX-Injected: 1"),  // a value that would start another field
+        // A name that is not ASCII (NIO's `HTTPHeaders.add` trapped on it).
+        (HTTPHeader(name: "Résumé", value: "1"), #"the header name "Résumé" is not an HTTP token"#),
+        // A value that would start another field.
+        (
+            HTTPHeader(name: "X-Note", value: "a\r\nX-Injected: 1"),
+            "the value of header X-Note has a line break or another control character"
+        ),
     ])
-    func aHeaderHTTPCannotCarryFailsTheRequestSayingWhyAndNothingIsSent(header: HTTPHeader) async throws {
+    func aHeaderHTTPCannotCarryFailsTheRequestSayingWhyAndNothingIsSent(header: HTTPHeader, reason: String)
+        async throws
+    {
         let received = Recorder<String>()
         let server = try await ScriptedHTTPServer(script: Self.answering("{}", received: received))
         let transport = NIOHTTPTransport()
@@ -292,7 +299,7 @@ import Testing
                 )
             )
         }
-        #expect(error.description == "The request to /items failed: \(NIOHTTPTransport.unsendableReason)")
+        #expect(error.description == "The request to /items failed: The request cannot be sent: \(reason).")
         let response = try await transport.send(
             HTTPRequest(method: .get, url: server.url.appendingPathComponent("next"), timeout: Self.patience)
         )
