@@ -24,19 +24,20 @@ struct PlainShapeTests {
         known: ScenarioFileLoader.KnownLines?, composed: [YAMLNode]?
     ) {
         let text = first + more
-        var loader = ScenarioFileLoader(
-            file: "s.yml",
-            source: try YAMLText(checking: text),
-            registry: FakeSteps.registry,
-            buildContext: FakeSteps.buildContext
-        )
-        let chunks = try #require(ScenarioFileChunks(text))
-        _ = loader.load(chunks)
+        let (loader, chunks) = try loaded(text)
         let part = text[chunks.scenarios[index].range]
         let known = loader.leavingOutKnownLines(of: part)
         var composer = YAMLComposer()
         let composed = known.flatMap { try? composer.compose($0.text[...])?.items }
         return (known, composed)
+    }
+
+    /// A loader that has loaded `text` chunk by chunk (so that its steps are known), and the chunks.
+    static func loaded(_ text: String) throws -> (ScenarioFileLoader, ScenarioFileChunks) {
+        var loader = try ScenarioFileChunksTests.loader(text)
+        let chunks = try #require(ScenarioFileChunks(text))
+        _ = loader.load(chunks)
+        return (loader, chunks)
     }
 
     /// A node as text: what it holds, where, and its flow span.
@@ -106,14 +107,7 @@ struct PlainShapeTests {
             "  - scenario: Plain\n    steps:\n      - expect response: { status: 201 }\n"
             + "  - scenario: Tagged\n    tags: [a]\n    steps:\n      - expect response: { status: 201 }\n"
         let text = Self.first + more
-        var loader = ScenarioFileLoader(
-            file: "s.yml",
-            source: try YAMLText(checking: text),
-            registry: FakeSteps.registry,
-            buildContext: FakeSteps.buildContext
-        )
-        let chunks = try #require(ScenarioFileChunks(text))
-        _ = loader.load(chunks)
+        let (loader, chunks) = try Self.loaded(text)
         let both = chunks.scenarios[1].range.lowerBound..<chunks.scenarios[2].range.upperBound
         let known = try #require(loader.leavingOutKnownLines(of: text[both]))
         #expect(known.items == nil)

@@ -45,13 +45,18 @@ struct ScenarioFileChunksTests {
         var diagnostics: [String]
     }
 
-    static func load(_ text: String, whole: Bool) throws -> Result {
-        var loader = ScenarioFileLoader(
+    /// A loader of `text` as the file `s.yml`, with the fake steps.
+    static func loader(_ text: String) throws -> ScenarioFileLoader {
+        ScenarioFileLoader(
             file: "s.yml",
             source: try YAMLText(checking: text),
             registry: FakeSteps.registry,
             buildContext: FakeSteps.buildContext
         )
+    }
+
+    static func load(_ text: String, whole: Bool) throws -> Result {
+        var loader = try loader(text)
         let scenarios = whole ? loader.loadWholeDocument() : loader.load()
         return Result(
             scenarios: scenarios.map { scenario in
@@ -78,12 +83,7 @@ struct ScenarioFileChunksTests {
         #expect(try cut == Self.load(text, whole: true))
         #expect(cut.scenarios.count == 3)
         #expect(cut.diagnostics.isEmpty, "\(cut.diagnostics)")
-        var loader = ScenarioFileLoader(
-            file: "s.yml",
-            source: try YAMLText(checking: text),
-            registry: FakeSteps.registry,
-            buildContext: FakeSteps.buildContext
-        )
+        var loader = try Self.loader(text)
         let chunks = try #require(ScenarioFileChunks(text))
         #expect(loader.load(chunks)?.count == 3, "read chunk by chunk, not through the whole document")
     }
@@ -198,12 +198,7 @@ struct ScenarioFileChunksTests {
             "\(cut.scenarios[1])"
         )
 
-        var loader = ScenarioFileLoader(
-            file: "s.yml",
-            source: try YAMLText(checking: Self.repeated),
-            registry: FakeSteps.registry,
-            buildContext: FakeSteps.buildContext
-        )
+        var loader = try Self.loader(Self.repeated)
         let chunks = try #require(ScenarioFileChunks(Self.repeated))
         #expect(loader.load(chunks)?.count == 3)
         let second = try #require(loader.leavingOutKnownLines(of: Self.repeated[chunks.scenarios[1].range]))

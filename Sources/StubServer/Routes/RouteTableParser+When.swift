@@ -21,7 +21,7 @@ extension RouteTableParser {
                 conditions.query = parseValueMatchers(value, what: "query")
             case "headers":
                 conditions.headers = parseValueMatchers(value, what: "headers")
-                for (nameNode, _) in value.pairs ?? [] where !Self.isToken(nameNode.string ?? "") {
+                for (nameNode, _) in value.pairs ?? [] where !HTTPHeader.isToken(nameNode.string ?? "") {
                     report(.invalidHeaderName(nameNode.string ?? ""), at: nameNode)
                 }
             case "json":

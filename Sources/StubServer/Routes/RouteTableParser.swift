@@ -181,7 +181,7 @@ struct RouteTableParser {
         var headers: [HTTPHeader] = []
         for (name, value) in mapping {
             let headerName = name.string ?? ""
-            guard Self.isToken(headerName) else {
+            guard HTTPHeader.isToken(headerName) else {
                 report(.invalidHeaderName(headerName), at: name)
                 continue
             }
@@ -230,11 +230,6 @@ struct RouteTableParser {
             return nil
         }
         return text
-    }
-
-    /// Whether `name` is an HTTP token (RFC 9110), as header names must be.
-    static func isToken(_ name: String) -> Bool {
-        HTTPHeader.isToken(name)
     }
 
     func location(of node: YAMLNode?) -> SourceLocation {

@@ -23,6 +23,20 @@ import Testing
         }
     }
 
+    /// After a request that was never sent: the next one on the same transport goes through, and it is the
+    /// only request the server received.
+    static func expectOnlyTheNextRequestArrives(
+        on transport: NIOHTTPTransport,
+        at server: ScriptedHTTPServer,
+        received: Recorder<String>
+    ) async throws {
+        let response = try await transport.send(
+            HTTPRequest(method: .get, url: server.url.appendingPathComponent("next"), timeout: patience)
+        )
+        #expect(response.status == 200)
+        #expect(received.all.map { $0.components(separatedBy: " ")[1] } == ["/next"])
+    }
+
     @Test func sendsTheRequestAsWrittenAndReturnsStatusHeadersAndBody() async throws {
         let received = Recorder<String>()
         let server = try await ScriptedHTTPServer { connection in
@@ -300,11 +314,7 @@ import Testing
             )
         }
         #expect(error.description == "The request to /items failed: The request cannot be sent: \(reason).")
-        let response = try await transport.send(
-            HTTPRequest(method: .get, url: server.url.appendingPathComponent("next"), timeout: Self.patience)
-        )
-        #expect(response.status == 200)
-        #expect(received.all.map { $0.components(separatedBy: " ")[1] } == ["/next"])
+        try await Self.expectOnlyTheNextRequestArrives(on: transport, at: server, received: received)
         await transport.shutdown()
         await server.stop()
     }
@@ -355,11 +365,7 @@ import Testing
         }
         let error = try await #require(throws: ObjectManagerError.self) { try await request.value }
         #expect(error.isCancellation)
-        let response = try await transport.send(
-            HTTPRequest(method: .get, url: server.url.appendingPathComponent("next"), timeout: Self.patience)
-        )
-        #expect(response.status == 200)
-        #expect(received.all.map { $0.components(separatedBy: " ")[1] } == ["/next"])
+        try await Self.expectOnlyTheNextRequestArrives(on: transport, at: server, received: received)
         await transport.shutdown()
         await server.stop()
     }
