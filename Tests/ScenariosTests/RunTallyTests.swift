@@ -75,4 +75,58 @@ struct RunTallyTests {
         #expect(tally.unfinished == ids)
         #expect(!tally.isFinished)
     }
+
+    /// Ends in any order count as in the plan's: a parallel run's come out of order, a late one after.
+    @Test func endsOutOfThePlansOrderCountTheSame() {
+        let outcomes: [ScenarioOutcome] = [.passed, .failed(step: 1, reason: "No"), .skipped, .passed]
+        var inOrder = RunTally()
+        var shuffled = RunTally()
+        inOrder.record(.runStarted(plan))
+        shuffled.record(.runStarted(plan))
+        for place in [0, 1, 2, 3] {
+            inOrder.record(.scenarioFinished(ids[place], outcome: outcomes[place], duration: .milliseconds(place)))
+        }
+        for place in [2, 0, 3, 1, 0] {
+            shuffled.record(.scenarioFinished(ids[place], outcome: outcomes[place], duration: .milliseconds(place)))
+        }
+        #expect(shuffled.summary == inOrder.summary)
+        #expect(shuffled.summary == RunSummary(passed: 2, failed: 1, skipped: 1))
+        for place in ids.indices {
+            #expect(shuffled.end(at: place)?.outcome == outcomes[place])
+            #expect(shuffled.end(of: ids[place])?.duration == .milliseconds(place))
+            #expect(inOrder.end(at: place)?.outcome == outcomes[place])
+        }
+        #expect(shuffled.unfinished.isEmpty && inOrder.unfinished.isEmpty)
+        #expect(shuffled.end(at: 4) == nil)
+    }
+
+    /// A scenario the plan does not have still counts once, and is remembered.
+    @Test func anEndOutsideThePlanCountsOnce() {
+        var tally = RunTally()
+        tally.record(.runStarted(plan))
+        let stranger = ScenarioID(file: "c.yml", name: "Elsewhere")
+        tally.record(.scenarioFinished(stranger, outcome: .failed(step: 0, reason: "No"), duration: .zero))
+        tally.record(.scenarioFinished(stranger, outcome: .passed, duration: .zero))
+        #expect(tally.summary == RunSummary(failed: 1))
+        #expect(tally.hasFinished(stranger))
+        #expect(tally.unfinished == ids)
+    }
+
+    /// Places in the plan's order, asked again, out of order, unknown: the same answers as an index's.
+    @Test func planPlacesFindEveryIdWhereverAsked() {
+        let places = PlanPlaces(ids)
+        #expect(places.place(of: ids[0]) == 0)
+        #expect(places.place(of: ids[0]) == 0, "asked again")
+        #expect(places.place(of: ids[1]) == 1)
+        #expect(places.place(of: ids[3]) == 3, "out of order")
+        #expect(places.place(of: ids[2]) == 2)
+        #expect(places.place(of: ids[3]) == 3)
+        #expect(places.place(of: ScenarioID(file: "a.yml", name: "S9")) == nil)
+        #expect(PlanPlaces([]).place(of: ids[0]) == nil)
+        // Each id, in every order of three, where it is.
+        for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [3, 3, 0]] {
+            let fresh = PlanPlaces(ids)
+            for place in order { #expect(fresh.place(of: ids[place]) == place) }
+        }
+    }
 }

@@ -293,16 +293,14 @@ final class PersistentStore: Sendable {
         var chunk = inserts.startIndex
         while chunk < inserts.endIndex {
             let rows = inserts[chunk..<min(chunk + known.rowsPerInsert, inserts.endIndex)]
-            var values: [DatabaseValue] = []
-            values.reserveCapacity(rows.count * (known.attributes.count + 1))
+            let statement = try known.preparedRows.statement(rows: rows.count, of: known, in: db)
+            var binding = Binding(statement, in: db)
             var rowID = next
             for case .insert(_, _, let row) in rows {
-                values.append(rowID.databaseValue)
-                values.append(contentsOf: row.lazy.map(\.databaseValue))
+                try binding.bind(rowID.databaseValue)
+                for value in row { try binding.bind(value) }
                 rowID += 1
             }
-            let statement = try known.preparedRows.statement(rows: rows.count, of: known, in: db)
-            try Self.bind(values, to: statement, in: db)
             try statement.execute()
             rowIDs += (next..<rowID).map { $0 }
             next = rowID
@@ -317,7 +315,8 @@ final class PersistentStore: Sendable {
         case .insert(let entity, let attributes, let values):
             if let known = statements[entity], known.attributes == attributes {
                 let statement = try known.preparedInsert.statement(known.insert, in: db)
-                try Self.bind(values.lazy.map(\.databaseValue), to: statement, in: db)
+                var binding = Binding(statement, in: db)
+                for value in values { try binding.bind(value) }
                 try statement.execute()
                 return sqlite3_last_insert_rowid(db.sqliteConnection)
             } else {
@@ -503,24 +502,59 @@ final class PersistentStore: Sendable {
     }
 
     /// Resets `statement` and binds `values` to its parameters by position (one for each, so no binding of
-    /// an earlier run is left). Text is bound from the string's own UTF-8 bytes, copied by SQLite, with no
-    /// C string made first (GRDB's `bind(to:at:)` makes one).
+    /// an earlier run is left).
     private static func bind(_ values: some Sequence<DatabaseValue>, to statement: Statement, in db: Database) throws {
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
+        var binding = Binding(statement, in: db)
+        for value in values { try binding.bind(value) }
+    }
+
+    /// A statement's parameters bound one after another, by position, from its reset on: text from the
+    /// string's own UTF-8 bytes, copied by SQLite, with no C string made first (GRDB's `bind(to:at:)` makes
+    /// one); an attribute's value without making its ``AttributeValue/databaseValue`` first, where that is
+    /// the same number or text.
+    private struct Binding {
+        let statement: Statement
+        let db: Database
+        let handle: SQLiteStatement
         var index: CInt = 1
-        for value in values {
-            let code: CInt
+
+        init(_ statement: Statement, in db: Database) {
+            self.statement = statement
+            self.db = db
+            handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+        }
+
+        mutating func bind(_ value: DatabaseValue) throws {
             switch value.storage {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .int64(let number): code = sqlite3_bind_int64(handle, index, number)
-            case .double(let number): code = sqlite3_bind_double(handle, index, number)
-            case .string(var text):
-                code = text.withUTF8 { bytes in
-                    sqlite3_bind_text(handle, index, bytes.baseAddress, CInt(bytes.count), sqliteTransient)
-                }
-            case .blob: code = value.bind(to: handle, at: index)
+            case .null: try check(sqlite3_bind_null(handle, index))
+            case .int64(let number): try check(sqlite3_bind_int64(handle, index, number))
+            case .double(let number): try check(sqlite3_bind_double(handle, index, number))
+            case .string(let text): try bind(text)
+            case .blob: try check(value.bind(to: handle, at: index))
             }
+        }
+
+        mutating func bind(_ value: AttributeValue) throws {
+            switch value {
+            case .null: try check(sqlite3_bind_null(handle, index))
+            case .integer(let number): try check(sqlite3_bind_int64(handle, index, Int64(number)))
+            case .double(let number): try check(sqlite3_bind_double(handle, index, number))
+            case .string(let text): try bind(text)
+            case .boolean, .date, .json: try bind(value.databaseValue)
+            }
+        }
+
+        private mutating func bind(_ text: String) throws {
+            var text = text
+            let code = text.withUTF8 { bytes in
+                sqlite3_bind_text(handle, index, bytes.baseAddress, CInt(bytes.count), sqliteTransient)
+            }
+            try check(code)
+        }
+
+        /// The next parameter, or SQLite's error thrown.
+        private mutating func check(_ code: CInt) throws {
             guard code == SQLITE_OK else {
                 throw DatabaseError(
                     resultCode: ResultCode(rawValue: code),

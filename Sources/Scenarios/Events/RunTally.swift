@@ -13,12 +13,17 @@
 /// tally.summary.line                                     // "12 passed, 1 failed"
 /// let closing = tally.finish(duration: elapsed, cancelled: false)   // skipped events, then runFinished
 /// ```
-package struct RunTally: Sendable, Hashable {
+package struct RunTally: Sendable {
     /// The scenarios of the run, in order (empty before `runStarted`).
-    package private(set) var order: [ScenarioID] = []
-    /// How each finished scenario ended, and how long it took (its last try, as its `scenarioFinished`
-    /// says): one entry a scenario, since a run's tallies live as long as the run.
-    private var finished: [ScenarioID: Finish] = [:]
+    package var order: [ScenarioID] { places.ids }
+    /// Where each scenario is in ``order``.
+    private var places = PlanPlaces([])
+    /// How each planned scenario ended, and how long it took (its last try, as its `scenarioFinished`
+    /// says), by its place in ``order``; `nil` while it has not finished. An array the plan's length, since
+    /// a run's tallies live as long as the run: no table of ids grown scenario by scenario.
+    private var ends: [Finish?] = []
+    /// The ends of scenarios the plan does not have (a tally given no plan).
+    private var others: [ScenarioID: Finish] = [:]
     /// The counts so far; the duration and `cancelled` once the run finished.
     package private(set) var summary = RunSummary()
     /// Whether `runFinished` was recorded.
@@ -40,7 +45,8 @@ package struct RunTally: Sendable, Hashable {
 
     /// A tally of a run of `scenarios`, before any event.
     package init(scenarios: [ScenarioID]) {
-        order = scenarios
+        places = PlanPlaces(scenarios)
+        ends = Array(repeating: nil, count: scenarios.count)
     }
 
     /// Counts `event`: a new run starts from nothing; a scenario's first end counts; the run's end
@@ -60,16 +66,25 @@ package struct RunTally: Sendable, Hashable {
         }
     }
 
+    /// Where the scenario is in ``order``, or `nil` when the plan does not have it.
+    package func place(of id: ScenarioID) -> Int? { places.place(of: id) }
+
     /// Whether the scenario has finished (and counted).
-    package func hasFinished(_ id: ScenarioID) -> Bool { finished[id] != nil }
+    package func hasFinished(_ id: ScenarioID) -> Bool { finish(of: id) != nil }
 
     /// How the scenario ended and how long it took, read at once; `nil` while it has not finished.
     package func end(of id: ScenarioID) -> (outcome: ScenarioOutcome, duration: Duration)? {
-        finished[id].map { ($0.outcome, $0.duration) }
+        finish(of: id).map { ($0.outcome, $0.duration) }
+    }
+
+    /// How the scenario at `place` in ``order`` ended, and how long it took; `nil` while it has not finished.
+    package func end(at place: Int) -> (outcome: ScenarioOutcome, duration: Duration)? {
+        guard ends.indices.contains(place), let finish = ends[place] else { return nil }
+        return (finish.outcome, finish.duration)
     }
 
     /// The planned scenarios that have not finished, in order.
-    package var unfinished: [ScenarioID] { order.filter { finished[$0] == nil } }
+    package var unfinished: [ScenarioID] { order.indices.filter { ends[$0] == nil }.map { order[$0] } }
 
     /// Ends the run: a skipped `scenarioFinished` for every planned scenario that did not finish, then
     /// `runFinished` with the totals — the events to report, already counted.
@@ -90,10 +105,21 @@ package struct RunTally: Sendable, Hashable {
         return events
     }
 
+    private func finish(of id: ScenarioID) -> Finish? {
+        if let place = places.place(of: id) { return ends[place] }
+        return others[id]
+    }
+
     private mutating func count(_ id: ScenarioID, _ outcome: ScenarioOutcome, _ duration: Duration) {
         if remembersEnds {
-            guard finished[id] == nil else { return }
-            finished[id] = Finish(outcome: outcome, duration: duration)
+            let finish = Finish(outcome: outcome, duration: duration)
+            if let place = places.place(of: id) {
+                guard ends[place] == nil else { return }
+                ends[place] = finish
+            } else {
+                guard others[id] == nil else { return }
+                others[id] = finish
+            }
         }
         switch outcome {
         case .passed: summary.passed += 1

@@ -107,7 +107,7 @@ package final class JUnitReporter: Sendable {
                     return suites.count - 1
                 }()
             suites[index].scenarios.append(place)
-            let end = record.tally.end(of: scenario.id)
+            let end = record.tally.end(at: place)
             switch end?.outcome {
             case .failed?: suites[index].failures += 1
             case .skipped?, nil: suites[index].skipped += 1

@@ -61,8 +61,6 @@ struct RunRecord: Sendable {
     }
 
     var plan = RunPlan(scenarios: [])
-    /// Where each scenario is in ``plan``.
-    private var planIndex: [ScenarioID: Int] = [:]
     /// Each scenario's record but the current one's: a scenario's events come one after another, and
     /// looking its record up by its identity (two strings hashed) for every event was most of the cost of
     /// recording it — the one events came for last is kept apart, changed in place, and found by comparing.
@@ -80,7 +78,6 @@ struct RunRecord: Sendable {
         switch event {
         case .runStarted(let plan):
             self.plan = plan
-            planIndex = Dictionary(plan.scenarios.enumerated().map { ($1.id, $0) }) { first, _ in first }
             others = [:]
             currentID = nil
             current = ScenarioRecord()
@@ -164,9 +161,9 @@ struct RunRecord: Sendable {
         place(of: id).map { plan.scenarios[$0] }
     }
 
-    /// Where the scenario with this id is in ``plan``.
+    /// Where the scenario with this id is in ``plan`` (found as ``tally`` finds it).
     func place(of id: ScenarioID) -> Int? {
-        planIndex[id]
+        tally.place(of: id)
     }
 
     /// The step lines of a scenario: `✓ description`, `✗ description`, `⚠ description`, `- description (skipped)`.

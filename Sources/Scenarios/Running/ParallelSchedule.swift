@@ -45,7 +45,6 @@ package struct ParallelSchedule: Sendable {
     private var cancelled = false
     /// What finished, and the totals: the run's one count.
     private var tally: RunTally
-    private let indexByID: [ScenarioID: Int]
 
     /// A schedule of `scenarios` (indexes into this array are what workers are sent).
     package init(
@@ -61,7 +60,6 @@ package struct ParallelSchedule: Sendable {
         self.failFast = failFast
         self.queue = Array(scenarios.indices)
         self.workers = Array(repeating: Worker(), count: max(1, workers))
-        self.indexByID = Dictionary(scenarios.enumerated().map { ($1, $0) }) { first, _ in first }
         self.tally = RunTally(scenarios: scenarios)
     }
 
@@ -131,7 +129,7 @@ package struct ParallelSchedule: Sendable {
             workers[worker].lastStep = max(step + 1, workers[worker].lastStep ?? 0)
             workers[worker].reportedSteps = max(workers[worker].reportedSteps, step + 1)
         case .scenarioFinished(let id, let outcome, let duration):
-            guard let index = indexByID[id], !tally.hasFinished(id) else { return ([], []) }
+            guard let index = tally.place(of: id), tally.end(at: index) == nil else { return ([], []) }
             record(event, outcome)
             finishedCount += 1
             finishedTime += max(.zero, duration)
@@ -158,7 +156,7 @@ package struct ParallelSchedule: Sendable {
         let started = running?.scenario ?? workers[worker].started
         var events: [RunEvent] = []
         var unstarted: [Int] = []
-        for index in workers[worker].assigned where !tally.hasFinished(scenarios[index]) {
+        for index in workers[worker].assigned where tally.end(at: index) == nil {
             if scenarios[index] == started {
                 let step = running?.step ?? workers[worker].lastStep ?? 0
                 let outcome = ScenarioOutcome.failed(step: step, reason: failure)
