@@ -6,6 +6,14 @@ import Testing
 /// The history file's pure parts: each scenario's marks over the last runs, and the lines kept when a run
 /// is added.
 struct RunHistoryTests {
+    /// A scenario's key is FNV-1a of its file, a newline and its name, 48 bits in hex: the same in every
+    /// version, or the history would lose every scenario (values computed apart, in Python).
+    @Test func aKeyIsTheSameInEveryVersion() {
+        #expect(RunHistory.key(file: "Scenarios/a.yml", name: "A") == "70bbdb2f7fad")
+        #expect(RunHistory.key(file: "Scenarios/é.yml", name: "Café 🙂") == "15d5d7d4d39d")
+        #expect(RunHistory.key(file: "", name: "") == "c74c8601c8dd")
+    }
+
     @Test func marksSayEachRunsOutcomeOfEachScenarioOldestFirst() {
         let a = RunHistory.key(file: "Scenarios/a.yml", name: "A")
         let b = RunHistory.key(file: "Scenarios/a.yml", name: "B")

@@ -111,14 +111,17 @@ struct RunHistory: Sendable {
     /// A scenario's name in the history: 12 hex digits of the FNV-1a hash of its stable file
     /// (``FailureState/stableFile(_:)``, given) and name.
     static func key(file: String, name: String) -> String {
+        // Each text's bytes read in place: every scenario of every run is named so.
+        func mix(_ hash: inout UInt64, _ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            }
+        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in file.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
+        mix(&hash, file)
         hash = (hash ^ 0x0A) &* 0x100_0000_01b3
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
+        mix(&hash, name)
         let hex = String(hash & 0xFFFF_FFFF_FFFF, radix: 16)
         return String(repeating: "0", count: 12 - hex.count) + hex
     }

@@ -32,9 +32,17 @@ final class ChangeSignal: Sendable {
     /// Records a change and wakes every waiter, but one whose condition (``wait(after:until:timeout:timer:)``)
     /// does not hold yet: it sleeps on to a change after which it holds, or to its timeout.
     func signal() {
-        let (woken, gated) = state.withLock {
-            state -> ([UnsafeContinuation<Void, Never>], [(id: Int, until: @Sendable () -> Bool)]) in
+        let wake = state.withLock { state -> Wake in
             state.generation &+= 1
+            // Nobody waiting, or the one paused step: no list made (a signal comes with every request's
+            // end, every queue change, every journal entry).
+            if state.waiters.count <= 1 {
+                guard let (id, waiter) = state.waiters.first, case .waiting(let continuation, let until) = waiter
+                else { return .nobody }
+                if let until { return .gated(id, until) }
+                state.waiters[id] = nil
+                return .one(continuation)
+            }
             var woken: [UnsafeContinuation<Void, Never>] = []
             var gated: [(id: Int, until: @Sendable () -> Bool)] = []
             for (id, waiter) in state.waiters {
@@ -46,11 +54,28 @@ final class ChangeSignal: Sendable {
                     state.waiters[id] = nil
                 }
             }
-            return (woken, gated)
+            return .many(woken, gated)
         }
-        for continuation in woken { continuation.resume() }
-        // Read outside the lock: a condition reads the app's state, under its own locks.
-        for waiter in gated where waiter.until() { end(waiter.id) }
+        // A condition is read outside the lock: it reads the app's state, under its own locks.
+        switch wake {
+        case .nobody:
+            break
+        case .one(let continuation):
+            continuation.resume()
+        case .gated(let id, let until):
+            if until() { end(id) }
+        case .many(let woken, let gated):
+            for continuation in woken { continuation.resume() }
+            for waiter in gated where waiter.until() { end(waiter.id) }
+        }
+    }
+
+    /// Whom a signal wakes: the waiters it resumes, and those whose condition it reads.
+    private enum Wake {
+        case nobody
+        case one(UnsafeContinuation<Void, Never>)
+        case gated(Int, @Sendable () -> Bool)
+        case many([UnsafeContinuation<Void, Never>], [(id: Int, until: @Sendable () -> Bool)])
     }
 
     /// Returns once the generation differs from `generation` — with `until`, once `until` holds instead,

@@ -41,33 +41,30 @@ package final class PlainReporter: Sendable {
 
     /// Consumes one event, writing what it completes.
     package func handle(_ event: RunEvent) {
-        // A copy of the record only for the events that write.
-        let snapshot = record.withLock { record -> RunRecord? in
+        // The text made where the record is (no copy of it); written outside the lock.
+        let text = record.withLock { record -> String? in
             record.apply(event)
             switch event {
-            case .scenarioFinished, .runFinished: return record
-            default: return nil
+            case .scenarioFinished(let id, let outcome, let duration):
+                // Names, reasons and logs come from files and apps: shown, never obeyed (TerminalText).
+                let text = scenarioText(id, outcome: outcome, duration: duration, record: record)
+                // Written: forget its steps and logs, so memory stays flat however long the run.
+                record.forget(id)
+                return text
+            case .runFinished(let summary):
+                var text = "\n"
+                // Scenarios that passed only on a retry: counted as passed, named here.
+                for flaky in record.flaky {
+                    text += paint(TerminalText.escaped(flaky.line, keepingLineBreaks: false), .yellow) + "\n"
+                }
+                if summary.cancelled { text += paint("Run cancelled.", .yellow) + "\n" }
+                text += summary.line + "\n"
+                return text
+            default:
+                return nil
             }
         }
-        guard let snapshot else { return }
-        switch event {
-        case .scenarioFinished(let id, let outcome, let duration):
-            // Names, reasons and logs come from files and apps: shown, never obeyed (TerminalText).
-            write(scenarioText(id, outcome: outcome, duration: duration, record: snapshot))
-            // Printed: forget its steps and logs, so memory stays flat however long the run.
-            record.withLock { $0.forget(id) }
-        case .runFinished(let summary):
-            var text = "\n"
-            // Scenarios that passed only on a retry: counted as passed, named here.
-            for flaky in snapshot.flaky {
-                text += paint(TerminalText.escaped(flaky.line, keepingLineBreaks: false), .yellow) + "\n"
-            }
-            if summary.cancelled { text += paint("Run cancelled.", .yellow) + "\n" }
-            text += summary.line + "\n"
-            write(text)
-        default:
-            break
-        }
+        if let text { write(text) }
     }
 
     private func scenarioText(

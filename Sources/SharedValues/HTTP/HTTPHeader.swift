@@ -20,21 +20,32 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
     /// hold no control character but a tab (RFC 9110 5.1, 5.5) — a line break in it would end the field.
     package var unsendableReason: String? {
         guard Self.isToken(name) else { return "the header name \(name.debugDescription) is not an HTTP token" }
-        let sendable = value.utf8.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) }
+        var value = value
+        // Read in place (every field of every request is checked before it is sent).
+        let sendable = value.withUTF8 { bytes in
+            bytes.allSatisfy { $0 == UInt8(ascii: "\t") || ($0 >= 0x20 && $0 != 0x7F) }
+        }
         return sendable ? nil : "the value of header \(name) has a line break or another control character"
     }
 
     /// Whether `name` is an HTTP token (RFC 9110 5.6.2), as a field's name must be.
     package static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                    true
-                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
+        var name = name
+        return !name.isEmpty && name.withUTF8 { bytes in bytes.allSatisfy(isTokenByte) }
+    }
+
+    /// Whether `byte` may be part of a token: a letter, a digit, or one of ``!#$%&'*+-.^_`|~``.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
+            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+            UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
     }
 
     /// Whether two texts are the same but for the case of ASCII letters (a field's name, or a value such
