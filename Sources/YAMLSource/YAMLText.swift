@@ -83,6 +83,20 @@ package struct YAMLText: Sendable {
             return YAMLError(reason, line: line, column: column)
         }
         while index < count {
+            // Eight bytes at once while they are printable ASCII — no control character, no line break, no
+            // DEL, nothing above: most of a file. Any other byte is read alone, below.
+            if index + 8 <= count, let base = bytes.baseAddress {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                let delete = word ^ (ones &* 0x7F)
+                let unusual =
+                    (word & highs) | ((word &- ones &* 0x20) & ~word & highs) | ((delete &- ones) & ~delete & highs)
+                if unusual == 0 {
+                    index += 8
+                    continue
+                }
+            }
             let byte = bytes[index]
             if byte < 0x80 {
                 if byte >= 0x20 && byte != 0x7F || byte == 0x09 || byte == 0x0D {

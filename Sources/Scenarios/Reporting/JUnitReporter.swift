@@ -46,6 +46,8 @@ package final class JUnitReporter: Sendable {
     /// Consumes one event. A finished scenario's `testcase` is rendered at once, from the record as it is
     /// (under the lock: one reporter's events come one at a time), and the scenario forgotten.
     package func handle(_ event: RunEvent) {
+        // Events the record keeps nothing of: not even the lock.
+        if RunRecord.keepsNothing(of: event) { return }
         state.withLock { state in
             state.record.apply(event)
             switch event {

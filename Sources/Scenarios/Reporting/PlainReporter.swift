@@ -41,6 +41,8 @@ package final class PlainReporter: Sendable {
 
     /// Consumes one event, writing what it completes.
     package func handle(_ event: RunEvent) {
+        // Events the record keeps nothing of: not even the lock.
+        if RunRecord.keepsNothing(of: event) { return }
         // The text made where the record is (no copy of it); written outside the lock.
         let text = record.withLock { record -> String? in
             record.apply(event)

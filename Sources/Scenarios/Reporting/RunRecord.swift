@@ -73,6 +73,15 @@ struct RunRecord: Sendable {
     /// The flaky scenarios, in the order they finished.
     var flaky: [Flaky] = []
 
+    /// Whether ``apply(_:)`` keeps nothing of `event` (a step's start, a wait, the requests sent): a
+    /// reporter may leave it out.
+    static func keepsNothing(of event: RunEvent) -> Bool {
+        switch event {
+        case .stepStarted, .stepWaiting, .requests: true
+        default: false
+        }
+    }
+
     mutating func apply(_ event: RunEvent) {
         tally.record(event)
         switch event {
