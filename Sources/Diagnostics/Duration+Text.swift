@@ -21,9 +21,9 @@ extension Duration {
 
     /// Seconds with exactly three decimals: `0.012`, `10.000` (JUnit times, failure lines).
     package var fixedSeconds: String {
-        let milliseconds = roundedMilliseconds
-        let fraction = String(milliseconds % 1000)
-        return String(milliseconds / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        var text = TextBytes(capacity: 16)
+        text.append(fixedSeconds: self)
+        return text.text
     }
 
     /// Seconds with at least one and at most three decimals: `10.0`, `0.25`, `0.012` (messages).

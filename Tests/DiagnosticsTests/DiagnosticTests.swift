@@ -43,6 +43,9 @@ struct DiagnosticTests {
         (.microseconds(499), "0.000", "0.0"),
         (.nanoseconds(59_999_600_000), "60.000", "60.0"),
         (.milliseconds(-5), "0.000", "0.0"),
+        (.milliseconds(1_234_567), "1234.567", "1234.567"),
+        (.milliseconds(100_001), "100.001", "100.001"),
+        (.seconds(86_400), "86400.000", "86400.0"),
     ])
     func secondsAreWrittenWithThreeDecimalsOrTrimmed(duration: Duration, fixed: String, short: String) {
         #expect(duration.fixedSeconds == fixed)
@@ -83,5 +86,20 @@ struct CheckedSecondsTests {
         let long = String(repeating: "stub route ", count: 6_000)
         #expect(Suggestions.nearest(to: long, in: ["stub route", "wait"]).isEmpty)
         #expect(Suggestions.nearest(to: "route", in: ["stub route", "wait"]) == ["stub route"])
+    }
+}
+
+/// A line built as bytes reads as the same line built as a string.
+@Suite struct TextBytesTests {
+    @Test func piecesAndNumbersReadAsAString() {
+        var line = TextBytes(capacity: 4)
+        line.append("✓ Café ")
+        for number in [0, 7, 10, 305, -42, Int.max, Int.min] {
+            line.append(number)
+            line.append(" ")
+        }
+        line.append(fixedSeconds: .milliseconds(12))
+        #expect(line.text == "✓ Café 0 7 10 305 -42 \(Int.max) \(Int.min) 0.012")
+        #expect(TextBytes().text.isEmpty)
     }
 }

@@ -69,7 +69,8 @@ package final class NIOHTTPTransport: HTTPTransport {
             return try await fallback.send(request)
         }
         if Task.isCancelled { throw ObjectManagerError.cancelled(url: url) }
-        // Refused here, saying which: NIO's own check of what is written would only say a token was bad.
+        // Refused here, saying which field and why: the one check of the fields (NIO's, which would only say
+        // a token was bad, is not added to the connection).
         for header in request.headers {
             if let reason = header.unsendableReason {
                 throw ObjectManagerError.connectionFailed(url: url, reason: "The request cannot be sent: \(reason).")
@@ -191,7 +192,9 @@ package final class NIOHTTPTransport: HTTPTransport {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    // Every field is checked before a request is written (``send(_:)``: `unsendableReason`),
+                    // so NIO's own check of each outgoing head is not added again.
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
                     try channel.pipeline.syncOperations.addHandler(HTTP1Exchange())
                 }
             }

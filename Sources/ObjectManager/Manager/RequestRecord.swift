@@ -1,3 +1,4 @@
+import Diagnostics
 public import Foundation
 
 /// What became of one request the object manager sent: the history that `expect response` and
@@ -29,34 +30,33 @@ public struct RequestRecord: Sendable, Hashable, CustomStringConvertible {
     /// `POST /review → 201 (1 object)`, `GET /restaurants → cache 200 (20 objects)`, `POST /x → failed: …`,
     /// `GET /slow → 200 (no response descriptor matches GET /slow; nothing mapped)`.
     public var description: String {
-        // Written into one buffer, made once: a line per request goes to the scenario's log.
-        var text = String()
-        text.reserveCapacity(96)
-        text += method.rawValue
-        text += " "
-        text += url.requestPath
+        // A line per request goes to the scenario's log: built as bytes, made a string once.
+        var line = TextBytes()
+        line.append(method.rawValue)
+        line.append(" ")
+        line.append(url.requestPath)
         if let query = url.query {
-            text += "?"
-            text += query
+            line.append("?")
+            line.append(query)
         }
         if let response {
-            text += response.isFromCache ? " → cache " : " → "
-            text += String(response.status)
+            line.append(response.isFromCache ? " → cache " : " → ")
+            line.append(response.status)
         }
         if let errorDescription {
-            text += response == nil ? " → failed: " : " ("
-            text += errorDescription
-            if response != nil { text += ")" }
+            line.append(response == nil ? " → failed: " : " (")
+            line.append(errorDescription)
+            if response != nil { line.append(")") }
         } else if mappedObjectCount > 0 {
-            text += " ("
-            text += String(mappedObjectCount)
-            text += mappedObjectCount == 1 ? " object)" : " objects)"
+            line.append(" (")
+            line.append(mappedObjectCount)
+            line.append(mappedObjectCount == 1 ? " object)" : " objects)")
         } else if let mapping {
-            text += " ("
-            text += mapping
-            text += ")"
+            line.append(" (")
+            line.append(mapping)
+            line.append(")")
         }
-        return text
+        return line.text
     }
 }
 

@@ -75,23 +75,39 @@ package final class PlainReporter: Sendable {
         duration: Duration,
         record: RunRecord
     ) -> String {
+        let name = TerminalText.escaped(id.name, keepingLineBreaks: false)
         // A scenario run more than once says how: its repetitions (`--repeat`, the one that failed) and tries
         // (`--retries`).
-        let note = record.scenario(id)?.tryNote(repetitions: repetitions)
-        let time = "(\(duration.fixedSeconds) s" + (note.map { ", \($0))" } ?? ")")
-        let name = TerminalText.escaped(id.name, keepingLineBreaks: false)
+        func note() -> String? { record.scenario(id)?.tryNote(repetitions: repetitions) }
         switch outcome {
         case .skipped:
             let reason =
                 record.planned(id)?.skip.map { ": \(TerminalText.escaped($0, keepingLineBreaks: false))" } ?? ""
             return paint("- \(name) (skipped\(reason))", .yellow) + "\n"
         case .passed:
-            var text = paint("✓", .green) + " \(name) \(time)\n"
-            text += verbose ? steps(id, record: record) : warnings(id, record: record)
-            return text
+            return line(paint("✓", .green), name, duration, note: note())
+                + (verbose ? steps(id, record: record) : warnings(id, record: record))
         case .failed:
-            return paint("✗", .red) + " \(name) \(time)\n" + steps(id, record: record)
+            return line(paint("✗", .red), name, duration, note: note()) + steps(id, record: record)
         }
+    }
+
+    /// `✓ NAME (0.012 s)`, `✗ NAME (0.031 s, 3 tries)`: a scenario's line, built as bytes (one for every
+    /// scenario of a run).
+    private func line(_ glyph: String, _ name: String, _ duration: Duration, note: String?) -> String {
+        var line = TextBytes(capacity: 32 + name.utf8.count)
+        line.append(glyph)
+        line.append(" ")
+        line.append(name)
+        line.append(" (")
+        line.append(fixedSeconds: duration)
+        line.append(" s")
+        if let note {
+            line.append(", ")
+            line.append(note)
+        }
+        line.append(")\n")
+        return line.text
     }
 
     private func steps(_ id: ScenarioID, record: RunRecord) -> String {

@@ -39,4 +39,15 @@ struct RequestRecordTests {
         #expect(Self.record(response: 422, error: "Unprocessable").description == "\(target) → 422 (Unprocessable)")
         #expect(Self.record(error: "connection refused").description == "\(target) → failed: connection refused")
     }
+
+    /// Numbers written digit by digit: every length, and the same as Swift writes them.
+    @Test func numbersReadAsWritten() {
+        let target = "GET /restaurants/5 a?page=2"
+        for count in [9, 10, 99, 100, 1_000, 123_456_789, Int.max] {
+            #expect(Self.record(response: 200, objects: count).description == "\(target) → 200 (\(count) objects)")
+        }
+        for status in [0, 100, 599, 1_000, -1, Int.min] {
+            #expect(Self.record(response: status).description == "\(target) → \(status)")
+        }
+    }
 }
