@@ -60,6 +60,12 @@ package final class AppExitGuard: Sendable {
 
     /// Follows the run: what runs, what finished.
     package func handle(_ event: RunEvent) {
+        // What it follows: the run's start and end, each scenario's, each step's start (not even the lock
+        // for the rest).
+        switch event {
+        case .runStarted, .scenarioStarted, .stepStarted, .scenarioFinished, .runFinished: break
+        case .stepFinished, .stepWaiting, .attemptFinished, .log, .requests, .requestLog: return
+        }
         state.withLock { state in
             state.tally.record(event)
             switch event {
