@@ -54,6 +54,11 @@ public final class RequestQueue: Sendable {
     public var inFlightCount: Int { storage.withLock { $0.machine.running.count } }
     /// Queued plus in flight.
     public var count: Int { storage.withLock { $0.machine.pending.count + $0.machine.running.count } }
+    /// Whether the queue is suspended, how many requests it holds and how many are in flight, read at
+    /// once (an expectation reads them before each attempt).
+    package var counts: (isSuspended: Bool, pending: Int, inFlight: Int) {
+        storage.withLock { ($0.machine.isSuspended, $0.machine.pending.count, $0.machine.running.count) }
+    }
     /// Names of queued requests, in order (`POST /review`).
     public var pendingNames: [String] {
         storage.withLock { storage in storage.machine.pending.compactMap { storage.entries[$0]?.name } }

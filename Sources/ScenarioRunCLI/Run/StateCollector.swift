@@ -15,6 +15,8 @@ final class StateCollector: Sendable {
         var failedTries: Set<ScenarioID> = []
         /// Each file's ``FailureState/stableFile(_:)``, found once per file.
         var files: [String: String] = [:]
+        /// The file of the scenario that finished last, and its stable name.
+        var lastFile: (file: String, stable: String)?
         var requests: [SentRequest] = []
         var knownRequests: Set<SentRequest> = []
         var droppedRequests = 0
@@ -46,16 +48,20 @@ final class StateCollector: Sendable {
             }
             seen.withLock { seen in
                 let file: String
-                if let known = seen.files[id.file] {
+                // A file's scenarios finish one after another: the last file's name is compared first.
+                if let last = seen.lastFile, last.file == id.file {
+                    file = last.stable
+                } else if let known = seen.files[id.file] {
                     file = known
                 } else {
                     file = FailureState.stableFile(id.file)
                     seen.files[id.file] = file
                 }
+                seen.lastFile = (id.file, file)
                 let key = ScenarioID(file: file, name: id.name)
                 seen.ran.insert(key)
                 if failed { seen.failed.insert(key) }
-                if !failed, seen.failedTries.contains(id) { seen.flaky.insert(key) }
+                if !failed, !seen.failedTries.isEmpty, seen.failedTries.contains(id) { seen.flaky.insert(key) }
             }
         default:
             return

@@ -191,10 +191,10 @@ public final class ScenarioWorld: Sendable {
 
     /// The step actions and the requests that could still change a judgement (``judgedWhenIdle()``).
     private func busyCounts() -> (running: Int, moving: Int) {
-        let queue = manager.queue
-        let held = queue.isSuspended ? queue.pendingCount : 0
+        let queue = manager.queue.counts
+        let held = queue.isSuspended ? queue.pending : 0
         let running = max(0, runningCount - held)
-        let moving = queue.inFlightCount + (queue.isSuspended ? 0 : queue.pendingCount)
+        let moving = queue.inFlight + (queue.isSuspended ? 0 : queue.pending)
         return (running, moving)
     }
 
