@@ -381,24 +381,26 @@ package final class ScenarioRunner: Sendable {
         // A step whose action went on after its timeout and cancellation: with an `onAbandonedStep`
         // hook, nothing more runs in this process (tear-down would race the action).
         var abandoned = false
-        for (index, entry) in all.enumerated() where !entry.phase.isAfterScenario {
+        // By index, each step read where it is in `all` (not copied out of it for each loop).
+        for index in all.indices where !all[index].phase.isAfterScenario {
+            let phase = all[index].phase
             // Cancelled between two steps: the scenario did not do what it says, so it fails here (its
             // other steps skipped) — never passed with steps left unrun.
             if failure == nil, isCancelled, !(abandoned && onAbandonedStep != nil) {
                 let reason = "Run cancelled before this step."
-                let cancelled = StepOutcome.failed(reason: reason, location: entry.step.location)
-                emit(.stepFinished(id, step: index, phase: entry.phase, outcome: cancelled, duration: .zero))
+                let cancelled = StepOutcome.failed(reason: reason, location: all[index].step.location)
+                emit(.stepFinished(id, step: index, phase: phase, outcome: cancelled, duration: .zero))
                 failure = (index, reason)
                 continue
             }
             if failure != nil || isCancelled || (abandoned && onAbandonedStep != nil) {
-                emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
+                emit(.stepFinished(id, step: index, phase: phase, outcome: .skipped, duration: .zero))
                 continue
             }
             let (outcome, leftRunning) = await execute(
-                entry.step,
+                all[index].step,
                 index: index,
-                phase: entry.phase,
+                phase: phase,
                 in: context,
                 all: all,
                 emit: emit
@@ -408,24 +410,24 @@ package final class ScenarioRunner: Sendable {
         }
 
         // Tear-down, then the leak check: nothing is checked when tear-down is skipped.
-        let tearDown = all.enumerated().filter { $0.element.phase.isAfterScenario }
+        let tearDown = all.indices.filter { all[$0].phase.isAfterScenario }
         if settings.skipTearDown || (abandoned && onAbandonedStep != nil) {
-            for (index, entry) in tearDown {
-                emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
+            for index in tearDown {
+                emit(.stepFinished(id, step: index, phase: all[index].phase, outcome: .skipped, duration: .zero))
             }
         } else {
             let tearDownSteps = { @Sendable () async -> (failure: (step: Int, reason: String)?, abandoned: Bool) in
                 var failure: (step: Int, reason: String)?
                 var abandoned = false
-                for (index, entry) in tearDown {
+                for index in tearDown {
                     if abandoned && self.onAbandonedStep != nil {
-                        emit(.stepFinished(id, step: index, phase: entry.phase, outcome: .skipped, duration: .zero))
+                        emit(.stepFinished(id, step: index, phase: all[index].phase, outcome: .skipped, duration: .zero))
                         continue
                     }
                     let (outcome, leftRunning) = await self.execute(
-                        entry.step,
+                        all[index].step,
                         index: index,
-                        phase: entry.phase,
+                        phase: all[index].phase,
                         in: context,
                         all: all,
                         emit: emit,
