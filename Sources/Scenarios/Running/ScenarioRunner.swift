@@ -421,7 +421,9 @@ package final class ScenarioRunner: Sendable {
                 var abandoned = false
                 for index in tearDown {
                     if abandoned && self.onAbandonedStep != nil {
-                        emit(.stepFinished(id, step: index, phase: all[index].phase, outcome: .skipped, duration: .zero))
+                        emit(
+                            .stepFinished(id, step: index, phase: all[index].phase, outcome: .skipped, duration: .zero)
+                        )
                         continue
                     }
                     let (outcome, leftRunning) = await self.execute(
