@@ -20,9 +20,18 @@ package struct SentRequest: Sendable, Hashable, Codable {
 
     /// The distinct requests of `all` in first-seen order, at most ``perScenario``.
     package static func distinct(_ all: some Sequence<SentRequest>) -> [SentRequest] {
+        // A scenario sends a few requests: the first few kept are compared one by one (hashing each costs
+        // more); a set takes over past them.
+        let compared = 8
         var seen: Set<SentRequest> = []
         var kept: [SentRequest] = []
-        for request in all where seen.insert(request).inserted {
+        for request in all {
+            if kept.count < compared {
+                if kept.contains(request) { continue }
+            } else {
+                if seen.isEmpty { seen = Set(kept) }
+                if !seen.insert(request).inserted { continue }
+            }
             kept.append(request)
             if kept.count == perScenario { break }
         }

@@ -58,6 +58,12 @@ package final class RequestJournal: Sendable {
         state.withLock { $0.entries }
     }
 
+    /// `transform` of every kept request, oldest first, read where they are (no copy of the entries made
+    /// first); `transform` runs under the journal's lock, so it must not use the journal.
+    package func map<T: Sendable>(_ transform: (JournalEntry) -> T) -> [T] {
+        state.withLock { state in state.slots[state.start...].compactMap { $0.map(transform) } }
+    }
+
     /// How many requests were recorded since the last `clear()`, including those no longer kept.
     package var receivedCount: Int {
         state.withLock { $0.received }
