@@ -36,7 +36,7 @@ package struct RunTally: Sendable {
     /// A tally that counts each `scenarioFinished` it is given without remembering the scenario: for a
     /// source that ends each scenario exactly once (``ScenarioRunner``), so that a run of thousands of
     /// scenarios keeps no record of each — a worker keeps nothing of the scenarios it ran. It knows no
-    /// plan's order: ``unfinished`` is empty, ``hasFinished(_:)`` false.
+    /// plan's order: ``unfinished`` is empty, ``end(of:)`` `nil`.
     package static func counting() -> RunTally {
         var tally = RunTally()
         tally.remembersEnds = false
@@ -68,9 +68,6 @@ package struct RunTally: Sendable {
 
     /// Where the scenario is in ``order``, or `nil` when the plan does not have it.
     package func place(of id: ScenarioID) -> Int? { places.place(of: id) }
-
-    /// Whether the scenario has finished (and counted).
-    package func hasFinished(_ id: ScenarioID) -> Bool { finish(of: id) != nil }
 
     /// How the scenario ended and how long it took, read at once; `nil` while it has not finished.
     package func end(of id: ScenarioID) -> (outcome: ScenarioOutcome, duration: Duration)? {
