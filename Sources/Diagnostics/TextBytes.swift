@@ -22,26 +22,41 @@ package struct TextBytes {
 
     /// A number's decimal digits, as `String(number)` writes them, without making that string.
     package mutating func append(_ number: Int) {
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(of: number.magnitude, atLeast: 1)
+        Self.appendDecimal(number, to: &bytes)
     }
 
     /// Seconds with exactly three decimals (`0.012`, `10.000`): ``Duration/fixedSeconds``.
     package mutating func append(fixedSeconds duration: Duration) {
         let milliseconds = UInt64(duration.roundedMilliseconds)
-        appendDigits(of: UInt(milliseconds / 1000), atLeast: 1)
+        Self.appendDigits(of: UInt(milliseconds / 1000), to: &bytes)
         bytes.append(UInt8(ascii: "."))
-        appendDigits(of: UInt(milliseconds % 1000), atLeast: 3)
+        Self.appendDigits(of: UInt(milliseconds % 1000), atLeast: 3, to: &bytes)
     }
 
-    private mutating func appendDigits(of number: UInt, atLeast count: Int) {
-        let start = bytes.count
-        var rest = number
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0 || bytes.count - start < count
-        bytes[start...].reverse()
+    /// `number` in decimal, as `String(number)` writes it, appended to `bytes`: the one writer of digits
+    /// for every buffer of bytes (these lines, JSON, XML).
+    package static func appendDecimal(_ number: Int, to bytes: inout [UInt8]) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(of: number.magnitude, to: &bytes)
+    }
+
+    /// `number`'s decimal digits, at least `count` of them (zeros first; `count` at most 19), appended to
+    /// `bytes`.
+    package static func appendDigits(of number: UInt, atLeast count: Int = 1, to bytes: inout [UInt8]) {
+        var divisor: UInt = 1
+        var digits = 1
+        while number / divisor >= 10 {
+            divisor *= 10
+            digits += 1
+        }
+        while digits < min(count, 19) {
+            divisor *= 10
+            digits += 1
+        }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// The text so far.

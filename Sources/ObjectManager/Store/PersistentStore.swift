@@ -324,12 +324,9 @@ final class PersistentStore: Sendable {
                 let named = EntityDescription.named(values, attributes)
                 let columns = named.keys.sorted()
                 try Self.run(
-                    Self.statement(
-                        Self.insertSQL(entity, columns: columns),
-                        in: db,
-                        binding: columns.lazy.map { named[$0, default: .null].databaseValue }
-                    ),
-                    in: db
+                    Self.insertSQL(entity, columns: columns),
+                    in: db,
+                    binding: columns.lazy.map { named[$0, default: .null].databaseValue }
                 )
             }
             return db.lastInsertedRowID
@@ -338,52 +335,37 @@ final class PersistentStore: Sendable {
             guard !pairs.isEmpty else { return nil }
             let assignments = pairs.map { "\(quote($0.key)) = ?" }.joined(separator: ", ")
             try Self.run(
-                Self.statement(
-                    "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?",
-                    in: db,
-                    binding: pairs.lazy.map(\.value.databaseValue) + CollectionOfOne(rowID.databaseValue)
-                ),
-                in: db
+                "UPDATE \(quote(entity)) SET \(assignments) WHERE rowid = ?",
+                in: db,
+                binding: pairs.lazy.map(\.value.databaseValue) + CollectionOfOne(rowID.databaseValue)
             )
             return nil
         case .delete(let entity, let rowID):
             try Self.run(
-                Self.statement(
-                    "DELETE FROM \(quote(entity)) WHERE rowid = ?",
-                    in: db,
-                    binding: CollectionOfOne(rowID.databaseValue)
-                ),
-                in: db
+                "DELETE FROM \(quote(entity)) WHERE rowid = ?",
+                in: db,
+                binding: CollectionOfOne(rowID.databaseValue)
             )
             return nil
         case .link(let table, let pair):
             try Self.run(
-                Self.statement(
-                    "INSERT OR IGNORE INTO \(quote(table)) (\(Self.joinColumns)) VALUES (?, ?)",
-                    in: db,
-                    binding: [pair.source.databaseValue, pair.destination.databaseValue]
-                ),
-                in: db
+                "INSERT OR IGNORE INTO \(quote(table)) (\(Self.joinColumns)) VALUES (?, ?)",
+                in: db,
+                binding: [pair.source.databaseValue, pair.destination.databaseValue]
             )
             return nil
         case .unlink(let table, let pair):
             try Self.run(
-                Self.statement(
-                    "DELETE FROM \(quote(table)) WHERE \(Self.joinColumnsMatch)",
-                    in: db,
-                    binding: [pair.source.databaseValue, pair.destination.databaseValue]
-                ),
-                in: db
+                "DELETE FROM \(quote(table)) WHERE \(Self.joinColumnsMatch)",
+                in: db,
+                binding: [pair.source.databaseValue, pair.destination.databaseValue]
             )
             return nil
         case .unlinkAll(let table, let column, let value):
             try Self.run(
-                Self.statement(
-                    "DELETE FROM \(quote(table)) WHERE \(quote(column)) = ?",
-                    in: db,
-                    binding: CollectionOfOne(value.databaseValue)
-                ),
-                in: db
+                "DELETE FROM \(quote(table)) WHERE \(quote(column)) = ?",
+                in: db,
+                binding: CollectionOfOne(value.databaseValue)
             )
             return nil
         }
@@ -501,6 +483,11 @@ final class PersistentStore: Sendable {
         defer { sqlite3_reset(handle) }
         guard try nextRow(statement, in: db), sqlite3_column_type(handle, 0) != SQLITE_NULL else { return nil }
         return sqlite3_column_int64(handle, 0)
+    }
+
+    /// Runs `sql` with `values` bound (``statement(_:in:binding:)``) to its end, as ``run(_:in:)`` does.
+    private static func run(_ sql: String, in db: Database, binding values: some Sequence<DatabaseValue>) throws {
+        try run(statement(sql, in: db, binding: values), in: db)
     }
 
     /// Runs a statement that changes rows (an insert, an update, a delete) to its end and resets it, through

@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// XML written as UTF-8 bytes, text escaped as it is appended: how a report renders an element (JUnit's
 /// `testcase`, one per scenario of a run) without a `String` for each of its pieces.
 ///
@@ -40,7 +42,7 @@ struct XMLBytes {
 
     /// An integer in decimal.
     mutating func append(_ number: Int) {
-        append(unescaped: String(number))
+        TextBytes.appendDecimal(number, to: &bytes)
     }
 
     /// Text escaped for an attribute's value (`attribute`) or for element content.

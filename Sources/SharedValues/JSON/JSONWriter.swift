@@ -1,3 +1,5 @@
+import Diagnostics
+
 /// Writes JSON text without `JSONEncoder`: keys sorted or in dictionary order, `/` unescaped.
 enum JSONWriter {
     /// `value` as JSON text at the end of `out`; `htmlSafe` writes `<`, `>` and `&` in strings as `\u003c`,
@@ -119,7 +121,7 @@ enum JSONWriter {
     private static func writeMicros(_ micros: Int, into out: inout [UInt8]) {
         if micros < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = micros.magnitude
-        writeDigits(of: magnitude / 1_000_000, into: &out)
+        TextBytes.appendDigits(of: magnitude / 1_000_000, to: &out)
         var fraction = magnitude % 1_000_000
         guard fraction > 0 else { return }
         out.append(UInt8(ascii: "."))
@@ -128,32 +130,13 @@ enum JSONWriter {
             fraction /= 10
             digits -= 1
         }
-        var divisor: UInt = 1
-        for _ in 1..<digits { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
-        }
+        TextBytes.appendDigits(of: fraction, atLeast: digits, to: &out)
     }
 
     /// An integer in decimal, its digits written straight into `out` (no `String` made of them: every number
     /// of every document goes through here).
     static func writeInt(_ value: Int, into out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        writeDigits(of: value.magnitude, into: &out)
-    }
-
-    private static func writeDigits(of magnitude: UInt, into out: inout [UInt8]) {
-        guard magnitude >= 10 else {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude))
-            return
-        }
-        var divisor: UInt = 1
-        while magnitude / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
-            divisor /= 10
-        }
+        TextBytes.appendDecimal(value, to: &out)
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
