@@ -288,7 +288,7 @@ final class FailureLog: Sendable {
     var skipped: [(name: String, reason: String)] { state.withLock { $0.skipped } }
 }
 
-extension Array {
+extension RandomAccessCollection where Index == Int {
     fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
 

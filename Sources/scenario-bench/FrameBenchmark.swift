@@ -57,13 +57,15 @@ enum FrameBenchmark {
                     feature: "Feature \(index / 100)",
                     tags: [],
                     location: SourceLocation(file: file, line: 3 + index % 100, column: 5),
-                    steps: (0..<stepsPerScenario).map { step in
-                        RunPlan.PlannedStep(
-                            description: step == 0 ? "set up the test environment" : "step \(step)",
-                            phase: step == 0 ? .setUp : step == stepsPerScenario - 1 ? .tearDown : .steps,
-                            location: nil
-                        )
-                    }
+                    steps: RunPlan.PlannedSteps(
+                        (0..<stepsPerScenario).map { step in
+                            RunPlan.PlannedStep(
+                                description: step == 0 ? "set up the test environment" : "step \(step)",
+                                phase: step == 0 ? .setUp : step == stepsPerScenario - 1 ? .tearDown : .steps,
+                                location: nil
+                            )
+                        }
+                    )
                 )
             }
         )

@@ -21,7 +21,7 @@ struct ReporterTests {
             all.append(.init(description: step, phase: .steps, location: location(id.file, line + 2 + offset)))
         }
         all.append(.init(description: "tear down the test environment", phase: .tearDown, location: nil))
-        return .init(id: id, feature: feature, tags: [], location: location(id.file, line), steps: all)
+        return .init(id: id, feature: feature, tags: [], location: location(id.file, line), steps: .init(all))
     }
 
     static let events: [RunEvent] = {
@@ -249,7 +249,7 @@ struct ReporterTests {
             RunPlan.PlannedStep(description: "step \($0) with a long & plain description", phase: .steps, location: nil)
         }
         let plan = RunPlan(scenarios: [
-            .init(id: id, feature: "A", tags: [], location: Self.location("a.yml", 1), steps: steps)
+            .init(id: id, feature: "A", tags: [], location: Self.location("a.yml", 1), steps: .init(steps))
         ])
         let junit = JUnitReporter()
         junit.handle(.runStarted(plan))

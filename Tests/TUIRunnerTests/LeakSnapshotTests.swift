@@ -13,7 +13,9 @@ struct LeakSnapshotTests {
     static func plan() -> RunPlan {
         var plan = Fixtures.plan()
         for index in plan.scenarios.indices {
-            plan.scenarios[index].steps.append(.init(description: "check for leaks", phase: .leakCheck, location: nil))
+            plan.scenarios[index].steps = RunPlan.PlannedSteps(
+                plan.scenarios[index].steps + [.init(description: "check for leaks", phase: .leakCheck, location: nil)]
+            )
         }
         return plan
     }

@@ -13,7 +13,7 @@ extension ScenarioFileLoader {
         var steps: [Step] = []
         steps.reserveCapacity(items.count)
         for item in items {
-            if let step = step(item, bound: &bound) { steps.append(keepsActions ? step : step.describedOnly) }
+            if let step = step(item, bound: &bound) { steps.append(step) }
         }
         return steps
     }
@@ -140,7 +140,10 @@ extension ScenarioFileLoader {
             return step.placed(at: nameLocation, timeout: timeout)
         }
         do throws(StepArgumentError) {
-            let step = try definition.build(arguments, buildContext)
+            // Without its action when the process only reports it: before it is shared, so that every use
+            // shares the one described step.
+            let built = try definition.build(arguments, buildContext)
+            let step = keepsActions ? built : built.describedOnly
             if let sharedKey, builtSteps.count < Self.sharedStepsLimit { builtSteps[sharedKey] = step }
             // Its text is its meaning only when nothing about it was reported (a report names its place).
             if sharedKey != nil, let span, diagnostics.count == reportedBefore,

@@ -9,13 +9,22 @@ public import Diagnostics
 /// ```
 public struct Step: Sendable {
     /// What the step does, as shown in reports (`stub route Review POST to /422`).
-    public var description: String
+    public var description: String {
+        get { definition.description }
+        set { unique().description = newValue }
+    }
     /// Where the step was written; `nil` for steps that come from settings or code.
     public var location: SourceLocation?
     /// How long the step may keep answering *wait*; `nil` uses the run's step timeout.
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { definition.timeout }
+        set { unique().timeout = newValue }
+    }
     /// One attempt at the step. Thrown errors fail the step with the error's description.
-    public var action: @Sendable (ScenarioContext) async throws -> StepResult
+    public var action: @Sendable (ScenarioContext) async throws -> StepResult {
+        get { definition.action }
+        set { unique().action = newValue }
+    }
     /// How the runner calls a step's action.
     package enum Call: Sendable, Equatable {
         /// Raced against its timeout in a task of its own, as an app's code (on `AppCode.executor`): an
@@ -32,7 +41,10 @@ public struct Step: Sendable {
     }
     /// How the runner calls the action. Only the package's built-in steps say other than
     /// ``Call/racedAsAppCode``.
-    package var call = Call.racedAsAppCode
+    package var call: Call {
+        get { definition.call }
+        set { unique().call = newValue }
+    }
     /// Whether this step is an expectation that may give up before its timeout once the app has
     /// settled: when an attempt answers *wait* and, before it looked, no work a step started was
     /// running, the request queue was empty, every idling resource of the app was idle, and nothing
@@ -40,11 +52,56 @@ public struct Step: Sendable {
     /// runner fails it with its wait reason and says it gave up early. The runner takes that reading,
     /// not the step, so a late finish is never missed. Built-in expectations settle; mark an app's own
     /// expectation with ``givingUpWhenSettled()``.
-    public var settles = false
+    public var settles: Bool {
+        get { definition.settles }
+        set { unique().settles = newValue }
+    }
     /// The entity of the object this step binds with `as:`, when its definition knows it at load time
     /// (`create from factory` knows its factory's entity): later `${name.attribute}` references are
     /// then checked against that entity's attributes and relationships, with a suggestion.
-    public var boundEntity: String?
+    public var boundEntity: String? {
+        get { definition.boundEntity }
+        set { unique().boundEntity = newValue }
+    }
+
+    /// Everything but the location, kept once for every place a step built once is written (a loaded
+    /// suite keeps each scenario's steps for the whole run: a step is its location and one reference).
+    /// Copied before a change when shared, so a step is still a value.
+    private var definition: Definition
+
+    private final class Definition: @unchecked Sendable {
+        // Changed only through `unique()`, when no other step shares it: immutable once shared.
+        var description: String
+        var timeout: Duration?
+        var action: @Sendable (ScenarioContext) async throws -> StepResult
+        var call = Call.racedAsAppCode
+        var settles = false
+        var boundEntity: String?
+
+        init(
+            description: String,
+            timeout: Duration?,
+            action: @escaping @Sendable (ScenarioContext) async throws -> StepResult
+        ) {
+            self.description = description
+            self.timeout = timeout
+            self.action = action
+        }
+
+        func copy() -> Definition {
+            let copy = Definition(description: description, timeout: timeout, action: action)
+            copy.call = call
+            copy.settles = settles
+            copy.boundEntity = boundEntity
+            return copy
+        }
+    }
+
+    /// The definition, copied first if another step shares it.
+    private mutating func unique() -> Definition {
+        if !isKnownUniquelyReferenced(&definition) { definition = definition.copy() }
+        return definition
+    }
 
     /// Makes a step whose `action` runs with the scenario's context; see the example above.
     ///
@@ -59,10 +116,8 @@ public struct Step: Sendable {
         timeout: Duration? = nil,
         action: @escaping @Sendable (ScenarioContext) async throws -> StepResult
     ) {
-        self.description = description
+        self.definition = Definition(description: description, timeout: timeout, action: action)
         self.location = location
-        self.timeout = timeout
-        self.action = action
     }
 
     /// This step, marked as an expectation that gives up once the app has settled (``settles``).

@@ -144,7 +144,7 @@ package final class ScenarioRunner: Sendable {
 
     /// Every step a scenario runs, in order, with its phase.
     func steps(of scenario: Scenario) -> [(step: Step, phase: StepPhase)] {
-        // Appended to one array made once (every scenario's run and plan read it): not five arrays mapped and
+        // Appended to one array made once (every scenario's run reads it): not five arrays mapped and
         // joined, each step copied into each.
         var all: [(step: Step, phase: StepPhase)] = []
         all.reserveCapacity(
@@ -167,22 +167,27 @@ package final class ScenarioRunner: Sendable {
         steps(of: scenario).map { $0.step.timeout ?? settings.stepTimeout }
     }
 
-    /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``.
+    /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``. Its steps are the
+    /// scenarios' own step lists between the default set-up and tear-down planned once
+    /// (``RunPlan/PlannedSteps``).
     package func plan(_ scenarios: [Scenario]) -> RunPlan {
-        RunPlan(
+        let head = defaultSetUp.map { RunPlan.PlannedStep($0, phase: .setUp) }
+        var tail = defaultTearDown.map { RunPlan.PlannedStep($0, phase: .tearDown) }
+        if let leakCheck { tail.append(RunPlan.PlannedStep(leakCheck, phase: .leakCheck)) }
+        return RunPlan(
             scenarios: scenarios.map { scenario in
                 RunPlan.PlannedScenario(
                     id: scenario.id,
                     feature: scenario.feature,
                     tags: scenario.tags.sorted(),
                     location: scenario.location,
-                    steps: steps(of: scenario).map {
-                        RunPlan.PlannedStep(
-                            description: $0.step.description,
-                            phase: $0.phase,
-                            location: $0.step.location
-                        )
-                    },
+                    steps: RunPlan.PlannedSteps(
+                        head: head,
+                        setUp: scenario.setUp,
+                        steps: scenario.steps,
+                        tearDown: scenario.tearDown,
+                        tail: tail
+                    ),
                     skip: scenario.skip,
                     row: scenario.example?.row,
                     itemSource: scenario.itemSource
