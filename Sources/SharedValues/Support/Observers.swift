@@ -1,4 +1,4 @@
-package import Synchronization
+import Synchronization
 
 /// Callbacks registered by observers, called with each change; the one way the queue, the object
 /// manager and the stub server's journal tell waiting steps that something happened.
@@ -10,43 +10,59 @@ package import Synchronization
 /// observation.cancel()          // or let it go
 /// ```
 ///
-/// Its methods are inlinable: each module that keeps observers has them specialized for its values, so that
-/// adding, removing and notifying — several times a scenario — look no generic type up at run time.
+/// The list itself is not generic (``ObserverList``): adding and removing — several times a scenario, from
+/// modules where the compiler may not specialize a generic class's methods — look no generic type up at run
+/// time. Each callback is kept as a closure over a pointer to the value, valid for the call.
 package final class Observers<Value: Sendable>: Sendable {
-    package struct State {
-        /// The live callbacks, in the order they were added: notifying (far more frequent than adding or
-        /// removing one) copies the list, no dictionary.
-        package var callbacks: [(id: Int, body: @Sendable (Value) -> Void)] = []
-        package var next = 0
+    @usableFromInline let list = ObserverList()
 
-        @inlinable package init() {}
-    }
-
-    package let state: Mutex<State>
-
-    @inlinable package init() {
-        state = Mutex(State())
-    }
+    @inlinable package init() {}
 
     /// Registers `body` until the returned observation is cancelled or released.
     @inlinable
     package func add(_ body: @escaping @Sendable (Value) -> Void) -> Observation {
-        let id = state.withLock { state in
-            defer { state.next += 1 }
-            state.callbacks.append((state.next, body))
-            return state.next
-        }
-        return Observation { [weak self] in
-            self?.state.withLock { state in
-                if let index = state.callbacks.firstIndex(where: { $0.id == id }) { state.callbacks.remove(at: index) }
-            }
-        }
+        list.add { pointer in body(pointer.assumingMemoryBound(to: Value.self).pointee) }
     }
 
     /// Calls every registered callback with `value`, in the order they were added, outside the lock, on the
     /// calling thread.
     @inlinable
     package func notify(_ value: Value) {
+        withUnsafePointer(to: value) { list.notify(UnsafeRawPointer($0)) }
+    }
+}
+
+/// The callbacks of an ``Observers``, each taking a pointer to the value it is called with.
+package final class ObserverList: Sendable {
+    @usableFromInline typealias Callback = @Sendable (UnsafeRawPointer) -> Void
+
+    private struct State {
+        /// The live callbacks, in the order they were added: notifying (far more frequent than adding or
+        /// removing one) copies the list, no dictionary.
+        var callbacks: [(id: Int, body: Callback)] = []
+        var next = 0
+    }
+
+    private let state = Mutex(State())
+
+    @usableFromInline init() {}
+
+    @usableFromInline func add(_ body: @escaping Callback) -> Observation {
+        let id = state.withLock { state in
+            defer { state.next += 1 }
+            state.callbacks.append((state.next, body))
+            return state.next
+        }
+        return Observation { [weak self] in self?.remove(id) }
+    }
+
+    private func remove(_ id: Int) {
+        state.withLock { state in
+            if let index = state.callbacks.firstIndex(where: { $0.id == id }) { state.callbacks.remove(at: index) }
+        }
+    }
+
+    @usableFromInline func notify(_ value: UnsafeRawPointer) {
         let callbacks = state.withLock { $0.callbacks }
         for callback in callbacks { callback.body(value) }
     }

@@ -219,7 +219,7 @@ package struct ScenarioSuite: Sendable {
             buildContext: buildContext,
             onAbandonedStep: onAbandonedStep,
             leakCheck: { context in try await leaks.leaks(in: context) },
-            sentRequests: { _ in server.journal.map { SentRequest(method: $0.method, path: $0.path) } },
+            sentRequests: { _ in server.journal.methodsAndPaths.map { SentRequest(method: $0.method, path: $0.path) } },
             requestLog: { _, failed in Self.requestLog(server.journal, failed: failed, settings: settings) },
             stepCheck: stepCheck,
             prepare: { context in

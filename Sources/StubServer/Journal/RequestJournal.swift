@@ -58,10 +58,16 @@ package final class RequestJournal: Sendable {
         state.withLock { $0.entries }
     }
 
-    /// `transform` of every kept request, oldest first, read where they are (no copy of the entries made
-    /// first); `transform` runs under the journal's lock, so it must not use the journal.
-    package func map<T: Sendable>(_ transform: (JournalEntry) -> T) -> [T] {
-        state.withLock { state in state.slots[state.start...].compactMap { $0.map(transform) } }
+    /// The method and raw path of every kept request, oldest first, read where they are (no copy of the
+    /// entries made first). Not generic: a generic method here is not specialized for its callers in other
+    /// modules, and looked its result's types up at every call.
+    package var methodsAndPaths: [(method: String, path: String)] {
+        state.withLock { state in
+            var lines: [(method: String, path: String)] = []
+            lines.reserveCapacity(state.count)
+            for case let entry? in state.slots[state.start...] { lines.append((entry.method, entry.path)) }
+            return lines
+        }
     }
 
     /// How many requests were recorded since the last `clear()`, including those no longer kept.

@@ -187,7 +187,10 @@ struct StubResponder: HTTPResponder {
     /// is over it.
     private func readBody(of request: Request) async throws -> Body {
         var body = Body()
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limits.bodyBytes {
+        // The first field, read in place: the subscript by name joins every value into a new string.
+        if let field = request.headers.first(where: { $0.name == .contentLength }), let declared = Int(field.value),
+            declared > limits.bodyBytes
+        {
             body.length = declared
             body.refusal = .bodyTooLarge(length: declared, limit: limits.bodyBytes)
             return body
