@@ -17,12 +17,51 @@ package enum Terminal {
     /// Writes `data`, and says whether it could: a reader that went away (`| head`) is an error to
     /// handle (SIGPIPE is ignored: `ScenarioRun.main`), never a trap.
     @discardableResult
-    package static func write(_ data: some DataProtocol, to handle: FileHandle) -> Bool {
-        do {
-            try handle.write(contentsOf: data)
-            return true
-        } catch {
-            return false
+    package static func write(_ data: Data, to handle: FileHandle) -> Bool {
+        data.withUnsafeBytes { write($0, to: handle.fileDescriptor) }
+    }
+
+    /// Writes `bytes`, as data is written above.
+    @discardableResult
+    package static func write(_ bytes: [UInt8], to handle: FileHandle) -> Bool {
+        bytes.withUnsafeBytes { write($0, to: handle.fileDescriptor) }
+    }
+
+    /// Writes `text` as UTF-8, as data is written above.
+    @discardableResult
+    package static func write(_ text: String, to handle: FileHandle) -> Bool {
+        var text = text
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: handle.fileDescriptor) }
+    }
+
+    /// Writes every byte to the descriptor: straight to `write(2)` (a line a scenario; `FileHandle`'s
+    /// generic writing of a `Data` made of each cost more than the system call), a short write continued,
+    /// an interrupted one retried, a descriptor that would block waited on. `false` once it fails (a reader
+    /// that went away: `EPIPE`).
+    package static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var rest = bytes
+        while let start = rest.baseAddress, !rest.isEmpty {
+            let written = systemWrite(descriptor, start, rest.count)
+            if written >= 0 {
+                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
+            default:
+                return false
+            }
         }
+        return true
     }
 }
+
+#if canImport(Glibc)
+    private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+    private let systemWrite = Musl.write
+#endif

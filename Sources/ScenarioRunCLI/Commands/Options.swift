@@ -130,6 +130,6 @@ extension Terminal {
 /// further output is dropped and the run goes on, so the JUnit file and state are still written.
 final class StandardOutput: Sendable {
     func write(_ text: String) {
-        Terminal.write(Data(text.utf8), to: .standardOutput)
+        Terminal.write(text, to: .standardOutput)
     }
 }
