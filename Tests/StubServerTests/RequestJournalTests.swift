@@ -25,7 +25,10 @@ struct RequestJournalTests {
             journal.record(Self.entry("/\(index)"))
         }
         #expect(journal.entries.map(\.path) == ["/4997", "/4998", "/4999"])
-        #expect(journal.methodsAndPaths.map(\.path) == ["/4997", "/4998", "/4999"], "read in place, the same kept entries")
+        #expect(
+            journal.methodsAndPaths.map(\.path) == ["/4997", "/4998", "/4999"],
+            "read in place, the same kept entries"
+        )
         #expect(journal.methodsAndPaths.map(\.method) == journal.entries.map(\.method))
         #expect(journal.receivedCount == 5000)
         #expect(journal.entries(method: "post", path: "/4998").count == 1)
