@@ -4,6 +4,7 @@
 /// enum LastResponseKey: ContextKey { typealias Value = Response }
 /// context[LastResponseKey.self] = response
 /// ```
+@usableFromInline
 package protocol ContextKey {
     associatedtype Value: Sendable
 }

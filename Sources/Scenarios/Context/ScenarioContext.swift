@@ -121,23 +121,36 @@ public final class ScenarioContext: Sendable {
     // MARK: Storage
 
     /// Typed storage for step modules' state (object manager, stub journal, last response...).
+    ///
+    /// Stored in a box of the key's own value type, so a read takes the value out without a dynamic cast
+    /// (`as? K.Value` from `any Sendable` cost a cast through the runtime at every read). Inlinable, over
+    /// two methods that are not generic: each module that uses a key has the box made and opened for its
+    /// value type where it is used, instead of looking `Stored<K.Value>` and `Optional<K.Value>` up at run
+    /// time at every write (four a scenario, ~2 k instructions each).
+    @inlinable
     package subscript<K: ContextKey>(key: K.Type) -> K.Value? {
-        // Stored in a box of the key's own value type, so a read takes the value out without a dynamic
-        // cast (`as? K.Value` from `any Sendable` cost a cast through the runtime at every read); the box
-        // is taken out of the lock as stored (a closure returning `K.Value?` looked that type's metadata up).
         get {
-            guard let stored = state.withLock({ $0.storage[ObjectIdentifier(key)] }) else { return nil }
+            guard let stored = box(for: ObjectIdentifier(key)) else { return nil }
             return unsafeDowncast(stored, to: Stored<K.Value>.self).value
         }
         set {
-            // Boxed, or removed: assigning the optional itself looked up `Optional<K.Value>`'s metadata at
-            // every write.
-            if let newValue {
-                let boxed = Stored(newValue)
-                state.withLock { $0.storage[ObjectIdentifier(key)] = boxed }
-            } else {
-                _ = state.withLock { $0.storage.removeValue(forKey: ObjectIdentifier(key)) }
-            }
+            store(newValue.map { Stored($0) }, for: ObjectIdentifier(key))
+        }
+    }
+
+    /// The box stored for a key, if any.
+    @usableFromInline
+    func box(for key: ObjectIdentifier) -> (any AnyObject & Sendable)? {
+        state.withLock { $0.storage[key] }
+    }
+
+    /// Stores a key's box, or removes it (`nil`).
+    @usableFromInline
+    func store(_ box: (any AnyObject & Sendable)?, for key: ObjectIdentifier) {
+        if let box {
+            state.withLock { $0.storage[key] = box }
+        } else {
+            _ = state.withLock { $0.storage.removeValue(forKey: key) }
         }
     }
 
@@ -217,9 +230,11 @@ public final class ScenarioContext: Sendable {
 
 /// A value of ``ScenarioContext``'s typed storage: only the subscript of its key stores one, always of
 /// that key's `Value`, so a read knows the box's type.
-private final class Stored<Value: Sendable>: Sendable {
-    let value: Value
+@usableFromInline
+final class Stored<Value: Sendable>: Sendable {
+    @usableFromInline let value: Value
 
+    @usableFromInline
     init(_ value: Value) {
         self.value = value
     }
