@@ -33,6 +33,11 @@ package struct YAMLText: Sendable {
         guard Int(info.st_size) <= YAMLLimits.maxFileBytes else {
             throw YAMLError(.fileTooLarge(bytes: Int(info.st_size)))
         }
+        // The size it said, read straight into the text's storage (a file read into `Data` first held its
+        // bytes twice, at the largest moment of a large suite's loading); one that turns out longer (still
+        // growing) is read again below.
+        if let text = try readText(handle.fileDescriptor, size: Int(info.st_size)) { return text }
+        guard lseek(handle.fileDescriptor, 0, SEEK_SET) == 0 else { throw YAMLError(.unreadable) }
         // Never more than the limit and one byte, whatever the size said (a file still growing, a device).
         let data: Data
         do {
@@ -47,6 +52,56 @@ package struct YAMLText: Sendable {
         }.get()
     }
 
+    /// The text of a file of `size` bytes, read into the string's own storage and checked there; `nil`
+    /// when there is more to read than the size said.
+    static func readText(_ descriptor: Int32, size: Int) throws(YAMLError) -> YAMLText? {
+        var problem: YAMLError?
+        var longer = false
+        var bytesBeforeText = 0
+        var isASCII = true
+        // One byte more than the size, to see that nothing follows it.
+        let text = String(unsafeUninitializedCapacity: size + 1) { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            var filled = 0
+            while filled < buffer.count {
+                let count = systemRead(descriptor, base + filled, buffer.count - filled)
+                if count > 0 {
+                    filled += count
+                } else if count == 0 {
+                    break
+                } else if errno != EINTR {
+                    problem = YAMLError(.unreadable)
+                    return 0
+                }
+            }
+            if filled > size {
+                longer = true
+                return 0
+            }
+            if startsWithByteOrderMark(UnsafeBufferPointer(start: base, count: filled)) {
+                bytesBeforeText = 3
+                filled -= 3
+                UnsafeMutableRawPointer(base).copyMemory(from: base + 3, byteCount: filled)
+            }
+            do throws(YAMLError) {
+                isASCII = try validate(UnsafeBufferPointer(start: base, count: filled))
+            } catch {
+                problem = error
+                return 0
+            }
+            return filled
+        }
+        if let problem { throw problem }
+        if longer { return nil }
+        return YAMLText(source: SourceText(text), bytesBeforeText: bytesBeforeText, isASCII: isASCII)
+    }
+
+    private init(source: SourceText, bytesBeforeText: Int, isASCII: Bool) {
+        self.source = source
+        self.bytesBeforeText = bytesBeforeText
+        self.isASCII = isASCII
+    }
+
     /// Checks text already in memory (it is valid UTF-8, but may hold control characters or be too large).
     package init(checking text: String) throws(YAMLError) {
         var text = text
@@ -57,12 +112,17 @@ package struct YAMLText: Sendable {
     package init(validating bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) {
         guard bytes.count <= YAMLLimits.maxFileBytes else { throw YAMLError(.fileTooLarge(bytes: bytes.count)) }
         var body = bytes
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+        if Self.startsWithByteOrderMark(bytes) {
             body = UnsafeBufferPointer(rebasing: bytes[3...])
             bytesBeforeText = 3
         }
         isASCII = try Self.validate(body)
         source = SourceText(String(decoding: body, as: UTF8.self))
+    }
+
+    /// Whether the bytes start with UTF-8's byte-order mark (EF BB BF), which is not part of the text.
+    static func startsWithByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
     }
 
     /// Throws at the first byte that is not UTF-8, or the first character YAML does not allow
@@ -158,3 +218,9 @@ extension YAMLText {
         }
     }
 }
+
+#if canImport(Glibc)
+    private let systemRead = Glibc.read
+#elseif canImport(Musl)
+    private let systemRead = Musl.read
+#endif

@@ -47,7 +47,9 @@ package struct ScenarioLoader: Sendable {
                 buildContext: buildContext
             )
             fileLoader.keepsActions = keepsActions
-            scenarios += fileLoader.load()
+            let loaded = fileLoader.load()
+            // The first file's list kept as it is: appended to an empty list, it was copied whole.
+            if scenarios.isEmpty { scenarios = loaded } else { scenarios += loaded }
             diagnostics += fileLoader.diagnostics
         }
         guard diagnostics.isEmpty else { throw DiagnosticList(diagnostics) }
