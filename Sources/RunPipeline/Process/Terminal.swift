@@ -1,4 +1,5 @@
 package import Foundation
+import SharedValues
 
 /// This process's standard streams as the runner writes them: errors in words, and output that a
 /// reader that went away (`| head`) cannot turn into a trap.
@@ -34,34 +35,10 @@ package enum Terminal {
         return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: handle.fileDescriptor) }
     }
 
-    /// Writes every byte to the descriptor: straight to `write(2)` (a line a scenario; `FileHandle`'s
-    /// generic writing of a `Data` made of each cost more than the system call), a short write continued,
-    /// an interrupted one retried, a descriptor that would block waited on. `false` once it fails (a reader
-    /// that went away: `EPIPE`).
+    /// Writes every byte to the descriptor (``writeEveryByte(of:to:)``: a line a scenario; `FileHandle`'s
+    /// generic writing of a `Data` made of each cost more than the system call). `false` once it fails (a
+    /// reader that went away: `EPIPE`).
     package static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-        var rest = bytes
-        while let start = rest.baseAddress, !rest.isEmpty {
-            let written = systemWrite(descriptor, start, rest.count)
-            if written >= 0 {
-                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-                continue
-            }
-            switch errno {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
-                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&ready, 1, -1)
-            default:
-                return false
-            }
-        }
-        return true
+        writeEveryByte(of: bytes, to: descriptor) == 0
     }
 }
-
-#if canImport(Glibc)
-    private let systemWrite = Glibc.write
-#elseif canImport(Musl)
-    private let systemWrite = Musl.write
-#endif

@@ -1,4 +1,5 @@
 package import Foundation
+import SharedValues
 
 /// A file that could not be written, said in words: `Cannot write 'out/report.xml': it is a folder.`
 /// Reports and the kept store are written through ``replace(_:writing:)`` or ``write(_:to:)``, so a
@@ -105,26 +106,10 @@ package struct FileWriteError: Error, CustomStringConvertible {
         return "\(error)"
     }
 
-    /// Every byte of `data` to `descriptor`, retrying short writes and EINTR; any other failure throws.
+    /// Every byte of `data` to `descriptor` (``writeEveryByte(of:to:)``: short writes continued, EINTR
+    /// retried, a descriptor that would block waited on); any other failure throws.
     package static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(FileWriteError) {
-        var failure: Int32 = 0
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                if written == 0 {
-                    failure = EIO
-                    return
-                }
-                offset += written
-            }
-        }
+        let failure = data.withUnsafeBytes { writeEveryByte(of: $0, to: descriptor) }
         if failure != 0 { throw FileWriteError(path: path, reason: String(cString: strerror(failure))) }
     }
 
