@@ -163,6 +163,28 @@ struct VerifyCLITests {
         )
     }
 
+    /// A field HTTP/1.1 cannot carry is refused once, before anything is sent, saying why (it failed every
+    /// request the check sent, each with the client's own words).
+    @Test(arguments: [
+        ("Résumé: secret-1", "--header 'Résumé': the header name \"Résumé\" is not an HTTP token."),
+        ("X Token: secret-1", "--header 'X Token': the header name \"X Token\" is not an HTTP token."),
+        (
+            "X-Token: secret-1${LINE_29}b",
+            "--header 'X-Token': the value of header X-Token has a line break or another control character."
+        ),
+    ])
+    func aHeaderHTTPCannotCarryIsAUsageError(header: String, message: String) async throws {
+        let result = try await CLI.run(
+            ["verify", "--target", "http://127.0.0.1:9", "--header", header],
+            directory: try consumerProject(),
+            environment: ["LINE_29": "one\ntwo"]
+        )
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stdout.contains("passed"), "nothing was checked: \(result.stdout)")
+        #expect(!(result.stdout + result.stderr).contains("secret-1"), "a header's value is never printed")
+    }
+
     @Test func aTargetThatIsNoURLIsAUsageError() async throws {
         let result = try await CLI.run(["verify", "--target", "staging"], directory: try consumerProject())
         #expect(result.status == 2)

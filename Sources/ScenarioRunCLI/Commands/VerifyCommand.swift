@@ -75,9 +75,26 @@ struct VerifyCommand: AsyncParsableCommand {
                     + "not set."
             )
         }
+        for header in headers {
+            // Refused once, here, saying why, rather than by every request the check would send; named by its
+            // field only (header values are never printed).
+            let field = Self.header(header, environment: environment)
+            guard let reason = field.unsendableReason else { continue }
+            throw ValidationError("--header '\(field.name)': \(reason).")
+        }
         if let junit, let problem = FileWriteError.problem(writing: project.resolved(junit)) {
             throw ValidationError("--junit: \(problem)")
         }
+    }
+
+    /// The field `--header 'Name: value'` sends: the name and the value trimmed, the value's variables read
+    /// from the environment.
+    static func header(_ text: String, environment: [String: String]) -> HTTPHeader {
+        let (name, value) = text.split(separator: ":", maxSplits: 1).map(String.init).pair
+        return HTTPHeader(
+            name: name.trimmingCharacters(in: .whitespaces),
+            value: expanded(value.trimmingCharacters(in: .whitespaces), environment: environment)
+        )
     }
 
     func run() async throws {
@@ -93,13 +110,7 @@ struct VerifyCommand: AsyncParsableCommand {
         } catch {
             throw Terminal.failLoading(error)
         }
-        let sent: [HTTPHeader] = headers.map { header in
-            let (name, value) = header.split(separator: ":", maxSplits: 1).map(String.init).pair
-            return HTTPHeader(
-                name: name.trimmingCharacters(in: .whitespaces),
-                value: Self.expanded(value.trimmingCharacters(in: .whitespaces), environment: environment)
-            )
-        }
+        let sent = headers.map { Self.header($0, environment: environment) }
         let output = StandardOutput()
         let reporter = PlainReporter(colors: Terminal.colors(environment: environment)) { output.write($0) }
         let junitReporter = junit.map { _ in JUnitReporter() }
