@@ -89,7 +89,12 @@ struct LeakCheckRunnerTests {
 
         // Blamed on the step itself: its own location, no sender named.
         #expect(
-            ScenarioRunner.failed(StepCheckFailure(reason: "bad", sender: 2), at: 2, step: scenario.steps[1], all: [])
+            ScenarioRunner.failed(
+                StepCheckFailure(reason: "bad", sender: 2),
+                at: 2,
+                step: scenario.steps[1],
+                all: ScenarioSteps()
+            )
                 == .failed(reason: "bad", location: SourceLocation(file: "s.yml", line: 5, column: 9))
         )
     }

@@ -62,37 +62,13 @@ package struct RunPlan: Sendable, Hashable, Codable {
     }
 
     /// The steps of a planned scenario in run order, each with its phase: a list, or — in a plan made of
-    /// loaded scenarios (``ScenarioRunner/plan(_:)``) — the scenario's own step lists where the scenario
-    /// keeps them, between the run's default set-up and tear-down kept once for every scenario. A plan of
-    /// many scenarios keeps no second copy of their steps (a loaded suite keeps both for the whole run).
+    /// loaded scenarios (``ScenarioRunner/plan(_:)``) — the scenario's ``ScenarioSteps``, read where the
+    /// scenario and the run keep them. A plan of many scenarios keeps no second copy of their steps (a loaded
+    /// suite keeps both for the whole run).
     package struct PlannedSteps: RandomAccessCollection, Sendable, Hashable, Codable, ExpressibleByArrayLiteral {
         private enum Storage: Sendable {
             case listed([PlannedStep])
-            case parts(Parts)
-        }
-
-        /// A scenario's steps in the parts they are kept in: the shared `head` and `tail` already planned,
-        /// the scenario's (and its file's) step lists as loaded.
-        private struct Parts: Sendable {
-            var head: [PlannedStep]
-            var setUp: [Step]
-            var steps: [Step]
-            var tearDown: [Step]
-            var tail: [PlannedStep]
-
-            var count: Int { head.count + setUp.count + steps.count + tearDown.count + tail.count }
-
-            subscript(position: Int) -> PlannedStep {
-                var index = position
-                if index < head.count { return head[index] }
-                index -= head.count
-                if index < setUp.count { return PlannedStep(setUp[index], phase: .setUp) }
-                index -= setUp.count
-                if index < steps.count { return PlannedStep(steps[index], phase: .steps) }
-                index -= steps.count
-                if index < tearDown.count { return PlannedStep(tearDown[index], phase: .tearDown) }
-                return tail[index - tearDown.count]
-            }
+            case run(ScenarioSteps)
         }
 
         private let storage: Storage
@@ -106,10 +82,9 @@ package struct RunPlan: Sendable, Hashable, Codable {
             storage = .listed(steps)
         }
 
-        /// A scenario's steps: `head` (planned once, the default set-up), the file's `setUp`, the scenario's
-        /// `steps`, the file's `tearDown`, then `tail` (planned once, the default tear-down and what follows).
-        package init(head: [PlannedStep], setUp: [Step], steps: [Step], tearDown: [Step], tail: [PlannedStep]) {
-            storage = .parts(Parts(head: head, setUp: setUp, steps: steps, tearDown: tearDown, tail: tail))
+        /// What a scenario runs, as planned steps.
+        package init(_ steps: ScenarioSteps) {
+            storage = .run(steps)
         }
 
         package var startIndex: Int { 0 }
@@ -117,15 +92,16 @@ package struct RunPlan: Sendable, Hashable, Codable {
         package var endIndex: Int {
             switch storage {
             case .listed(let steps): steps.count
-            case .parts(let parts): parts.count
+            case .run(let steps): steps.count
             }
         }
 
         package subscript(position: Int) -> PlannedStep {
-            precondition(position >= 0 && position < endIndex, "a planned step's index out of range")
             switch storage {
             case .listed(let steps): return steps[position]
-            case .parts(let parts): return parts[position]
+            case .run(let steps):
+                let (step, phase) = steps[position]
+                return PlannedStep(step, phase: phase)
             }
         }
 

@@ -142,22 +142,17 @@ package final class ScenarioRunner: Sendable {
 
     // MARK: Plan
 
-    /// Every step a scenario runs, in order, with its phase.
-    func steps(of scenario: Scenario) -> [(step: Step, phase: StepPhase)] {
-        // Appended to one array made once (every scenario's run reads it): not five arrays mapped and
-        // joined, each step copied into each.
-        var all: [(step: Step, phase: StepPhase)] = []
-        all.reserveCapacity(
-            defaultSetUp.count + scenario.setUp.count + scenario.steps.count + scenario.tearDown.count
-                + defaultTearDown.count + 1
+    /// Every step a scenario runs, in order, with its phase: its lists as loaded, between the run's default
+    /// set-up and tear-down (no list made for each scenario).
+    func steps(of scenario: Scenario) -> ScenarioSteps {
+        ScenarioSteps(
+            defaultSetUp: defaultSetUp,
+            setUp: scenario.setUp,
+            steps: scenario.steps,
+            tearDown: scenario.tearDown,
+            defaultTearDown: defaultTearDown,
+            leakCheck: leakCheck
         )
-        for step in defaultSetUp { all.append((step, .setUp)) }
-        for step in scenario.setUp { all.append((step, .setUp)) }
-        for step in scenario.steps { all.append((step, .steps)) }
-        for step in scenario.tearDown { all.append((step, .tearDown)) }
-        for step in defaultTearDown { all.append((step, .tearDown)) }
-        if let leakCheck { all.append((leakCheck, .leakCheck)) }
-        return all
     }
 
     /// The timeout of every step a scenario runs, in the plan's order: its own `timeout:`, else the
@@ -167,27 +162,17 @@ package final class ScenarioRunner: Sendable {
         steps(of: scenario).map { $0.step.timeout ?? settings.stepTimeout }
     }
 
-    /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``. Its steps are the
-    /// scenarios' own step lists between the default set-up and tear-down planned once
-    /// (``RunPlan/PlannedSteps``).
+    /// The plan a run of `scenarios` announces in ``RunEvent/runStarted(_:)``. Its steps are read from
+    /// each scenario's ``ScenarioSteps`` (``RunPlan/PlannedSteps``): no second copy of them.
     package func plan(_ scenarios: [Scenario]) -> RunPlan {
-        let head = defaultSetUp.map { RunPlan.PlannedStep($0, phase: .setUp) }
-        var tail = defaultTearDown.map { RunPlan.PlannedStep($0, phase: .tearDown) }
-        if let leakCheck { tail.append(RunPlan.PlannedStep(leakCheck, phase: .leakCheck)) }
-        return RunPlan(
+        RunPlan(
             scenarios: scenarios.map { scenario in
                 RunPlan.PlannedScenario(
                     id: scenario.id,
                     feature: scenario.feature,
                     tags: scenario.tags.sorted(),
                     location: scenario.location,
-                    steps: RunPlan.PlannedSteps(
-                        head: head,
-                        setUp: scenario.setUp,
-                        steps: scenario.steps,
-                        tearDown: scenario.tearDown,
-                        tail: tail
-                    ),
+                    steps: RunPlan.PlannedSteps(steps(of: scenario)),
                     skip: scenario.skip,
                     row: scenario.example?.row,
                     itemSource: scenario.itemSource
@@ -482,7 +467,7 @@ package final class ScenarioRunner: Sendable {
         index: Int,
         phase: StepPhase,
         in context: ScenarioContext,
-        all: [(step: Step, phase: StepPhase)],
+        all: ScenarioSteps,
         emit: @Sendable (RunEvent) -> Void,
         cancellable: Bool = true
     ) async -> (outcome: StepOutcome, abandoned: Bool) {
@@ -606,7 +591,7 @@ package final class ScenarioRunner: Sendable {
         _ failure: StepCheckFailure,
         at index: Int,
         step: Step,
-        all: [(step: Step, phase: StepPhase)]
+        all: ScenarioSteps
     )
         -> StepOutcome
     {
