@@ -137,9 +137,31 @@ struct RunEventLinesTests {
             #"["log",\#(identity)"#, #"["log",\#(identity)]"#, #"["log",\#(identity),]"#, #"["log",\#(identity),"x"] "#,
             #"["log",\#(identity),"x"]]"#, #"["finished",\#(identity),"passed"]"#, #"["log",\#(identity)"x"]"#,
             #"["end",\#(identity)]"#, #"["output",\#(identity)]"#, #"["lo"g",\#(identity),"x"]"#,
+            // Fields read without the parser when they are plain, and by it otherwise: both read them alike.
+            #"["step",\#(identity),3,"setUp"]"#, #"["step",\#(identity),-3,"setUp"]"#,
+            #"["step",\#(identity),01,"setUp"]"#, #"["step",\#(identity),0,"setUp"]"#,
+            #"["step",\#(identity),-0,"setUp"]"#, #"["step",\#(identity),-,"setUp"]"#,
+            #"["step",\#(identity),3 ,"setUp"]"#, #"["step",\#(identity), 3,"setUp"]"#,
+            #"["step",\#(identity),3.0,"setUp"]"#, #"["step",\#(identity),3e2,"setUp"]"#,
+            #"["step",\#(identity),99999999999999999999,"setUp"]"#, #"["step",\#(identity),true,"setUp"]"#,
+            #"["step",\#(identity),3,"setUp""#, #"["step",\#(identity),3,"setUp]"#,
+            #"["step",\#(identity),3,"setUp"]x"#,
+            #"["step",\#(identity),3,"setUp",]"#, #"["step",\#(identity),3,,"setUp"]"#,
+            #"["step",\#(identity),3"setUp"]"#,
+            #"["step",\#(identity),3,"set\u0055p"]"#, #"["step",\#(identity),3,"set\"Up"]"#,
+            "[\"step\",\(identity),3,\"set\tUp\"]", "[\"step\",\(identity),3,\"set\u{7F}Up\"]",
+            #"["started",\#(identity),null]"#, #"["started",\#(identity),nul]"#, #"["started",\#(identity),1]"#,
+            #"["stepFinished",\#(identity),1,"steps","passed",9223372036854775807]"#,
+            #"["stepFinished",\#(identity),1,"steps","passed",-9223372036854775808]"#,
+            #"["stepFinished",\#(identity),1,"steps","passed",9223372036854775808]"#,
+            #"["finished",\#(identity),"passed",12]"#, #"["log",\#(identity),"r\#u{e9}views"]"#,
         ] {
             lines.append(Data(damaged.utf8))
             lines.append(try #require(RunEventLines.encode(.log(b, "again"))).dropLast())
+        }
+        // Bytes that are not UTF-8 in a string (a lone continuation byte, a cut sequence).
+        for bytes: [UInt8] in [[0x80], [0xE2, 0x86], [0xE2, 0x86, 0x92]] {
+            lines.append(Data(#"["log",\#(identity),"a"#.utf8) + Data(bytes) + Data(#"b"]"#.utf8))
         }
         lines.append(RunEventLines.encodeEnd(status: 0).dropLast())
         var decoder = RunEventLines.Decoder()
@@ -149,6 +171,18 @@ struct RunEventLinesTests {
                 "\(String(decoding: line, as: UTF8.self))"
             )
         }
+        // Read by the decoder that knows b's identity: plain fields, a negative number, UTF-8 in a string.
+        #expect(
+            decoder.decodeMessage(Data(#"["step",\#(identity),-3,"setUp"]"#.utf8))
+                == .event(.stepStarted(b, step: -3, phase: .setUp))
+        )
+        #expect(
+            decoder.decodeMessage(Data(#"["log",\#(identity),"GET / → 200"]"#.utf8)) == .event(.log(b, "GET / → 200"))
+        )
+        #expect(
+            decoder.decodeMessage(Data(#"["stepFinished",\#(identity),0,"steps","passed",0]"#.utf8))
+                == .event(.stepFinished(b, step: 0, phase: .steps, outcome: .passed, duration: .zero))
+        )
     }
 
     @Test func runLevelEventsAndOtherLinesAreNotEvents() {

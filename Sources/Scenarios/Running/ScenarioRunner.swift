@@ -651,7 +651,7 @@ package final class ScenarioRunner: Sendable {
         }
         let ended = Eventual<Result<StepResult, any Error>>()
         // An app's step runs as an app's code; a built-in one that calls app code places that code itself.
-        let action = Task(executorPreference: step.call == .racedAsOwnWork ? nil : AppCode.executor) {
+        let action = AppCode.task(on: step.call == .racedAsOwnWork ? nil : AppCode.executor) {
             do {
                 ended.resolve(.success(try await step.action(context)))
             } catch {

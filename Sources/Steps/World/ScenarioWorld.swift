@@ -124,7 +124,7 @@ public final class ScenarioWorld: Sendable {
         on executor: (any TaskExecutor)?
     ) {
         state.withLock { $0.running += 1 }
-        let task = Task(executorPreference: executor) { [weak self, weak context] in
+        let task = AppCode.task(on: executor) { [weak self, weak context] in
             await work()
             self?.state.withLock { $0.running -= 1 }
             context?.signalChange()
