@@ -103,6 +103,9 @@ let package = Package(
             // every downstream build; shim.h defines what they would, and the module map links ncursesw.
             providers: [.apt(["libncurses-dev"])]
         ),
+        // Swift concurrency's global-enqueue hook reached by the linker (EventLoopExecutor), with or without
+        // `--static-swift-stdlib`.
+        .systemLibrary(name: "CSwiftHooks"),
         .target(
             name: "TUIRunner",
             dependencies: ["Scenarios", "Diagnostics", "CNCurses"],
@@ -129,7 +132,7 @@ let package = Package(
             name: "ScenarioRunCLI",
             dependencies: [
                 "RunPipeline", "Scenarios", "Steps", "StubServer", "ObjectManager", "TUIRunner", "Diagnostics",
-                "Contract", "SharedValues",
+                "Contract", "SharedValues", "CSwiftHooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -193,7 +196,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "ObjectManager", "ScenarioRunCLI", "RunPipeline", "Scenarios", "Steps", "Diagnostics", "TestSupport",
-                "scenario-run-faults", "scenario-run-async",
+                "scenario-run-faults", "scenario-run-async", "CSwiftHooks",
                 // A real https server to record from (TestUpstream).
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

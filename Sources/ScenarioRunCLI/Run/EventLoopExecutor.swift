@@ -1,3 +1,4 @@
+import CSwiftHooks
 import Foundation
 import NIOCore
 import NIOPosix
@@ -49,7 +50,9 @@ package enum EventLoopExecutor {
 
     /// Whether the hook is now ours.
     private static func installHook() -> Bool {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return false }
+        // Reached through the linker, not `dlsym`: a runtime linked statically (`--static-swift-stdlib`)
+        // exports no symbol for `dlsym` to find, and the run fell back to NIO's take-over, half as fast.
+        let symbol = UnsafeMutableRawPointer(cswifthooks_enqueue_global_hook())
         let hook: EnqueueGlobalHook = { job, _ in
             guard !enqueuedOnItsLoop(job, asAppCode: false) else { return }
             // `any()` stays on the current loop when called from one of the group's threads.
