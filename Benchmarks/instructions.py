@@ -32,7 +32,9 @@ PARTS = [
     ("casts, conformance and metadata lookups", r"swift_(conformsTo|dynamicCast|getGeneric|instantiate|getTypeByMangled|checkMetadataState|getAssociated|getWitnessTable)|__swift_instantiate|tryCast|MetadataCache|ConcurrentReadableHashMap|_conformsToProtocol|swift::_gatherWrittenGeneric"),
     ("malloc and free", r"\b(_int_malloc|_int_free|malloc|free|cfree|realloc|calloc|malloc_consolidate|unlink_chunk|tcache|swift_(allocObject|deallocObject|slowAlloc|slowDealloc)|_swift_stdlib_malloc)"),
     ("hashing", r"\$ss6Hasher|siphash|_hashValue"),
-    ("task hops (Swift concurrency runtime)", r"libswift_Concurrency\.so|swift_task_|swift_job_|swift_continuation|swift_asyncLet"),
+    # The runtime's C++ functions by name too: in an executable linked with --static-swift-stdlib no
+    # shared library names them.
+    ("task hops (Swift concurrency runtime)", r"libswift_Concurrency\.so|swift_task_|swift_job_|swift_continuation|swift_asyncLet|withStatusRecordLock|swift::(AsyncTask|runJob|StackAllocator|TaskAllocator|\w*StatusRecord|Job\b|ExecutorRef|SerialExecutorRef|TaskExecutorRef)|\$sSc"),
     ("SQLite", r"sqlite3|libsqlite3"),
     ("GRDB", r"\$s4GRDB"),
     ("HTTP: NIO, Hummingbird", r"\$s\d+(NIO[A-Za-z]*|_NIO[A-Za-z]*|Hummingbird[A-Za-z]*|HTTPTypes|ServiceLifecycle|AsyncAlgorithms)"),
@@ -43,7 +45,7 @@ PARTS = [
     ("JSON, shared values", r"\$s12SharedValues"),
     ("YAML", r"Yams|\$s10YAMLSource|libyaml|yaml_"),
     ("Foundation", r"libFoundation|libFoundationEssentials|libFoundationInternationalization|\$s20FoundationEssentials|\$s10Foundation"),
-    ("Swift standard library", r"libswiftCore\.so|libswift_StringProcessing|libswiftSynchronization|\$ss"),
+    ("Swift standard library", r"libswiftCore\.so|libswift_StringProcessing|libswiftSynchronization|\$ss|swift::|\bswift_|_swift_"),
     ("kernel interface, libc, loader", r"libc\.so|ld-linux|libpthread|libm\.so|libdispatch|libBlocksRuntime"),
 ]
 
