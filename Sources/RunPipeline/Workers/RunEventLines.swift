@@ -57,8 +57,8 @@ package enum RunEventLines {
             out.append(UInt8(ascii: ","))
             value.append(to: &out)
         }
-        // The fields every scenario writes several times, written straight (the same bytes as `field`):
-        // made into JSON values first, they were most of the cost of a line.
+        // The fields every scenario writes several times, written straight (the same bytes as a JSON value's
+        // `field`): made into JSON values first, they were most of the cost of a line.
         func field(_ number: Int) {
             out.append(UInt8(ascii: ","))
             TextBytes.appendDecimal(number, to: &out)
@@ -70,14 +70,8 @@ package enum RunEventLines {
         func field(_ duration: Duration) {
             field(nanosecondCount(duration))
         }
-        func field(_ phase: StepPhase) {
-            out.append(UInt8(ascii: ","))
-            out.append(UInt8(ascii: "\""))
-            word(phase).withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(UInt8(ascii: "\""))
-        }
-        func field(_ outcome: StepOutcome) {
-            guard case .passed = outcome else { return field(json(outcome)) }
+        // A passed outcome, a step's or a scenario's, as `json(_:)` writes it.
+        func passed() {
             out.append(contentsOf: #","passed""#.utf8)
         }
         switch event {
@@ -89,7 +83,7 @@ package enum RunEventLines {
         case .stepStarted(let id, let step, let phase):
             start("step", id)
             field(step)
-            field(phase)
+            field(phase.rawValue)
         case .stepWaiting(let id, let step, let reason, let waited):
             start("waiting", id)
             field(step)
@@ -98,8 +92,8 @@ package enum RunEventLines {
         case .stepFinished(let id, let step, let phase, let outcome, let duration):
             start("stepFinished", id)
             field(step)
-            field(phase)
-            field(outcome)
+            field(phase.rawValue)
+            if case .passed = outcome { passed() } else { field(json(outcome)) }
             field(duration)
         case .log(let id, let line):
             start("log", id)
@@ -118,11 +112,7 @@ package enum RunEventLines {
             field(duration)
         case .scenarioFinished(let id, let outcome, let duration):
             start("finished", id)
-            if case .passed = outcome {
-                out.append(contentsOf: #","passed""#.utf8)
-            } else {
-                field(json(outcome))
-            }
+            if case .passed = outcome { passed() } else { field(json(outcome)) }
             field(duration)
         }
         out.append(UInt8(ascii: "]"))
@@ -422,16 +412,6 @@ package enum RunEventLines {
         case .string(let text): .some(text)
         case .null: .some(nil)
         default: nil
-        }
-    }
-
-    /// The phase's raw value, as written in a line.
-    private static func word(_ phase: StepPhase) -> StaticString {
-        switch phase {
-        case .setUp: "setUp"
-        case .steps: "steps"
-        case .tearDown: "tearDown"
-        case .leakCheck: "leakCheck"
         }
     }
 

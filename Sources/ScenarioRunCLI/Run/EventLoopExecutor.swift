@@ -27,7 +27,7 @@ package enum EventLoopExecutor {
         @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
 
     /// Makes NIO's singleton group of `loops` event loops the global executor; falls back to NIO's own
-    /// take-over (every job as the loop's serial executor, as before) when the hook is missing or taken.
+    /// take-over (every job as the loop's serial executor, as before) when something else set the hook.
     package static func install(loops: Int) {
         NIOSingletons.groupLoopCountSuggestion = max(1, min(loops, 64))
         guard installHook() else {

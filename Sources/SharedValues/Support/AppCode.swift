@@ -33,7 +33,8 @@ package enum AppCode {
     /// the runtime's status-record lock at each of its hops (about 80 a scenario, DECISIONS 214).
     ///
     /// ```swift
-    /// let task = AppCode.task(on: step.isAppCode ? AppCode.executor : nil) { await work() }
+    /// let appsWork = AppCode.task(on: AppCode.executor) { await hook() }   // back through the loop at each await
+    /// let ownWork = AppCode.task(on: nil) { await send() }                 // a plain task
     /// ```
     package static func task(
         on executor: (any TaskExecutor)?,
