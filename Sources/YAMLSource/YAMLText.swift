@@ -78,16 +78,16 @@ package struct YAMLText: Sendable {
                 longer = true
                 return 0
             }
-            if startsWithByteOrderMark(UnsafeBufferPointer(start: base, count: filled)) {
-                bytesBeforeText = 3
-                filled -= 3
-                UnsafeMutableRawPointer(base).copyMemory(from: base + 3, byteCount: filled)
-            }
             do throws(YAMLError) {
-                isASCII = try validate(UnsafeBufferPointer(start: base, count: filled))
+                (bytesBeforeText, isASCII) = try checked(UnsafeBufferPointer(start: base, count: filled))
             } catch {
                 problem = error
                 return 0
+            }
+            // The text without its byte-order mark.
+            if bytesBeforeText > 0 {
+                filled -= bytesBeforeText
+                UnsafeMutableRawPointer(base).copyMemory(from: base + bytesBeforeText, byteCount: filled)
             }
             return filled
         }
@@ -111,18 +111,18 @@ package struct YAMLText: Sendable {
     /// Checks bytes: size, UTF-8, control characters; drops a leading byte-order mark.
     package init(validating bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) {
         guard bytes.count <= YAMLLimits.maxFileBytes else { throw YAMLError(.fileTooLarge(bytes: bytes.count)) }
-        var body = bytes
-        if Self.startsWithByteOrderMark(bytes) {
-            body = UnsafeBufferPointer(rebasing: bytes[3...])
-            bytesBeforeText = 3
-        }
-        isASCII = try Self.validate(body)
-        source = SourceText(String(decoding: body, as: UTF8.self))
+        (bytesBeforeText, isASCII) = try Self.checked(bytes)
+        source = SourceText(String(decoding: UnsafeBufferPointer(rebasing: bytes[bytesBeforeText...]), as: UTF8.self))
     }
 
-    /// Whether the bytes start with UTF-8's byte-order mark (EF BB BF), which is not part of the text.
-    static func startsWithByteOrderMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    /// A file's bytes checked (``validate(_:)``) after UTF-8's byte-order mark (EF BB BF), which is not part
+    /// of the text: how many bytes come before the text (3 with the mark), and whether the text is ASCII.
+    /// The one check of a file's bytes, read from disk or given in memory.
+    static func checked(_ bytes: UnsafeBufferPointer<UInt8>) throws(YAMLError) -> (bytesBeforeText: Int, isASCII: Bool)
+    {
+        let hasMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        let bytesBeforeText = hasMark ? 3 : 0
+        return (bytesBeforeText, try validate(UnsafeBufferPointer(rebasing: bytes[bytesBeforeText...])))
     }
 
     /// Throws at the first byte that is not UTF-8, or the first character YAML does not allow

@@ -137,7 +137,9 @@ struct RunEventLinesTests {
             #"["log",\#(identity)"#, #"["log",\#(identity)]"#, #"["log",\#(identity),]"#, #"["log",\#(identity),"x"] "#,
             #"["log",\#(identity),"x"]]"#, #"["finished",\#(identity),"passed"]"#, #"["log",\#(identity)"x"]"#,
             #"["end",\#(identity)]"#, #"["output",\#(identity)]"#, #"["lo"g",\#(identity),"x"]"#,
-            // Fields read without the parser when they are plain, and by it otherwise: both read them alike.
+            // Fields read where they are, after the identity, and as the whole line: both read them alike
+            // (a comma and nothing after it is no field, here as in the whole line).
+            #"["started",\#(identity),]"#, #"["started",\#(identity),[]]"#, #"["log",\#(identity),"x" ]"#,
             #"["step",\#(identity),3,"setUp"]"#, #"["step",\#(identity),-3,"setUp"]"#,
             #"["step",\#(identity),01,"setUp"]"#, #"["step",\#(identity),0,"setUp"]"#,
             #"["step",\#(identity),-0,"setUp"]"#, #"["step",\#(identity),-,"setUp"]"#,
@@ -171,7 +173,7 @@ struct RunEventLinesTests {
                 "\(String(decoding: line, as: UTF8.self))"
             )
         }
-        // Read by the decoder that knows b's identity: plain fields, a negative number, UTF-8 in a string.
+        // Read by the decoder that knows b's identity: a negative number, UTF-8 in a string, a passed step.
         #expect(
             decoder.decodeMessage(Data(#"["step",\#(identity),-3,"setUp"]"#.utf8))
                 == .event(.stepStarted(b, step: -3, phase: .setUp))

@@ -192,16 +192,11 @@ package enum RunEventLines {
                         return memcmp(expected, line + start, identity.count) == 0
                     })
                 else { return nil }
-                // The fields after the identity, as an array of their own.
+                // The fields after the identity, read by the JSON parser where they are (as the rest of the
+                // line's array: no copy of the line with a `[` put back).
                 var rest: [JSONValue] = []
-                if bytes[end] == UInt8(ascii: ","), let fields = flatFields(bytes, from: end + 1) {
-                    rest = fields
-                } else if bytes[end] == UInt8(ascii: ",") {
-                    var array: [UInt8] = []
-                    array.reserveCapacity(bytes.count - end)
-                    array.append(UInt8(ascii: "["))
-                    array.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(end + 1)...]))
-                    guard case .array(let fields)? = array.withUnsafeBufferPointer({ try? JSONValue.parse($0) })
+                if bytes[end] == UInt8(ascii: ",") {
+                    guard let fields = try? JSONValue.parseElements(UnsafeBufferPointer(rebasing: bytes[(end + 1)...]))
                     else { return nil }
                     rest = fields
                 } else if bytes[end] != UInt8(ascii: "]") || end + 1 != bytes.count {
@@ -210,77 +205,6 @@ package enum RunEventLines {
                 return RunEventLines.decode(kind: kind, id: identity.id, rest: rest)
             }
         }
-    }
-
-    /// The fields from `start` to the line's closing `]` when each is a plain integer (`-?(0|[1-9][0-9]*)`,
-    /// within `Int`), a string of UTF-8 without an escape or a control character, or `null` — most lines:
-    /// a step's start and end, a log line, a passed scenario's end — read without the JSON parser; `nil`
-    /// for anything else (an escape, other bytes, a nested value, spaces, a damaged line), which the
-    /// parser then reads. What it reads, it reads as the parser does (the decoder's test compares the two
-    /// on every line).
-    private static func flatFields(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> [JSONValue]? {
-        var fields: [JSONValue] = []
-        fields.reserveCapacity(4)
-        var index = start
-        while index < bytes.count {
-            let first = bytes[index]
-            if first == UInt8(ascii: "\"") {
-                let open = index + 1
-                index = open
-                var isASCII = true
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                    let byte = bytes[index]
-                    guard byte >= 0x20, byte != 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                    if byte > 0x7F { isASCII = false }
-                    index += 1
-                }
-                guard index < bytes.count else { return nil }
-                let text = UnsafeBufferPointer(rebasing: bytes[open..<index])
-                if isASCII {
-                    fields.append(.string(String(decoding: text, as: UTF8.self)))
-                } else {
-                    // Bytes that are not UTF-8 are left to the parser, which refuses them.
-                    guard let string = String(validating: text, as: UTF8.self) else { return nil }
-                    fields.append(.string(string))
-                }
-                index += 1
-            } else if first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) {
-                let negative = first == UInt8(ascii: "-")
-                var digit = negative ? index + 1 : index
-                guard digit < bytes.count, bytes[digit] >= UInt8(ascii: "0"), bytes[digit] <= UInt8(ascii: "9") else {
-                    return nil
-                }
-                // A leading zero stands alone, and `-0` is left to the parser.
-                if bytes[digit] == UInt8(ascii: "0") {
-                    guard !negative, digit + 1 < bytes.count,
-                        bytes[digit + 1] < UInt8(ascii: "0") || bytes[digit + 1] > UInt8(ascii: "9")
-                    else { return nil }
-                }
-                var value = 0
-                while digit < bytes.count, bytes[digit] >= UInt8(ascii: "0"), bytes[digit] <= UInt8(ascii: "9") {
-                    let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
-                    let (sum, overflowedAgain) = times.addingReportingOverflow(Int(bytes[digit] - UInt8(ascii: "0")))
-                    guard !overflowed, !overflowedAgain else { return nil }
-                    value = sum
-                    digit += 1
-                }
-                fields.append(.int(negative ? -value : value))
-                index = digit
-            } else if first == UInt8(ascii: "n"), index + 3 < bytes.count, bytes[index + 1] == UInt8(ascii: "u"),
-                bytes[index + 2] == UInt8(ascii: "l"), bytes[index + 3] == UInt8(ascii: "l")
-            {
-                fields.append(.null)
-                index += 4
-            } else {
-                return nil
-            }
-            // Then a comma and another field, or the line's last byte, `]`.
-            guard index < bytes.count else { return nil }
-            if bytes[index] == UInt8(ascii: "]") { return index + 1 == bytes.count ? fields : nil }
-            guard bytes[index] == UInt8(ascii: ",") else { return nil }
-            index += 1
-        }
-        return nil
     }
 
     /// The message of a line's fields, or `nil`.

@@ -32,6 +32,31 @@ struct JSONParser {
         return value
     }
 
+    /// The elements of an array whose `[` and first elements came before `bytes`: values separated by
+    /// commas up to the closing `]`, which ends `bytes`. What `parse` reads of `[` and `bytes` after the
+    /// elements before — the same values, the same errors, the same depth — without the array's text copied
+    /// to have its `[` put back (a worker line's fields after its scenario's identity).
+    static func parseElements(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> [JSONValue] {
+        var parser = JSONParser(bytes: bytes)
+        // Inside the array already, as `parse` would be.
+        parser.depth = 1
+        var elements: [JSONValue] = []
+        while true {
+            parser.skipWhitespace()
+            elements.append(try parser.value())
+            parser.skipWhitespace()
+            let byte = parser.current
+            guard byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") else {
+                throw parser.error("Expected ',' or ']' in an array")
+            }
+            parser.index += 1
+            if byte == UInt8(ascii: "]") { break }
+        }
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("Unexpected text after the JSON value") }
+        return elements
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
