@@ -40,13 +40,22 @@ struct WorkerLaunchpadTests {
         #expect(unloadable.status == 2, "\(unloadable.stderr)")
         let passing = try await CLI.run(["--ci", "Scenarios/reviews.yml:25"], environment: environment)
         #expect(passing.status == 0, "\(passing.stderr)")
+        // Three started for --jobs 3: none is left behind by a run that fails to load or needs one.
+        let threeUnloadable = try await CLI.run(
+            ["--ci", "--jobs", "3", "Scenarios/no-such-file.yml"],
+            environment: environment
+        )
+        #expect(threeUnloadable.status == 2, "\(threeUnloadable.stderr)")
+        let threeForOne = try await CLI.run(["--ci", "--jobs=3", "Scenarios/reviews.yml:25"], environment: environment)
+        #expect(threeForOne.status == 0, "\(threeForOne.stderr)")
         #expect(await eventually(timeout: .seconds(30)) { Self.processes(marked: mark).isEmpty })
     }
 
-    /// A run's first worker is the runner forked as it started (an app's `main.swift` calls
-    /// `ScenarioRun.run(app:)`): no second executable to load, its command line the
-    /// runner's own; a second worker is spawned, `scenario-run worker`. Both run their scenario.
-    @Test func theFirstWorkerIsTheRunnerForkedAndASecondIsSpawned() async throws {
+    /// A run's workers are the runner forked as it started (an app's `main.swift` calls
+    /// `ScenarioRun.run(app:)`), as many as `--jobs` asks: no second executable to load, their command
+    /// line the runner's own; none holds another's channel (each has as many descriptors open). Each runs
+    /// its scenarios.
+    @Test func theWorkersAreTheRunnerForked() async throws {
         // Two workers are handed two scenarios each: the first of each runs while both wait.
         let scenarios = (1...4).map { number in
             "  - scenario: S\(number)\n    steps: [{touch: started-\(number)}, {wait for file: go}]\n"
@@ -65,14 +74,26 @@ struct WorkerLaunchpadTests {
         }
         #expect(await eventually { started().count == 2 }, "a scenario runs in each worker")
         let runner = running.process.processIdentifier
-        let commandLines = ProcessList.children(of: runner).map(Self.commandLine(of:))
+        let workers = ProcessList.children(of: runner)
+        let commandLines = workers.map(Self.commandLine(of:))
         #expect(commandLines.count == 2, "\(commandLines)")
-        #expect(commandLines.filter { $0 == Self.commandLine(of: runner) }.count == 1, "forked: \(commandLines)")
-        #expect(commandLines.filter { $0.last == "worker" }.count == 1, "spawned: \(commandLines)")
+        #expect(commandLines.allSatisfy { $0 == Self.commandLine(of: runner) }, "forked: \(commandLines)")
+        let descriptors = workers.map(Self.openDescriptors(of:))
+        #expect(descriptors.count == 2 && descriptors[0] == descriptors[1], "\(descriptors)")
         _ = FileManager.default.createFile(atPath: project.appendingPathComponent("go").path, contents: nil)
         let result = await running.wait()
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasSuffix("4 passed, 0 failed\n"), "\(result.stdout)")
+    }
+
+    /// How many workers are started before the command line is parsed: `--jobs`' value, 1 without it.
+    @Test func theWorkersStartedFirstAreTheJobsAsked() {
+        #expect(RootCommand.jobsAsked([]) == 1)
+        #expect(RootCommand.jobsAsked(["--ci", "--jobs", "3"]) == 3)
+        #expect(RootCommand.jobsAsked(["--jobs=4", "Scenarios/a.yml"]) == 4)
+        #expect(RootCommand.jobsAsked(["--jobs", "x"]) == 1)
+        #expect(RootCommand.jobsAsked(["--jobs"]) == 1)
+        #expect(RootCommand.jobsAsked(["--", "--jobs", "3"]) == 1, "after --, a file's name")
     }
 
     /// A file the app opened before `ScenarioRun.main` (a global holding a log file) is the forked
@@ -122,6 +143,11 @@ struct WorkerLaunchpadTests {
     static func commandLine(of pid: pid_t) -> [String] {
         let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
         return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// How many descriptors a process has open (`/proc/PID/fd`).
+    static func openDescriptors(of pid: pid_t) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
     }
 
     /// The processes whose environment holds `SCENARIO_RUN_TEST_MARK=mark` (zombies have none).

@@ -80,6 +80,11 @@ package enum ChildProcesses {
         running.withLock { _ = $0.remove(pid) }
     }
 
+    /// Forgets every child: this process is a worker forked from the one that started them.
+    static func forgetAll() {
+        running.withLock { $0 = [] }
+    }
+
     /// Sends SIGKILL to every child still running.
     static func killAll() {
         for pid in running.withLock({ $0 }) { kill(pid, SIGKILL) }

@@ -1,48 +1,54 @@
 import Synchronization
 
-/// The first worker of a run, started as the executable starts — before its command line is parsed and
-/// the project's settings read. Forked while the process has its one thread, it costs no process start
-/// at all; spawned (`scenario-run worker`), its own process start (the dynamic loader, the Swift
-/// runtime's first lookups: about 15 ms) runs on the other core meanwhile, not after. It waits for its
-/// run; the run's ``WorkerPool`` adopts it for its first slot. One nobody adopts (the command turned out
-/// to be `check`, `--list`, a usage error, a run in this process) is dismissed, or reads the end of its
-/// input when this process ends, and ends too.
+/// The workers of a run, started as the executable starts — before its command line is parsed and the
+/// project's settings read: as many as `--jobs` asks (within the core and open-file limits). Forked while
+/// the process has its one thread, they cost no process start at all; the first spawned
+/// (`scenario-run worker`, from a process that has threads) has its own process start (the dynamic
+/// loader, the Swift runtime's first lookups: about 15 ms) on the other core meanwhile, not after. Each
+/// waits for its run; the run's ``WorkerPool`` adopts them for its slots, in order. One nobody adopts (the
+/// command turned out to be `check`, `--list`, a usage error, a run in this process, fewer slots) is
+/// dismissed, or reads the end of its input when this process ends, and ends too.
 ///
 /// ```swift
 /// if RootCommand.mayRunWorkers(arguments, environment: environment),
-///     WorkerLaunchpad.prestart(forking: true) == .worker { … }   // this process is the worker now
-/// let started = WorkerLaunchpad.take()   // the pool's first launch; nil when none was started
+///     WorkerLaunchpad.prestart(forking: true, workers: 2) == .worker { … }   // this process is a worker now
+/// let started = WorkerLaunchpad.take()   // a slot's launch; nil when none is waiting
 /// ```
 package enum WorkerLaunchpad {
-    private static let waiting = Mutex<WorkerProcess.Started?>(nil)
+    private static let waiting = Mutex<[WorkerProcess.Started]>([])
 
-    /// Starts a worker to wait for its run, unless too few open files are allowed for one (the run then
-    /// says why, or runs in this process) or it cannot start (the pool's own launch then says why).
+    /// Starts `workers` workers (at least one; no more than ``WorkerPool/workerLimit`` and the open-file
+    /// limit allow) to wait for their run, unless too few open files are allowed for one (the run then
+    /// says why, or runs in this process) or none can start (the pool's own launch then says why).
     ///
     /// With `forking` and while this process has one thread (an app's `main.swift` calling
-    /// `ScenarioRun.run(app:)`), the worker is this process forked; otherwise
-    /// `scenario-run worker` is spawned. Returns ``Side/worker`` in the forked worker, which goes on as
-    /// one (``WorkerMain/run(app:)``), and ``Side/command`` in this process.
-    package static func prestart(forking: Bool) -> Side {
-        guard let limit = OpenFiles.softLimit, OpenFiles.workersFitting(limit) > 0 else { return .command }
+    /// `ScenarioRun.run(app:)`), each worker is this process forked, and none of them holds another's
+    /// channel; otherwise one `scenario-run worker` is spawned (the pool spawns the others as it starts).
+    /// Returns ``Side/worker`` in a forked worker, which goes on as one (``WorkerMain/run(app:)``), and
+    /// ``Side/command`` in this process.
+    package static func prestart(forking: Bool, workers: Int = 1) -> Side {
+        guard let limit = OpenFiles.softLimit else { return .command }
+        let count = min(max(1, workers), WorkerPool.workerLimit, OpenFiles.workersFitting(limit))
+        guard count > 0 else { return .command }
         OpenFiles.closeDescriptorsOverTheLimit()
-        let started: WorkerProcess.Started
+        var started: [WorkerProcess.Started] = []
         if forking, ForkedProcess.hasOneThread {
-            do {
-                guard let forked = try WorkerProcess.fork() else { return .worker }
-                started = forked
-            } catch {
-                return .command
+            for _ in 0..<count {
+                do {
+                    guard let forked = try WorkerProcess.fork(closing: started) else { return .worker }
+                    started.append(forked)
+                } catch {
+                    break
+                }
             }
-        } else {
-            guard let spawned = try? WorkerProcess.start(arguments: [WorkerMain.command]) else { return .command }
-            started = spawned
+        } else if let spawned = try? WorkerProcess.start(arguments: [WorkerMain.command]) {
+            started.append(spawned)
         }
         let previous = waiting.withLock { waiting in
             defer { waiting = started }
             return waiting
         }
-        previous?.dismiss()
+        for worker in previous { worker.dismiss() }
         return .command
     }
 
@@ -54,16 +60,18 @@ package enum WorkerLaunchpad {
         case worker
     }
 
-    /// The worker started for this run, once; `nil` when none was, or it was taken.
+    /// The next worker started for this run, once each; `nil` when none was, or all were taken.
     static func take() -> WorkerProcess.Started? {
-        waiting.withLock { waiting in
-            defer { waiting = nil }
-            return waiting
-        }
+        waiting.withLock { waiting in waiting.isEmpty ? nil : waiting.removeFirst() }
     }
 
-    /// Ends the waiting worker, if any: the run runs in this process, or runs nothing.
+    /// Ends the waiting workers, if any: the run runs in this process, runs nothing, or has taken the
+    /// ones it has slots for.
     package static func dismiss() {
-        take()?.dismiss()
+        let rest = waiting.withLock { waiting in
+            defer { waiting = [] }
+            return waiting
+        }
+        for worker in rest { worker.dismiss() }
     }
 }

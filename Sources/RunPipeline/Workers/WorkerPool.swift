@@ -118,6 +118,8 @@ package final class WorkerPool: RunExecutor {
         }
         core = Mutex(Core(machine: WorkerPoolMachine(pool)))
         deliver(.start)
+        // Workers started as this process started beyond the slots (``WorkerLaunchpad``) run nothing.
+        WorkerLaunchpad.dismiss()
     }
 
     /// Why workers ended without a scenario to blame; a run with any fails (exit status 1).
@@ -271,7 +273,7 @@ package final class WorkerPool: RunExecutor {
         var run = options.run
         run.board = board?.path
         run.slot = slot
-        // The first launch adopts the worker started as this process started (``WorkerLaunchpad``).
+        // A launch adopts a worker started as this process started, while one waits (``WorkerLaunchpad``).
         let started: WorkerProcess.Started
         if let waiting = WorkerLaunchpad.take() {
             started = waiting

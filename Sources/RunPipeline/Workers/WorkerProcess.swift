@@ -80,13 +80,19 @@ package final class WorkerProcess: Sendable {
     }
 
     /// Forks this process, which has one thread (``ForkedProcess/hasOneThread``), into a worker waiting for
-    /// its run, as ``start(arguments:executable:)`` starts one. Returns the worker in this process, and
-    /// `nil` in the worker, which goes on as one (``WorkerMain/run(app:)``).
-    static func fork() throws(StartFailure) -> Started? {
+    /// its run, as ``start(arguments:executable:)`` starts one. The worker closes this process's ends of
+    /// its own channel and of the channels of `others` (workers forked before it), and forgets their
+    /// processes: it is none of theirs. Returns the worker in this process, and `nil` in the worker, which
+    /// goes on as one (``WorkerMain/run(app:)``).
+    static func fork(closing others: [Started] = []) throws(StartFailure) -> Started? {
         let ends = try WorkerEnds()
         let parents = [ends.reading, ends.writing, ends.errorsReading]
         switch ForkedProcess.fork(input: ends.workers, errors: ends.errorsWriting, closing: parents) {
         case .child:
+            for other in others {
+                for handle in [other.reading, other.writing, other.errors] { try? handle.close() }
+            }
+            ChildProcesses.forgetAll()
             return nil
         case .parent(let process):
             return ends.started(.forked(process))

@@ -92,6 +92,22 @@ struct RootCommand: AsyncParsableCommand {
         }
     }
 
+    /// How many workers `--jobs N` (or `--jobs=N`) in `arguments` asks for, judged before they are parsed
+    /// to start them meanwhile (``WorkerLaunchpad``); 1 without it, or when its value is no number. A
+    /// wrong guess costs idle process starts the run dismisses, or workers it starts itself.
+    static func jobsAsked(_ arguments: [String]) -> Int {
+        var value: Substring?
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { break }
+            if argument == "--jobs", index + 1 < arguments.count {
+                value = arguments[index + 1][...]
+            } else if argument.hasPrefix("--jobs=") {
+                value = argument.dropFirst("--jobs=".count)
+            }
+        }
+        return value.flatMap { Int($0) } ?? 1
+    }
+
     /// `run`'s options that run its scenarios in this process or run none (``mayRunWorkers(_:environment:)``).
     static let noWorkerOptions = ["--in-process", "--list", "--record"]
 

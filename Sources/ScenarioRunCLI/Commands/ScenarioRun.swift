@@ -70,13 +70,13 @@ public enum ScenarioRun {
     private static func start(_ arguments: [String], forking: Bool) -> WorkerLaunchpad.Side {
         // A closed pipe (`| head`, a parent that died) makes writes fail instead of killing the process.
         signal(SIGPIPE, SIG_IGN)
-        // A worker of a run parses no command line: its run comes on its channel. A run's first worker
-        // starts first of all, beside this process's parsing and loading.
+        // A worker of a run parses no command line: its run comes on its channel. A run's workers start
+        // first of all, beside this process's parsing and loading.
         var role = WorkerLaunchpad.Side.command
         if WorkerMain.isWorker(arguments) {
             role = .worker
         } else if RootCommand.mayRunWorkers(arguments, environment: ProcessInfo.processInfo.environment) {
-            role = WorkerLaunchpad.prestart(forking: forking)
+            role = WorkerLaunchpad.prestart(forking: forking, workers: RootCommand.jobsAsked(arguments))
         }
         // Every task of the run, the HTTP client and the stub server share NIO's singleton event loop: a
         // step, its request and the server's answer run on one thread instead of hopping between Swift's
