@@ -261,15 +261,12 @@ package final class JUnitReporter: Sendable {
                 first = false
                 xml.append(start)
             }
-            let steps = record.stepLines(scenario.id)
-            if leavingOutPassedSteps, !steps.isEmpty,
-                steps.allSatisfy({ if case .passed? = $0.outcome { true } else { false } })
-            {
+            if leavingOutPassedSteps, record.allStepsPassed(scenario.id) {
                 // Left out: the report writes them here from the plan.
                 passedStepsAt = xml.bytes.count
                 first = false
             } else {
-                for step in steps {
+                for step in record.stepLines(scenario.id) {
                     switch step.outcome {
                     case .failed(let reason, _)?:
                         line("✗ ")

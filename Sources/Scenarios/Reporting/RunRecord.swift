@@ -176,6 +176,15 @@ struct RunRecord: Sendable {
     }
 
     /// The step lines of a scenario: `✓ description`, `✗ description`, `⚠ description`, `- description (skipped)`.
+    /// Whether scenario `id` has steps and every one of them passed in its last try: what
+    /// ``stepLines(_:)`` would give all passed, without making the lines.
+    func allStepsPassed(_ id: ScenarioID) -> Bool {
+        guard let planned = planned(id), !planned.steps.isEmpty, let outcomes = scenario(id)?.steps,
+            outcomes.count >= planned.steps.count
+        else { return false }
+        return outcomes.prefix(planned.steps.count).allSatisfy { if case .passed? = $0 { true } else { false } }
+    }
+
     func stepLines(_ id: ScenarioID) -> [(glyph: StepGlyph, description: String, outcome: StepOutcome?)] {
         guard let planned = planned(id) else { return [] }
         let record = scenario(id)
