@@ -53,7 +53,8 @@ struct WorkerLaunchpadTests {
 
     /// A run's workers are the runner forked as it started (an app's `main.swift` calls
     /// `ScenarioRun.run(app:)`), as many as `--jobs` asks: no second executable to load, their command
-    /// line the runner's own; none holds another's channel (each has as many descriptors open). Each runs
+    /// line the runner's own; none holds another's channel (each shares with the runner the sockets it
+    /// had before it forked, and no more: not the runner's end of another worker's channel). Each runs
     /// its scenarios.
     @Test func theWorkersAreTheRunnerForked() async throws {
         // Two workers are handed two scenarios each: the first of each runs while both wait.
@@ -78,12 +79,52 @@ struct WorkerLaunchpadTests {
         let commandLines = workers.map(Self.commandLine(of:))
         #expect(commandLines.count == 2, "\(commandLines)")
         #expect(commandLines.allSatisfy { $0 == Self.commandLine(of: runner) }, "forked: \(commandLines)")
-        let descriptors = workers.map(Self.openDescriptors(of:))
-        #expect(descriptors.count == 2 && descriptors[0] == descriptors[1], "\(descriptors)")
+        let runnersSockets = Self.sockets(of: runner)
+        let shared = workers.map { Self.sockets(of: $0).intersection(runnersSockets) }
+        #expect(shared.count == 2 && shared[0] == shared[1], "\(shared) of the runner's \(runnersSockets)")
+        #expect(runnersSockets.subtracting(shared.first ?? []).count == 2, "the runner's ends of two channels")
         _ = FileManager.default.createFile(atPath: project.appendingPathComponent("go").path, contents: nil)
         let result = await running.wait()
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.hasSuffix("4 passed, 0 failed\n"), "\(result.stdout)")
+    }
+
+    /// A worker forked after another is not that one's parent: signalled twice, it ends at once, and the
+    /// worker forked before it runs on (a worker that kept its parent's list of children would take them
+    /// down with it, as the runner does on a second interrupt).
+    @Test func aWorkerEndedTwiceTakesNoOtherWorkerWithIt() async throws {
+        let scenarios = (1...4).map { number in
+            "  - scenario: S\(number)\n    steps: [{touch: started-\(number)}, {wait for file: go}]\n"
+        }
+        let project = try CLI.project(["Scenarios/waiting.yml": "feature: Waiting\nscenarios:\n" + scenarios.joined()])
+        let running = try CLI.Running(
+            ["--ci", "--jobs", "2"],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
+        let started = {
+            (1...4).filter {
+                FileManager.default.fileExists(atPath: project.appendingPathComponent("started-\($0)").path)
+            }
+        }
+        #expect(await eventually { started().count == 2 }, "a scenario runs in each worker")
+        let workers = ProcessList.children(of: running.process.processIdentifier).sorted()
+        try #require(workers.count == 2, "\(workers)")
+        // Forked in turn: the second has the larger pid.
+        let (first, second) = (workers[0], workers[1])
+        #expect(await eventually { ProcessList.handles(SIGTERM, pid: second) })
+        kill(second, SIGTERM)
+        kill(second, SIGTERM)
+        #expect(await eventually { ProcessList.hasEnded(second) }, "the worker signalled twice ends")
+        #expect(!ProcessList.hasEnded(first), "the worker forked before it runs on")
+        _ = FileManager.default.createFile(atPath: project.appendingPathComponent("go").path, contents: nil)
+        let result = await running.wait()
+        // The first worker's two scenarios pass; the second's, cancelled by its first SIGTERM, do not.
+        #expect(
+            result.stdout.contains("✓ S1 (") && result.stdout.contains("✓ S2 ("),
+            "\(result.stdout)\(result.stderr)"
+        )
     }
 
     /// How many workers are started before the command line is parsed: `--jobs`' value, 1 without it.
@@ -145,9 +186,16 @@ struct WorkerLaunchpadTests {
         return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// How many descriptors a process has open (`/proc/PID/fd`).
-    static func openDescriptors(of pid: pid_t) -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
+    /// The sockets a process has open, by the `socket:[INODE]` its descriptors link to (`/proc/PID/fd`).
+    static func sockets(of pid: pid_t) -> Set<String> {
+        let directory = "/proc/\(pid)/fd"
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return Set(
+            descriptors.compactMap { descriptor in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(descriptor)"))
+                    .flatMap { $0.hasPrefix("socket:") ? $0 : nil }
+            }
+        )
     }
 
     /// The processes whose environment holds `SCENARIO_RUN_TEST_MARK=mark` (zombies have none).

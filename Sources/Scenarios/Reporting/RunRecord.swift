@@ -175,7 +175,6 @@ struct RunRecord: Sendable {
         tally.place(of: id)
     }
 
-    /// The step lines of a scenario: `✓ description`, `✗ description`, `⚠ description`, `- description (skipped)`.
     /// Whether scenario `id` has steps and every one of them passed in its last try: what
     /// ``stepLines(_:)`` would give all passed, without making the lines.
     func allStepsPassed(_ id: ScenarioID) -> Bool {
@@ -185,6 +184,7 @@ struct RunRecord: Sendable {
         return outcomes.prefix(planned.steps.count).allSatisfy { if case .passed? = $0 { true } else { false } }
     }
 
+    /// The step lines of a scenario: `✓ description`, `✗ description`, `⚠ description`, `- description (skipped)`.
     func stepLines(_ id: ScenarioID) -> [(glyph: StepGlyph, description: String, outcome: StepOutcome?)] {
         guard let planned = planned(id) else { return [] }
         let record = scenario(id)
