@@ -57,23 +57,7 @@ struct WorkerLaunchpadTests {
     /// had before it forked, and no more: not the runner's end of another worker's channel). Each runs
     /// its scenarios.
     @Test func theWorkersAreTheRunnerForked() async throws {
-        // Two workers are handed two scenarios each: the first of each runs while both wait.
-        let scenarios = (1...4).map { number in
-            "  - scenario: S\(number)\n    steps: [{touch: started-\(number)}, {wait for file: go}]\n"
-        }
-        let project = try CLI.project(["Scenarios/waiting.yml": "feature: Waiting\nscenarios:\n" + scenarios.joined()])
-        let running = try CLI.Running(
-            ["--ci", "--jobs", "2"],
-            directory: project,
-            environment: [:],
-            executable: CLI.faultsBinary
-        )
-        let started = {
-            (1...4).filter {
-                FileManager.default.fileExists(atPath: project.appendingPathComponent("started-\($0)").path)
-            }
-        }
-        #expect(await eventually { started().count == 2 }, "a scenario runs in each worker")
+        let (project, running) = try await Self.twoWorkersWaiting()
         let runner = running.process.processIdentifier
         let workers = ProcessList.children(of: runner)
         let commandLines = workers.map(Self.commandLine(of:))
@@ -93,22 +77,7 @@ struct WorkerLaunchpadTests {
     /// worker forked before it runs on (a worker that kept its parent's list of children would take them
     /// down with it, as the runner does on a second interrupt).
     @Test func aWorkerEndedTwiceTakesNoOtherWorkerWithIt() async throws {
-        let scenarios = (1...4).map { number in
-            "  - scenario: S\(number)\n    steps: [{touch: started-\(number)}, {wait for file: go}]\n"
-        }
-        let project = try CLI.project(["Scenarios/waiting.yml": "feature: Waiting\nscenarios:\n" + scenarios.joined()])
-        let running = try CLI.Running(
-            ["--ci", "--jobs", "2"],
-            directory: project,
-            environment: [:],
-            executable: CLI.faultsBinary
-        )
-        let started = {
-            (1...4).filter {
-                FileManager.default.fileExists(atPath: project.appendingPathComponent("started-\($0)").path)
-            }
-        }
-        #expect(await eventually { started().count == 2 }, "a scenario runs in each worker")
+        let (project, running) = try await Self.twoWorkersWaiting()
         let workers = ProcessList.children(of: running.process.processIdentifier).sorted()
         try #require(workers.count == 2, "\(workers)")
         // Forked in turn: the second has the larger pid.
@@ -178,6 +147,28 @@ struct WorkerLaunchpadTests {
             "\(misplaced.stderr)"
         )
         #expect(misplaced.stdout.isEmpty, "nothing ran")
+    }
+
+    /// A `--jobs 2` run of the fault app over four scenarios that each touch `started-N`, then wait for the
+    /// file `go`: two workers are handed two scenarios each, and this returns once the first of each runs.
+    static func twoWorkersWaiting() async throws -> (project: URL, running: CLI.Running) {
+        let scenarios = (1...4).map { number in
+            "  - scenario: S\(number)\n    steps: [{touch: started-\(number)}, {wait for file: go}]\n"
+        }
+        let project = try CLI.project(["Scenarios/waiting.yml": "feature: Waiting\nscenarios:\n" + scenarios.joined()])
+        let running = try CLI.Running(
+            ["--ci", "--jobs", "2"],
+            directory: project,
+            environment: [:],
+            executable: CLI.faultsBinary
+        )
+        let started = {
+            (1...4).filter {
+                FileManager.default.fileExists(atPath: project.appendingPathComponent("started-\($0)").path)
+            }
+        }
+        #expect(await eventually { started().count == 2 }, "a scenario runs in each worker")
+        return (project, running)
     }
 
     /// A process's arguments, its executable's name first (`/proc/PID/cmdline`).
