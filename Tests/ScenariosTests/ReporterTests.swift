@@ -265,6 +265,25 @@ struct ReporterTests {
         #expect(xml.contains("✓ step 20 with a long &amp; plain description\nlog: GET /a → 200</system-out>"))
     }
 
+    /// A passing scenario is written from the plan only when every planned step was heard of as passed:
+    /// one whose last step's end never came is written as recorded, that step shown as not run.
+    @Test func aPassingScenarioWithoutEveryStepsEndIsWrittenAsRecorded() {
+        let id = ScenarioID(file: "a.yml", name: "A")
+        let steps = (1...3).map { RunPlan.PlannedStep(description: "step \($0)", phase: .steps, location: nil) }
+        let plan = RunPlan(scenarios: [
+            .init(id: id, feature: "A", tags: [], location: Self.location("a.yml", 1), steps: .init(steps))
+        ])
+        let junit = JUnitReporter()
+        junit.handle(.runStarted(plan))
+        junit.handle(.scenarioStarted(id))
+        for index in 0..<2 {
+            junit.handle(.stepFinished(id, step: index, phase: .steps, outcome: .passed, duration: .zero))
+        }
+        junit.handle(.scenarioFinished(id, outcome: .passed, duration: .zero))
+        let xml = junit.xml()
+        #expect(xml.contains("<system-out>✓ step 1\n✓ step 2\n- step 3 (skipped)</system-out>"), "\(xml)")
+    }
+
     @Test func failureMessagesKeepLineBreaksAsCharacterReferences() {
         let id = ScenarioID(file: "a.yml", name: "A")
         let plan = RunPlan(scenarios: [
