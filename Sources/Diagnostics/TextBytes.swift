@@ -43,19 +43,18 @@ package struct TextBytes {
     /// `number`'s decimal digits, at least `count` of them (zeros first; `count` at most 19), appended to
     /// `bytes`.
     package static func appendDigits(of number: UInt, atLeast count: Int = 1, to bytes: inout [UInt8]) {
-        var divisor: UInt = 1
-        var digits = 1
-        while number / divisor >= 10 {
-            divisor *= 10
-            digits += 1
-        }
-        while digits < min(count, 19) {
-            divisor *= 10
-            digits += 1
-        }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
-            divisor /= 10
+        // Written from the last digit into room on the stack (a `UInt` has at most 20), then appended at
+        // once: a byte appended at a time, each found by a division, was most of a worker line's numbers.
+        let fewest = min(max(count, 1), 19)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            var rest = number
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0 || digits.count - start < fewest
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 

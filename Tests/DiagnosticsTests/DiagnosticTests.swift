@@ -102,4 +102,29 @@ struct CheckedSecondsTests {
         #expect(line.text == "✓ Café 0 7 10 305 -42 \(Int.max) \(Int.min) 0.012")
         #expect(TextBytes().text.isEmpty)
     }
+
+    /// Digits are written from the last one up, into room for the longest number: every length, and the
+    /// zeros a fixed width asks for, read as the number's own text.
+    @Test func digitsOfEveryLengthAndWidth() {
+        func digits(_ number: UInt, atLeast count: Int = 1) -> String {
+            var bytes: [UInt8] = [UInt8(ascii: "<")]
+            TextBytes.appendDigits(of: number, atLeast: count, to: &bytes)
+            return String(decoding: bytes.dropFirst(), as: UTF8.self)
+        }
+        var power: UInt = 1
+        for _ in 0..<19 {
+            for number in [power - 1, power, power + 1, power * 9] {
+                #expect(digits(number) == String(number))
+            }
+            power *= 10
+        }
+        #expect(digits(.max) == "18446744073709551615")
+        #expect(digits(5, atLeast: 3) == "005")
+        #expect(digits(12345, atLeast: 3) == "12345")
+        #expect(digits(0, atLeast: 0) == "0")
+        #expect(digits(0, atLeast: 25) == String(repeating: "0", count: 19))
+        var bytes: [UInt8] = []
+        TextBytes.appendDecimal(Int.min, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "\(Int.min)")
+    }
 }

@@ -47,26 +47,58 @@ package final class ScenarioInput: Sendable {
     }
 
     /// The line that hands a worker the scenario `id`, written at `line`, at position `index` of the plan,
-    /// its item and its file's keys at `source`.
+    /// its item and its file's keys at `source`: `[INDEX,LINE,"FILE","NAME",[ITEM],[[KEY],…]]`, each part
+    /// `[START,END,LINE OFFSET]`.
     static func line(index: Int, id: ScenarioID, line: Int, source: ItemSource? = nil) -> String {
-        var fields: [JSONValue] = [.int(index), .int(line), .string(id.file), .string(id.name)]
-        if let source {
-            func part(_ part: ItemSource.Part) -> JSONValue {
-                .array([.int(part.bytes.lowerBound), .int(part.bytes.upperBound), .int(part.lineOffset)])
-            }
-            fields += [part(source.item), .array(source.keys.map(part))]
+        var bytes: [UInt8] = []
+        append(index: index, id: id, line: line, source: source, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``line(index:id:line:source:)``'s bytes at the end of `bytes`, written straight (the parent writes
+    /// one for every scenario of a run).
+    static func append(index: Int, id: ScenarioID, line: Int, source: ItemSource?, to bytes: inout [UInt8]) {
+        func part(_ part: ItemSource.Part) {
+            bytes.append(UInt8(ascii: "["))
+            TextBytes.appendDecimal(part.bytes.lowerBound, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            TextBytes.appendDecimal(part.bytes.upperBound, to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+            TextBytes.appendDecimal(part.lineOffset, to: &bytes)
+            bytes.append(UInt8(ascii: "]"))
         }
-        return String(decoding: JSONValue.array(fields).encoded(), as: UTF8.self) + "\n"
+        bytes.append(UInt8(ascii: "["))
+        TextBytes.appendDecimal(index, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        TextBytes.appendDecimal(line, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONValue.appendString(id.file, to: &bytes)
+        bytes.append(UInt8(ascii: ","))
+        JSONValue.appendString(id.name, to: &bytes)
+        if let source {
+            bytes.append(UInt8(ascii: ","))
+            part(source.item)
+            bytes.append(contentsOf: ",[".utf8)
+            for (index, key) in source.keys.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                part(key)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(contentsOf: "]\n".utf8)
     }
 
     /// What a line hands; `nil` for anything else.
     static func parse(_ line: Data) -> Handed? {
-        guard case .array(let fields)? = try? JSONValue(parsing: line), fields.count == 4 || fields.count == 6,
-            case .int(let index) = fields[0], case .int(let written) = fields[1],
-            case .string(let file) = fields[2], case .string(let name) = fields[3]
-        else { return nil }
-        var handed = Handed(index: index, id: ScenarioID(file: file, name: name), line: written)
-        if fields.count == 6 {
+        line.withUnsafeBytes { raw -> Handed? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.first == UInt8(ascii: "[") else { return nil }
+            var fields = JSONElements(UnsafeBufferPointer(rebasing: bytes[1...]))
+            guard let index = fields.int(), let written = fields.int(), let file = fields.string(),
+                let name = fields.string()
+            else { return nil }
+            var handed = Handed(index: index, id: ScenarioID(file: file, name: name), line: written)
+            guard let item = fields.next() else { return fields.isAtEnd() ? handed : nil }
             func part(_ value: JSONValue) -> ItemSource.Part? {
                 guard case .array(let numbers) = value, numbers.count == 3, case .int(let start) = numbers[0],
                     case .int(let end) = numbers[1], case .int(let lineOffset) = numbers[2], start >= 0, end >= start,
@@ -74,12 +106,14 @@ package final class ScenarioInput: Sendable {
                 else { return nil }
                 return ItemSource.Part(bytes: start..<end, lineOffset: lineOffset)
             }
-            guard let item = part(fields[4]), case .array(let keyValues) = fields[5] else { return nil }
+            guard let itemPart = part(item), case .array(let keyValues)? = fields.next(), fields.isAtEnd() else {
+                return nil
+            }
             let keys = keyValues.compactMap(part)
             guard keys.count == keyValues.count else { return nil }
-            handed.source = ItemSource(item: item, keys: keys)
+            handed.source = ItemSource(item: itemPart, keys: keys)
+            return handed
         }
-        return handed
     }
 
     /// `after`: what was read from the channel past the run's own line.

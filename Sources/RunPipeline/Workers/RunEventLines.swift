@@ -39,14 +39,56 @@ package enum RunEventLines {
         }
     }
 
+    /// What a line says happened, as its first field names it (`"stepFinished"`): read from the line's bytes,
+    /// with no string made of them (a worker's parent reads about fifteen lines a scenario).
+    enum Kind: CaseIterable {
+        case started, step, waiting, stepFinished, log, requests, requestLog, attempt, finished
+
+        /// The name a line writes.
+        var name: StaticString {
+            switch self {
+            case .started: "started"
+            case .step: "step"
+            case .waiting: "waiting"
+            case .stepFinished: "stepFinished"
+            case .log: "log"
+            case .requests: "requests"
+            case .requestLog: "requestLog"
+            case .attempt: "attempt"
+            case .finished: "finished"
+            }
+        }
+
+        /// The kind named `bytes`; `nil` for any other name.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for kind in Self.allCases {
+                let name = kind.name
+                if name.utf8CodeUnitCount == bytes.count, let start = bytes.baseAddress,
+                    memcmp(name.utf8Start, start, bytes.count) == 0
+                {
+                    self = kind
+                    return
+                }
+            }
+            return nil
+        }
+
+        /// The kind named `name`; `nil` for any other name.
+        init?(_ name: String) {
+            var name = name
+            guard let kind = name.withUTF8({ Kind($0) }) else { return nil }
+            self = kind
+        }
+    }
+
     /// Writes the event's line (as ``encode(_:)`` makes it) at the end of `out`, the scenario's identity
     /// taken from `identity` when it is the same scenario's (and kept there for the next event); `false`,
     /// and nothing written, for run-level events.
     package static func append(_ event: RunEvent, to out: inout [UInt8], identity: inout Identity?) -> Bool {
-        func start(_ kind: StaticString, _ id: ScenarioID) {
+        func start(_ kind: Kind, _ id: ScenarioID) {
             out.append(UInt8(ascii: "["))
             out.append(UInt8(ascii: "\""))
-            kind.withUTF8Buffer { out.append(contentsOf: $0) }
+            kind.name.withUTF8Buffer { out.append(contentsOf: $0) }
             out.append(UInt8(ascii: "\""))
             out.append(UInt8(ascii: ","))
             // Compared where it is kept: copied out to be compared, it was retained and released for every line.
@@ -78,40 +120,49 @@ package enum RunEventLines {
         case .runStarted, .runFinished:
             return false
         case .scenarioStarted(let id, let worker):
-            start("started", id)
+            start(.started, id)
             if let worker { field(worker) }
         case .stepStarted(let id, let step, let phase):
-            start("step", id)
+            start(.step, id)
             field(step)
             field(phase.rawValue)
         case .stepWaiting(let id, let step, let reason, let waited):
-            start("waiting", id)
+            start(.waiting, id)
             field(step)
             field(reason)
             field(waited)
         case .stepFinished(let id, let step, let phase, let outcome, let duration):
-            start("stepFinished", id)
+            start(.stepFinished, id)
             field(step)
             field(phase.rawValue)
             if case .passed = outcome { passed() } else { field(json(outcome)) }
             field(duration)
         case .log(let id, let line):
-            start("log", id)
+            start(.log, id)
             field(line)
         case .requests(let id, let requests):
-            start("requests", id)
-            field(.array(requests.map { JSONValue.array([.string($0.method), .string($0.path)]) }))
+            start(.requests, id)
+            // `[["METHOD","PATH"],…]`, the bytes of the pairs as JSON values, written straight.
+            out.append(contentsOf: ",[".utf8)
+            for (index, request) in requests.enumerated() {
+                out.append(contentsOf: index == 0 ? "[".utf8 : ",[".utf8)
+                JSONValue.appendString(request.method, to: &out)
+                out.append(UInt8(ascii: ","))
+                JSONValue.appendString(request.path, to: &out)
+                out.append(UInt8(ascii: "]"))
+            }
+            out.append(UInt8(ascii: "]"))
         case .requestLog(let id, let requests, let dropped):
-            start("requestLog", id)
+            start(.requestLog, id)
             field(.array(requests.map(logged)))
             field(dropped)
         case .attemptFinished(let id, let attempt, let outcome, let duration):
-            start("attempt", id)
+            start(.attempt, id)
             field(attempt)
             field(json(outcome))
             field(duration)
         case .scenarioFinished(let id, let outcome, let duration):
-            start("finished", id)
+            start(.finished, id)
             if case .passed = outcome { passed() } else { field(json(outcome)) }
             field(duration)
         }
@@ -151,7 +202,8 @@ package enum RunEventLines {
     /// Reads one worker's lines in order (``WorkerProcess``): a scenario's lines follow one another and
     /// repeat its identity, so the identity of the last one read is kept, as written, and a line that
     /// writes it again is read without it — its scenario's strings not made, nor compared later, again.
-    /// Reads every line as ``decodeMessage(_:)`` does.
+    /// Every line's fields are read where they are written (``JSONElements``), as the JSON parser reads
+    /// any array, without an array of them made first.
     package struct Decoder {
         /// The last identity read, `"FILE","NAME"` as the writer writes it (``Identity``), and its id.
         private var last: Identity?
@@ -159,135 +211,134 @@ package enum RunEventLines {
         package init() {}
 
         package mutating func decodeMessage(_ line: Data) -> Message? {
-            if let last, let event = Self.event(line, writing: last) { return .event(event) }
-            guard case .array(let fields)? = try? JSONValue(parsing: line) else { return nil }
-            let message = RunEventLines.message(fields)
-            if case .event(let event)? = message, let id = event.scenario, last?.id != id { last = Identity(id) }
-            return message
+            line.withUnsafeBytes { raw -> Message? in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                if let last, let event = Self.event(bytes, writing: last) { return .event(event) }
+                // Any other line: what it is, and whose, read from its fields.
+                var start = 0
+                while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0D {
+                    start += 1
+                }
+                guard start < bytes.count, bytes[start] == UInt8(ascii: "[") else { return nil }
+                var fields = JSONElements(UnsafeBufferPointer(rebasing: bytes[(start + 1)...]))
+                guard let name = fields.string() else { return nil }
+                switch name {
+                case "output":
+                    guard let text = fields.string(), fields.isAtEnd() else { return nil }
+                    return .output(text)
+                case "end":
+                    guard let status = fields.int().flatMap({ Int32(exactly: $0) }), fields.isAtEnd() else { return nil }
+                    return .end(status: status)
+                default:
+                    guard let kind = Kind(name), let file = fields.string(), let scenario = fields.string() else {
+                        return nil
+                    }
+                    let id = ScenarioID(file: file, name: scenario)
+                    guard let event = RunEventLines.decode(kind, of: id, from: &fields) else { return nil }
+                    if last?.id != id { last = Identity(id) }
+                    return .event(event)
+                }
+            }
         }
 
         /// The event on `line` when it is `["KIND",` then `identity`'s bytes then its other fields;
         /// `nil` otherwise.
-        private static func event(_ line: Data, writing identity: Identity) -> RunEvent? {
-            line.withUnsafeBytes { raw -> RunEvent? in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                guard bytes.count > 4, bytes[0] == UInt8(ascii: "["), bytes[1] == UInt8(ascii: "\"") else { return nil }
-                // A kind is a plain word: no escape, no quote in it.
-                var index = 2
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-                    index += 1
-                }
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: ",")
-                else { return nil }
-                let kind = String(decoding: UnsafeBufferPointer(rebasing: bytes[2..<index]), as: UTF8.self)
-                let start = index + 2
-                let end = start + identity.bytes.count
-                // Compared with `memcmp`: a generic comparison of the two buffers took about 9 instructions a
-                // byte, and every event of a scenario repeats its identity.
-                guard kind != "output", kind != "end", end < bytes.count,
-                    identity.bytes.withUnsafeBufferPointer({ identity in
-                        guard let expected = identity.baseAddress, let line = bytes.baseAddress else {
-                            return identity.isEmpty
-                        }
-                        return memcmp(expected, line + start, identity.count) == 0
-                    })
-                else { return nil }
-                // The fields after the identity, read by the JSON parser where they are (as the rest of the
-                // line's array: no copy of the line with a `[` put back).
-                var rest: [JSONValue] = []
-                if bytes[end] == UInt8(ascii: ",") {
-                    guard let fields = try? JSONValue.parseElements(UnsafeBufferPointer(rebasing: bytes[(end + 1)...]))
-                    else { return nil }
-                    rest = fields
-                } else if bytes[end] != UInt8(ascii: "]") || end + 1 != bytes.count {
-                    return nil
-                }
-                return RunEventLines.decode(kind: kind, id: identity.id, rest: rest)
+        private static func event(_ bytes: UnsafeBufferPointer<UInt8>, writing identity: Identity) -> RunEvent? {
+            guard bytes.count > 4, bytes[0] == UInt8(ascii: "["), bytes[1] == UInt8(ascii: "\"") else { return nil }
+            // A kind is a plain word: no escape, no quote in it.
+            var index = 2
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                index += 1
             }
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[index + 1] == UInt8(ascii: ","),
+                // Not a scenario's event (`output`, `end`): read as any line is.
+                let kind = Kind(UnsafeBufferPointer(rebasing: bytes[2..<index]))
+            else { return nil }
+            let start = index + 2
+            let end = start + identity.bytes.count
+            // Compared with `memcmp`: a generic comparison of the two buffers took about 9 instructions a
+            // byte, and every event of a scenario repeats its identity.
+            guard end < bytes.count,
+                identity.bytes.withUnsafeBufferPointer({ identity in
+                    guard let expected = identity.baseAddress, let line = bytes.baseAddress else {
+                        return identity.isEmpty
+                    }
+                    return memcmp(expected, line + start, identity.count) == 0
+                })
+            else { return nil }
+            // The fields after the identity, read where they are (the rest of the line's array).
+            var fields = JSONElements(UnsafeBufferPointer(rebasing: bytes[end...]), afterElement: true)
+            return RunEventLines.decode(kind, of: identity.id, from: &fields)
         }
-    }
-
-    /// The message of a line's fields, or `nil`.
-    private static func message(_ fields: [JSONValue]) -> Message? {
-        if fields.count == 2, fields[0] == "output", case .string(let text) = fields[1] { return .output(text) }
-        if fields.count == 2, fields[0] == "end", case .int(let status) = fields[1], let status = Int32(exactly: status)
-        {
-            return .end(status: status)
-        }
-        return decode(fields).map(Message.event)
     }
 
     /// The event on one line (without its newline), or `nil` when the line is not one.
     package static func decode(_ line: Data) -> RunEvent? {
-        guard case .array(let fields)? = try? JSONValue(parsing: line) else { return nil }
-        return decode(fields)
+        guard case .event(let event)? = decodeMessage(line) else { return nil }
+        return event
     }
 
-    private static func decode(_ fields: [JSONValue]) -> RunEvent? {
-        guard fields.count >= 3, case .string(let kind) = fields[0], case .string(let file) = fields[1],
-            case .string(let name) = fields[2]
-        else { return nil }
-        return decode(kind: kind, id: ScenarioID(file: file, name: name), rest: Array(fields.dropFirst(3)))
-    }
-
-    /// The event of `kind` for scenario `id` whose other fields are `rest`, or `nil`.
-    private static func decode(kind: String, id: ScenarioID, rest: [JSONValue]) -> RunEvent? {
-        switch (kind, rest.count) {
-        case ("started", 0):
-            return .scenarioStarted(id)
-        case ("started", 1):
-            guard case .int(let worker) = rest[0] else { return nil }
-            return .scenarioStarted(id, worker: worker)
-        case ("step", 2):
-            guard case .int(let step) = rest[0], let phase = phase(rest[1]) else { return nil }
-            return .stepStarted(id, step: step, phase: phase)
-        case ("waiting", 3):
-            guard case .int(let step) = rest[0], case .string(let reason) = rest[1], let waited = duration(rest[2])
-            else {
+    /// The event of `kind` for scenario `id` whose other fields are what is left of `fields`, every one of
+    /// them; `nil` when they are not its fields.
+    private static func decode(_ kind: Kind, of id: ScenarioID, from fields: inout JSONElements) -> RunEvent? {
+        let event: RunEvent
+        switch kind {
+        case .started:
+            switch fields.next() {
+            case nil: event = .scenarioStarted(id)
+            case .int(let worker)?: event = .scenarioStarted(id, worker: worker)
+            default: return nil
+            }
+        case .step:
+            guard let step = fields.int(), let phase = phase(fields.next()) else { return nil }
+            event = .stepStarted(id, step: step, phase: phase)
+        case .waiting:
+            guard let step = fields.int(), let reason = fields.string(), let waited = duration(fields.next()) else {
                 return nil
             }
-            return .stepWaiting(id, step: step, reason: reason, waited: waited)
-        case ("stepFinished", 4):
-            guard case .int(let step) = rest[0], let phase = phase(rest[1]), let outcome = stepOutcome(rest[2]),
-                let duration = duration(rest[3])
+            event = .stepWaiting(id, step: step, reason: reason, waited: waited)
+        case .stepFinished:
+            guard let step = fields.int(), let phase = phase(fields.next()),
+                let outcome = fields.next().flatMap(stepOutcome), let duration = duration(fields.next())
             else { return nil }
-            return .stepFinished(id, step: step, phase: phase, outcome: outcome, duration: duration)
-        case ("log", 1):
-            guard case .string(let line) = rest[0] else { return nil }
-            return .log(id, line)
-        case ("requests", 1):
-            guard case .array(let pairs) = rest[0], pairs.count <= SentRequest.perScenario else { return nil }
+            event = .stepFinished(id, step: step, phase: phase, outcome: outcome, duration: duration)
+        case .log:
+            guard let line = fields.string() else { return nil }
+            event = .log(id, line)
+        case .requests:
+            guard case .array(let pairs)? = fields.next(), pairs.count <= SentRequest.perScenario else { return nil }
             var requests: [SentRequest] = []
+            requests.reserveCapacity(pairs.count)
             for pair in pairs {
                 guard case .array(let parts) = pair, parts.count == 2, case .string(let method) = parts[0],
                     case .string(let path) = parts[1]
                 else { return nil }
                 requests.append(SentRequest(method: method, path: path))
             }
-            return .requests(id, requests)
-        case ("requestLog", 2):
-            guard case .array(let entries) = rest[0], entries.count <= LoggedRequest.perScenario,
-                case .int(let dropped) = rest[1]
+            event = .requests(id, requests)
+        case .requestLog:
+            guard case .array(let entries)? = fields.next(), entries.count <= LoggedRequest.perScenario,
+                let dropped = fields.int()
             else { return nil }
             var requests: [LoggedRequest] = []
             for entry in entries {
                 guard let request = logged(entry) else { return nil }
                 requests.append(request)
             }
-            return .requestLog(id, requests, dropped: dropped)
-        case ("attempt", 3):
-            guard case .int(let attempt) = rest[0], let outcome = scenarioOutcome(rest[1]),
-                let duration = duration(rest[2])
-            else {
+            event = .requestLog(id, requests, dropped: dropped)
+        case .attempt:
+            guard let attempt = fields.int(), let outcome = fields.next().flatMap(scenarioOutcome),
+                let duration = duration(fields.next())
+            else { return nil }
+            event = .attemptFinished(id, attempt: attempt, outcome: outcome, duration: duration)
+        case .finished:
+            guard let outcome = fields.next().flatMap(scenarioOutcome), let duration = duration(fields.next()) else {
                 return nil
             }
-            return .attemptFinished(id, attempt: attempt, outcome: outcome, duration: duration)
-        case ("finished", 2):
-            guard let outcome = scenarioOutcome(rest[0]), let duration = duration(rest[1]) else { return nil }
-            return .scenarioFinished(id, outcome: outcome, duration: duration)
-        default:
-            return nil
+            event = .scenarioFinished(id, outcome: outcome, duration: duration)
         }
+        // Every field read: a line with more is not this event's.
+        return fields.isAtEnd() ? event : nil
     }
 
     // MARK: Parts
@@ -344,13 +395,13 @@ package enum RunEventLines {
         return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 
-    private static func duration(_ value: JSONValue) -> Duration? {
-        guard case .int(let nanoseconds) = value else { return nil }
+    private static func duration(_ value: JSONValue?) -> Duration? {
+        guard case .int(let nanoseconds)? = value else { return nil }
         return .nanoseconds(nanoseconds)
     }
 
-    private static func phase(_ value: JSONValue) -> StepPhase? {
-        guard case .string(let raw) = value else { return nil }
+    private static func phase(_ value: JSONValue?) -> StepPhase? {
+        guard case .string(let raw)? = value else { return nil }
         return StepPhase(rawValue: raw)
     }
 

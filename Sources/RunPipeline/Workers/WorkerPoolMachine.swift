@@ -221,12 +221,12 @@ package struct WorkerPoolMachine: Sendable {
                 // In place: a copy of the run would copy the schedule's arrays at every event.
                 guard let (forward, next) = run?.schedule.handle(event, from: slot) else { continue }
                 if case .scenarioFinished = event { slots[slot].finishedAny = true }
-                for event in forward {
+                if let forward {
                     // The worker's start, said with which worker (1-based, as its messages name it).
-                    if case .scenarioStarted(let id, nil) = event {
+                    if case .scenarioStarted(let id, nil) = forward {
                         actions.append(.emit(.scenarioStarted(id, worker: slot + 1)))
                     } else {
-                        actions.append(.emit(event))
+                        actions.append(.emit(forward))
                     }
                 }
                 actions += send(next, to: slot)
@@ -328,16 +328,19 @@ package struct WorkerPoolMachine: Sendable {
         guard let run, slots.indices.contains(slot), slots[slot].inputOpen else { return [] }
         var actions: [Action] = []
         if !scheduled.isEmpty {
-            let lines = scheduled.map { position in
+            var lines: [UInt8] = []
+            lines.reserveCapacity(scheduled.count * 128)
+            for position in scheduled {
                 let planned = run.plan.scenarios[position]
-                return ScenarioInput.line(
+                ScenarioInput.append(
                     index: position,
                     id: planned.id,
                     line: planned.location.line,
-                    source: planned.itemSource
+                    source: planned.itemSource,
+                    to: &lines
                 )
             }
-            actions.append(.write(slot: slot, lines.joined()))
+            actions.append(.write(slot: slot, String(decoding: lines, as: UTF8.self)))
         }
         if self.run?.schedule.closeIfNothingMore(slot) == true { actions += closeInput(slot) }
         return actions

@@ -112,12 +112,13 @@ package struct ParallelSchedule: Sendable {
         return true
     }
 
-    /// Records an event from `worker`; returns the events to report (run-level events of the worker
-    /// are dropped: the parallel run has its own) and the scenarios to send to it next.
-    package mutating func handle(_ event: RunEvent, from worker: Int) -> (forward: [RunEvent], send: [Int]) {
+    /// Records an event from `worker`; returns the event to report, if it is one (run-level events of the
+    /// worker are dropped: the parallel run has its own; so is a second end of a scenario), and the scenarios
+    /// to send to it next.
+    package mutating func handle(_ event: RunEvent, from worker: Int) -> (forward: RunEvent?, send: [Int]) {
         switch event {
         case .runStarted, .runFinished:
-            return ([], [])
+            return (nil, [])
         case .scenarioStarted(let id, _):
             workers[worker].started = id
             workers[worker].lastStep = nil
@@ -129,17 +130,17 @@ package struct ParallelSchedule: Sendable {
             workers[worker].lastStep = max(step + 1, workers[worker].lastStep ?? 0)
             workers[worker].reportedSteps = max(workers[worker].reportedSteps, step + 1)
         case .scenarioFinished(let id, let outcome, let duration):
-            guard let index = tally.place(of: id), tally.end(at: index) == nil else { return ([], []) }
+            guard let index = tally.place(of: id), tally.end(at: index) == nil else { return (nil, []) }
             record(event, outcome)
             finishedCount += 1
             finishedTime += max(.zero, duration)
             workers[worker].assigned.removeAll { $0 == index }
             if workers[worker].started == id { workers[worker].started = nil }
-            return ([event], assignments(for: worker))
+            return (event, assignments(for: worker))
         case .stepWaiting, .log, .requests, .requestLog, .attemptFinished:
             break
         }
-        return ([event], [])
+        return (event, [])
     }
 
     /// A worker's process ended: the scenario it was running fails with `failure` (unless it finished),

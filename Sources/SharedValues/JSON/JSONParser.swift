@@ -32,31 +32,6 @@ struct JSONParser {
         return value
     }
 
-    /// The elements of an array whose `[` and first elements came before `bytes`: values separated by
-    /// commas up to the closing `]`, which ends `bytes`. What `parse` reads of `[` and `bytes` after the
-    /// elements before — the same values, the same errors, the same depth — without the array's text copied
-    /// to have its `[` put back (a worker line's fields after its scenario's identity).
-    static func parseElements(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> [JSONValue] {
-        var parser = JSONParser(bytes: bytes)
-        // Inside the array already, as `parse` would be.
-        parser.depth = 1
-        var elements: [JSONValue] = []
-        while true {
-            parser.skipWhitespace()
-            elements.append(try parser.value())
-            parser.skipWhitespace()
-            let byte = parser.current
-            guard byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") else {
-                throw parser.error("Expected ',' or ']' in an array")
-            }
-            parser.index += 1
-            if byte == UInt8(ascii: "]") { break }
-        }
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.error("Unexpected text after the JSON value") }
-        return elements
-    }
-
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
@@ -321,5 +296,112 @@ struct JSONParser {
             throw error("Number '\(text)' is too large")
         }
         return .double(double)
+    }
+
+    // MARK: Elements one at a time (JSONElements)
+
+    /// A parser inside an array, at the start of `bytes` (after its `[`, or after an element).
+    fileprivate init(insideArray bytes: UnsafeBufferPointer<UInt8>) {
+        self.init(bytes: bytes)
+        depth = 1
+    }
+
+    /// What is next inside an array after an element (or, `first`, after its `[`): another element — its
+    /// comma read — or the array's end — its `]` read. What `array()` reads there, the same errors.
+    fileprivate mutating func moreElements(first: Bool) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        switch current {
+        case UInt8(ascii: "]"):
+            index += 1
+            return false
+        case UInt8(ascii: ",") where !first:
+            index += 1
+            skipWhitespace()
+            return true
+        case _ where first:
+            return true
+        default:
+            throw error("Expected ',' or ']' in an array")
+        }
+    }
+
+    fileprivate mutating func element() throws(JSONParseError) -> JSONValue {
+        try value()
+    }
+
+    /// Whether nothing but whitespace is left.
+    fileprivate mutating func isFinished() -> Bool {
+        skipWhitespace()
+        return index == bytes.count
+    }
+}
+
+/// The elements of a JSON array read one at a time where they are written: a worker line's fields after
+/// its scenario's identity, read without an array of them made first, nor the text put together again.
+/// The bytes start after the array's `[`, or (`afterElement`) right after one of its elements. Reads what
+/// ``JSONValue/parse(_:)`` reads of the array, with the same limits; where the text is not JSON, the
+/// elements end, and the array is not read to its end.
+///
+/// ```swift
+/// var fields = JSONElements(bytes, afterElement: true)   // `,3,"steps",120]` after `["step","f","n"`
+/// fields.int()          // 3
+/// fields.string()       // "steps"
+/// fields.int()          // 120
+/// fields.isAtEnd()      // true: `]` was next, and nothing after it
+/// ```
+package struct JSONElements {
+    private enum State {
+        /// After the `[`: an element, or `]` (an empty array).
+        case opened
+        /// After an element: `,` and an element, or `]`.
+        case afterElement
+        /// After the `]`.
+        case ended
+        /// The text is not JSON here.
+        case failed
+    }
+
+    private var parser: JSONParser
+    private var state: State
+
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, afterElement: Bool = false) {
+        parser = JSONParser(insideArray: bytes)
+        state = afterElement ? .afterElement : .opened
+    }
+
+    /// The next element; `nil` at the array's end, and from where the text is not JSON on.
+    package mutating func next() -> JSONValue? {
+        guard state == .opened || state == .afterElement else { return nil }
+        do {
+            guard try parser.moreElements(first: state == .opened) else {
+                state = .ended
+                return nil
+            }
+            let element = try parser.element()
+            state = .afterElement
+            return element
+        } catch {
+            state = .failed
+            return nil
+        }
+    }
+
+    /// The next element when it is an integer (``JSONValue/int(_:)``); `nil` otherwise.
+    package mutating func int() -> Int? {
+        guard case .int(let number)? = next() else { return nil }
+        return number
+    }
+
+    /// The next element when it is a string; `nil` otherwise.
+    package mutating func string() -> String? {
+        guard case .string(let text)? = next() else { return nil }
+        return text
+    }
+
+    /// Whether every element has been read: the array ends next (its `]` is read), nothing but whitespace
+    /// after it, and all of it was JSON. An element left unread is not the end.
+    package mutating func isAtEnd() -> Bool {
+        if next() != nil { state = .failed }
+        return state == .ended && parser.isFinished()
     }
 }

@@ -35,12 +35,6 @@ public enum JSONValue: Sendable, Hashable {
         try JSONParser.parse(bytes)
     }
 
-    /// The elements that end an array whose `[` and first elements came before `bytes` (``JSONParser``'s
-    /// `parseElements`): what `parse` reads of the whole array's text, without the text put together.
-    package static func parseElements(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> [JSONValue] {
-        try JSONParser.parseElements(bytes)
-    }
-
     /// The JSON text of this value; keys sorted unless `sortedKeys` is false. Non-finite doubles become null.
     public func encoded(sortedKeys: Bool = true) -> Data {
         var out: [UInt8] = []
