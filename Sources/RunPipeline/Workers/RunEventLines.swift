@@ -227,7 +227,9 @@ package enum RunEventLines {
                     guard let text = fields.string(), fields.isAtEnd() else { return nil }
                     return .output(text)
                 case "end":
-                    guard let status = fields.int().flatMap({ Int32(exactly: $0) }), fields.isAtEnd() else { return nil }
+                    guard let status = fields.int().flatMap({ Int32(exactly: $0) }), fields.isAtEnd() else {
+                        return nil
+                    }
                     return .end(status: status)
                 default:
                     guard let kind = Kind(name), let file = fields.string(), let scenario = fields.string() else {
