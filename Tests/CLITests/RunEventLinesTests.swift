@@ -187,15 +187,32 @@ struct RunEventLinesTests {
         )
     }
 
-    @Test func runLevelEventsAndOtherLinesAreNotEvents() {
+    @Test func runLevelEventsAndOtherLinesAreNotEvents() throws {
         #expect(RunEventLines.encode(.runStarted(RunPlan(scenarios: []))) == nil)
         #expect(RunEventLines.encode(.runFinished(RunSummary())) == nil)
         for line in [
             "", "[]", "{}", "not json", #"["finished","f","n"]"#, #"["started","f","n","1"]"#, #"["log","f","n",1]"#,
             #"["requests","f","n",[["GET"]]]"#, #"["requests","f","n",[["GET",1]]]"#, #"["requests","f","n","GET /"]"#,
+            #"["requests","f","n",[["GET","/"],]]"#, #"["requests","f","n",[["GET","/","x"]]]"#,
+            #"["requests","f","n",[["GET","/"]],1]"#, #"["requestLog","f","n",[],0,1]"#,
+            #"["requestLog","f","n",[["GET","/",200,null,0,null,0,null]],0]"#,
+            #"["requestLog","f","n",[["GET","/",200,null,0,null,0,null,0,1]],0]"#,
+            #"["requestLog","f","n",[["GET","/","200",null,0,null,0,null,0]],0]"#,
+            #"["requestLog","f","n",[["GET","/",200,null,0,null,0,null,0]]]"#,
+            // More requests than a scenario's line carries.
+            #"["requests","f","n",["# + Array(repeating: #"["GET","/"]"#, count: SentRequest.perScenario + 1)
+                .joined(separator: ",") + "]]",
+            #"["requestLog","f","n",["#
+                + Array(repeating: #"["GET","/",200,null,0,null,0,null,0]"#, count: LoggedRequest.perScenario + 1)
+                .joined(separator: ",") + "],0]",
         ] {
-            #expect(RunEventLines.decode(Data(line.utf8)) == nil, "\(line)")
+            #expect(RunEventLines.decode(Data(line.utf8)) == nil, "\(line.prefix(80))")
         }
+        let id = ScenarioID(file: "f", name: "n")
+        #expect(RunEventLines.decode(Data(#"["requestLog","f","n",[],3]"#.utf8)) == .requestLog(id, [], dropped: 3))
+        let most = Array(repeating: SentRequest(method: "GET", path: "/"), count: SentRequest.perScenario)
+        let line = try #require(RunEventLines.encode(.requests(id, most)))
+        #expect(RunEventLines.decode(line.dropLast()) == .requests(id, most))
     }
 
     /// A worker's last line says how it ends; nothing else, or a status that is no exit status, is one.

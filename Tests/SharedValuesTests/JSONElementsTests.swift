@@ -93,4 +93,40 @@ struct JSONElementsTests {
             #expect(read == parsed, "\(text.prefix(40))")
         }
     }
+
+    /// An element that is an array is read the same way, one element at a time; read as anything else, or
+    /// not to its end, it ends the elements.
+    @Test func anArrayElementIsReadOneElementAtATime() {
+        func pairs(_ text: String) -> [[String]]? {
+            reading(text) { fields -> [[String]]? in
+                let pairs = fields.array { pairs -> [[String]]? in
+                    var read: [[String]] = []
+                    while let pair = pairs.array({ pair -> [String]? in
+                        guard let method = pair.string(), let path = pair.string() else { return nil }
+                        return [method, path]
+                    }) {
+                        read.append(pair)
+                    }
+                    return read
+                }
+                return fields.isAtEnd() ? pairs : nil
+            }
+        }
+        #expect(pairs(#"[["GET","/a"], ["POST","/b"]]]"#) == [["GET", "/a"], ["POST", "/b"]])
+        #expect(pairs("[]]") == [])
+        for wrong in [#"[["GET","/a","x"]]]"#, #"[["GET"]]]"#, #"["GET"]]"#, #"[["GET","/a"]]"#, #"[["GET","/a"],]]"#, "7]"] {
+            #expect(pairs(wrong) == nil, "\(wrong)")
+        }
+        // Nested no deeper than the parser nests.
+        func depth(_ levels: Int) -> Bool {
+            reading(String(repeating: "[", count: levels) + String(repeating: "]", count: levels + 1)) { fields in
+                func enter(_ elements: inout JSONElements, _ left: Int) -> Bool? {
+                    left == 0 ? true : elements.array { enter(&$0, left - 1) }
+                }
+                return enter(&fields, levels) == true && fields.isAtEnd()
+            }
+        }
+        #expect(depth(JSONParser.maxDepth - 1))
+        #expect(!depth(JSONParser.maxDepth))
+    }
 }

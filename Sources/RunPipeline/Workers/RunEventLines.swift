@@ -112,6 +112,12 @@ package enum RunEventLines {
         func field(_ duration: Duration) {
             field(nanosecondCount(duration))
         }
+        // A phase's name is a plain word: nothing in it to escape.
+        func field(_ phase: StepPhase) {
+            out.append(contentsOf: #",""#.utf8)
+            out.append(contentsOf: phase.rawValue.utf8)
+            out.append(UInt8(ascii: "\""))
+        }
         // A passed outcome, a step's or a scenario's, as `json(_:)` writes it.
         func passed() {
             out.append(contentsOf: #","passed""#.utf8)
@@ -125,7 +131,7 @@ package enum RunEventLines {
         case .stepStarted(let id, let step, let phase):
             start(.step, id)
             field(step)
-            field(phase.rawValue)
+            field(phase)
         case .stepWaiting(let id, let step, let reason, let waited):
             start(.waiting, id)
             field(step)
@@ -134,7 +140,7 @@ package enum RunEventLines {
         case .stepFinished(let id, let step, let phase, let outcome, let duration):
             start(.stepFinished, id)
             field(step)
-            field(phase.rawValue)
+            field(phase)
             if case .passed = outcome { passed() } else { field(json(outcome)) }
             field(duration)
         case .log(let id, let line):
@@ -154,7 +160,12 @@ package enum RunEventLines {
             out.append(UInt8(ascii: "]"))
         case .requestLog(let id, let requests, let dropped):
             start(.requestLog, id)
-            field(.array(requests.map(logged)))
+            out.append(contentsOf: ",[".utf8)
+            for (index, request) in requests.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                appendLogged(request, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
             field(dropped)
         case .attemptFinished(let id, let attempt, let outcome, let duration):
             start(.attempt, id)
@@ -308,25 +319,30 @@ package enum RunEventLines {
             guard let line = fields.string() else { return nil }
             event = .log(id, line)
         case .requests:
-            guard case .array(let pairs)? = fields.next(), pairs.count <= SentRequest.perScenario else { return nil }
-            var requests: [SentRequest] = []
-            requests.reserveCapacity(pairs.count)
-            for pair in pairs {
-                guard case .array(let parts) = pair, parts.count == 2, case .string(let method) = parts[0],
-                    case .string(let path) = parts[1]
-                else { return nil }
-                requests.append(SentRequest(method: method, path: path))
+            // `[["METHOD","PATH"],…]`, each pair read where it is written.
+            let requests = fields.array { pairs -> [SentRequest]? in
+                var requests: [SentRequest] = []
+                while requests.count <= SentRequest.perScenario,
+                    let pair = pairs.array({ pair -> SentRequest? in
+                        guard let method = pair.string(), let path = pair.string() else { return nil }
+                        return SentRequest(method: method, path: path)
+                    })
+                {
+                    requests.append(pair)
+                }
+                return requests.count <= SentRequest.perScenario ? requests : nil
             }
+            guard let requests else { return nil }
             event = .requests(id, requests)
         case .requestLog:
-            guard case .array(let entries)? = fields.next(), entries.count <= LoggedRequest.perScenario,
-                let dropped = fields.int()
-            else { return nil }
-            var requests: [LoggedRequest] = []
-            for entry in entries {
-                guard let request = logged(entry) else { return nil }
-                requests.append(request)
+            let requests = fields.array { entries -> [LoggedRequest]? in
+                var requests: [LoggedRequest] = []
+                while requests.count <= LoggedRequest.perScenario, let request = entries.array(logged) {
+                    requests.append(request)
+                }
+                return requests.count <= LoggedRequest.perScenario ? requests : nil
             }
+            guard let requests, let dropped = fields.int() else { return nil }
             event = .requestLog(id, requests, dropped: dropped)
         case .attempt:
             guard let attempt = fields.int(), let outcome = fields.next().flatMap(scenarioOutcome),
@@ -346,30 +362,42 @@ package enum RunEventLines {
     // MARK: Parts
 
     /// `[method, target, status|null, route|null, received µs, request body|null, its length, response body|null,
-    /// its length]` (a body `null`: not kept for the try).
-    private static func logged(_ request: LoggedRequest) -> JSONValue {
-        [
-            .string(request.method), .string(request.target), request.status.map(JSONValue.int) ?? .null,
-            request.route.map(JSONValue.string) ?? .null,
-            .int(Int((request.received.timeIntervalSince1970 * 1_000_000).rounded())),
-            request.requestBody.map(JSONValue.string) ?? .null, .int(request.requestBodyLength),
-            request.responseBody.map(JSONValue.string) ?? .null, .int(request.responseBodyLength),
-        ]
+    /// its length]` (a body `null`: not kept for the try), at the end of `out`.
+    private static func appendLogged(_ request: LoggedRequest, to out: inout [UInt8]) {
+        func string(_ text: String?) {
+            if let text { JSONValue.appendString(text, to: &out) } else { out.append(contentsOf: "null".utf8) }
+            out.append(UInt8(ascii: ","))
+        }
+        func number(_ number: Int?) {
+            if let number { TextBytes.appendDecimal(number, to: &out) } else { out.append(contentsOf: "null".utf8) }
+            out.append(UInt8(ascii: ","))
+        }
+        out.append(UInt8(ascii: "["))
+        string(request.method)
+        string(request.target)
+        number(request.status)
+        string(request.route)
+        number(Int((request.received.timeIntervalSince1970 * 1_000_000).rounded()))
+        string(request.requestBody)
+        number(request.requestBodyLength)
+        string(request.responseBody)
+        TextBytes.appendDecimal(request.responseBodyLength, to: &out)
+        out.append(UInt8(ascii: "]"))
     }
 
-    private static func logged(_ value: JSONValue) -> LoggedRequest? {
-        guard case .array(let parts) = value, parts.count == 9, case .string(let method) = parts[0],
-            case .string(let target) = parts[1], case .int(let received) = parts[4],
-            let route = optionalString(parts[3]), let requestBody = optionalString(parts[5]),
-            case .int(let requestLength) = parts[6], let responseBody = optionalString(parts[7]),
-            case .int(let responseLength) = parts[8]
-        else { return nil }
-        var status: Int?
-        switch parts[2] {
-        case .int(let code): status = code
-        case .null: status = nil
+    /// A request as ``appendLogged(_:to:)`` writes it, its fields read from `entry`.
+    private static func logged(_ entry: inout JSONElements) -> LoggedRequest? {
+        guard let method = entry.string(), let target = entry.string() else { return nil }
+        let status: Int?
+        switch entry.next() {
+        case .int(let code)?: status = code
+        case .null?: status = nil
         default: return nil
         }
+        guard let route = optionalString(entry.next()), let received = entry.int(),
+            let requestBody = optionalString(entry.next()), let requestLength = entry.int(),
+            let responseBody = optionalString(entry.next()), let responseLength = entry.int()
+        else { return nil }
         return LoggedRequest(
             method: method,
             target: target,
@@ -384,10 +412,10 @@ package enum RunEventLines {
     }
 
     /// A string, or `.some(nil)` for `null`; `nil` for anything else.
-    private static func optionalString(_ value: JSONValue) -> String?? {
+    private static func optionalString(_ value: JSONValue?) -> String?? {
         switch value {
-        case .string(let text): .some(text)
-        case .null: .some(nil)
+        case .string(let text)?: .some(text)
+        case .null?: .some(nil)
         default: nil
         }
     }

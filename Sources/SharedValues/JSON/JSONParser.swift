@@ -329,6 +329,20 @@ struct JSONParser {
         try value()
     }
 
+    /// Enters the array that is the next element (its `[` read, one level deeper, as `array()` enters it);
+    /// `false` when the next element is not an array.
+    fileprivate mutating func enterArray() throws(JSONParseError) -> Bool {
+        guard current == UInt8(ascii: "[") else { return false }
+        try enter()
+        index += 1
+        return true
+    }
+
+    /// Leaves an array read to its `]` (one level up again).
+    fileprivate mutating func leaveArray() {
+        depth -= 1
+    }
+
     /// Whether nothing but whitespace is left.
     fileprivate mutating func isFinished() -> Bool {
         skipWhitespace()
@@ -384,6 +398,44 @@ package struct JSONElements {
             state = .failed
             return nil
         }
+    }
+
+    /// The next element, read by `body` when it is an array: its elements one at a time, as these are. `nil`
+    /// when it is not an array, when `body` gives `nil`, or when an element is left after those `body` read
+    /// — and the elements end there.
+    package mutating func array<Result>(_ body: (inout JSONElements) -> Result?) -> Result? {
+        guard state == .opened || state == .afterElement else { return nil }
+        do {
+            guard try parser.moreElements(first: state == .opened) else {
+                state = .ended
+                return nil
+            }
+            guard try parser.enterArray() else {
+                state = .failed
+                return nil
+            }
+        } catch {
+            state = .failed
+            return nil
+        }
+        var inner = JSONElements(parser: parser)
+        let result = body(&inner)
+        // Read to its `]`, nothing left.
+        if inner.next() != nil { inner.state = .failed }
+        guard let result, inner.state == .ended else {
+            state = .failed
+            return nil
+        }
+        parser = inner.parser
+        parser.leaveArray()
+        state = .afterElement
+        return result
+    }
+
+    /// The elements of the array `parser` has just entered.
+    private init(parser: JSONParser) {
+        self.parser = parser
+        state = .opened
     }
 
     /// The next element when it is an integer (``JSONValue/int(_:)``); `nil` otherwise.
