@@ -200,7 +200,8 @@ struct RunEventLinesTests {
             #"["requestLog","f","n",[["GET","/","200",null,0,null,0,null,0]],0]"#,
             #"["requestLog","f","n",[["GET","/",200,null,0,null,0,null,0]]]"#,
             // More requests than a scenario's line carries.
-            #"["requests","f","n",["# + Array(repeating: #"["GET","/"]"#, count: SentRequest.perScenario + 1)
+            #"["requests","f","n",["#
+                + Array(repeating: #"["GET","/"]"#, count: SentRequest.perScenario + 1)
                 .joined(separator: ",") + "]]",
             #"["requestLog","f","n",["#
                 + Array(repeating: #"["GET","/",200,null,0,null,0,null,0]"#, count: LoggedRequest.perScenario + 1)

@@ -114,7 +114,9 @@ struct JSONElementsTests {
         }
         #expect(pairs(#"[["GET","/a"], ["POST","/b"]]]"#) == [["GET", "/a"], ["POST", "/b"]])
         #expect(pairs("[]]") == [])
-        for wrong in [#"[["GET","/a","x"]]]"#, #"[["GET"]]]"#, #"["GET"]]"#, #"[["GET","/a"]]"#, #"[["GET","/a"],]]"#, "7]"] {
+        for wrong in [
+            #"[["GET","/a","x"]]]"#, #"[["GET"]]]"#, #"["GET"]]"#, #"[["GET","/a"]]"#, #"[["GET","/a"],]]"#, "7]",
+        ] {
             #expect(pairs(wrong) == nil, "\(wrong)")
         }
         // Nested no deeper than the parser nests.
