@@ -79,6 +79,75 @@ struct ReporterTests {
         return output.all.joined()
     }
 
+    /// The plain and JUnit reporters reading one record that each event is applied to once report what each
+    /// reports with a record of its own: every outcome, log, retry and request.
+    @Test func reportersSharingOneRecordReportWhatEachReportsAlone() {
+        let ms = { Duration.milliseconds($0) }
+        var events = Self.events
+        let last = events.removeLast()
+        // A scenario that failed its first try and passed its second, with a request log.
+        let flaky = ScenarioID(file: "Scenarios/restaurants.yml", name: "Flaky")
+        if case .runStarted(var plan) = events[0] {
+            plan.scenarios.append(Self.planned(flaky, feature: "Restaurants", line: 9, ["wait {seconds: 1}"]))
+            events[0] = .runStarted(plan)
+        }
+        events.append(.scenarioStarted(flaky))
+        events.append(.stepFinished(flaky, step: 0, phase: .setUp, outcome: .passed, duration: ms(1)))
+        events.append(
+            .stepFinished(
+                flaky,
+                step: 1,
+                phase: .steps,
+                outcome: .failed(reason: "late", location: nil),
+                duration: ms(2)
+            )
+        )
+        events.append(.attemptFinished(flaky, attempt: 1, outcome: .failed(step: 1, reason: "late"), duration: ms(3)))
+        events.append(.scenarioStarted(flaky))
+        events.append(.log(flaky, "GET /restaurants → 200"))
+        events.append(
+            .requestLog(
+                flaky,
+                [LoggedRequest(method: "GET", target: "/restaurants", status: 200, route: nil)],
+                dropped: 0
+            )
+        )
+        for step in 0..<3 {
+            events.append(
+                .stepFinished(
+                    flaky,
+                    step: step,
+                    phase: step == 0 ? .setUp : step == 1 ? .steps : .tearDown,
+                    outcome: .passed,
+                    duration: ms(1)
+                )
+            )
+        }
+        events.append(.scenarioFinished(flaky, outcome: .passed, duration: ms(4)))
+        events.append(last)
+        for verbose in [false, true] {
+            let alone = Recorder<String>()
+            let plain = PlainReporter(verbose: verbose) { alone.append($0) }
+            let junit = JUnitReporter(repetitions: 2)
+            let shared = SharedRunRecord()
+            let together = Recorder<String>()
+            let sharingPlain = PlainReporter(verbose: verbose, record: shared) { together.append($0) }
+            let sharingJUnit = JUnitReporter(repetitions: 2, record: shared)
+            for event in events {
+                plain.handle(event)
+                junit.handle(event)
+                shared.apply(event)
+                sharingPlain.handle(event)
+                sharingJUnit.handle(event)
+                shared.handled(event)
+            }
+            #expect(together.all.joined() == alone.all.joined())
+            #expect(together.all.joined().contains("FLAKY 1/2 Flaky"))
+            #expect(sharingJUnit.xml() == junit.xml())
+            #expect(sharingJUnit.xml().contains("GET /restaurants → 200"))
+        }
+    }
+
     @Test func plainReportShowsTheStepsOfFailingScenarios() {
         #expect(
             plain() == """

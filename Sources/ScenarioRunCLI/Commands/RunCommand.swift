@@ -456,13 +456,16 @@ struct RunCommand: AsyncParsableCommand {
             Terminal.printError(note)
         }
 
+        // One record of the run for the plain and JUnit reporters, each event applied to it once.
+        let runRecord = SharedRunRecord()
         let reporter = PlainReporter(
             verbose: verbose,
             colors: Terminal.colors(environment: environment),
-            repetitions: `repeat`
+            repetitions: `repeat`,
+            record: runRecord
         ) { output.write($0) }
         let junitReporter = junit.map { _ in
-            JUnitReporter(properties: selection.reportProperties, repetitions: `repeat`)
+            JUnitReporter(properties: selection.reportProperties, repetitions: `repeat`, record: runRecord)
         }
         let state = StateCollector()
         let eventStream: EventStreamWriter?
@@ -491,8 +494,10 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let consume: @Sendable (RunEvent) -> Void = { event in
+            runRecord.apply(event)
             reporter.handle(event)
             junitReporter?.handle(event)
+            runRecord.handled(event)
             htmlReport?.handle(event)
             state.handle(event)
         }

@@ -23,13 +23,36 @@ extension ScenarioFileLoader {
             var step: Step
         }
 
-        /// The part as composed: the arguments of known step lines left out.
-        var text: String
+        /// The part scanned.
+        var part: Substring
+        /// The bytes of `part` left out, in order: the inside of each known step line's arguments (`{` and
+        /// `}` stay).
+        var removed: [Range<Int>]
         /// What was left out, by the UTF-8 offset in ``text`` of the empty mapping standing for it.
         var leftOut: [Int: LeftOut]
         /// The part's scenarios as composing ``text`` makes them, when every one is written in the plain
         /// shape (``ItemScan/Shape``): made from the scan, without libyaml; `nil` otherwise.
         var items: [YAMLNode]?
+
+        /// The part as composed: the arguments of known step lines left out. Made when asked for: a part
+        /// whose scenarios are all in the plain shape is not composed.
+        var text: String {
+            var text = ""
+            text.reserveCapacity(part.utf8.count - removed.reduce(0) { $0 + $1.count })
+            var copied = 0
+            for range in removed {
+                text += ScenarioFileLoader.slice(part, copied..<range.lowerBound)
+                copied = range.upperBound
+            }
+            text += ScenarioFileLoader.slice(part, copied..<part.utf8.count)
+            return text
+        }
+    }
+
+    /// The bytes `range` of `part`.
+    static func slice(_ part: Substring, _ range: Range<Int>) -> Substring {
+        let start = part.utf8.index(part.startIndex, offsetBy: range.lowerBound)
+        return part[start..<part.utf8.index(start, offsetBy: range.count)]
     }
 
     /// `part` with the arguments of its known step lines left out, or `nil` when it has none (or the file
@@ -47,6 +70,10 @@ extension ScenarioFileLoader {
                     // A new scenario: the one before is done.
                     scan.leaveOut(item, builtBySpan)
                     item = ItemScan(indentation: line.indentation, keyIndentation: line.contentStart)
+                    // Room for a scenario's step lines at once: grown from empty, each list was reallocated
+                    // three times a scenario.
+                    item.found.reserveCapacity(8)
+                    item.foundLines.reserveCapacity(8)
                     item.shape = ItemScan.Shape(firstLine: line, at: index)
                 } else {
                     item.followShape(line, at: index, isStepLine: written != nil)
@@ -108,20 +135,22 @@ extension ScenarioFileLoader {
 
     // MARK: Scanning
 
-    /// The part as it is scanned: the text composed so far, and what was left out of it.
+    /// The part as it is scanned: how long the text composed so far is (``KnownLines/text``, made only
+    /// when asked for), and what was left out of it.
     private struct PartScan {
         let part: Substring
-        var text = ""
+        /// The UTF-8 length of the text composed so far.
+        var length = 0
+        var removed: [Range<Int>] = []
         var leftOut: [Int: KnownLines.LeftOut] = [:]
-        /// Bytes of the part already in `text`.
+        /// Bytes of the part already in the text.
         var copied = 0
         /// The scenarios scanned so far as composed, while every one is in the plain shape.
         var items: [YAMLNode]? = []
 
         /// The bytes `range` of the part.
         func slice(_ range: Range<Int>) -> Substring {
-            let start = part.utf8.index(part.startIndex, offsetBy: range.lowerBound)
-            return part[start..<part.utf8.index(start, offsetBy: range.count)]
+            ScenarioFileLoader.slice(part, range)
         }
 
         /// Leaves out the arguments of the step lines of a scenario that were built before (`built`), unless
@@ -137,10 +166,12 @@ extension ScenarioFileLoader {
             for (name, span) in item.found {
                 let written = WrittenSpan(name: slice(name), text: slice(span))
                 guard let step = built[written] else { continue }
-                text += slice(copied..<(span.lowerBound + 1))
-                places.append((text.utf8.count - 1, written.name))
-                leftOut[text.utf8.count - 1] = KnownLines.LeftOut(name: written.name, text: written.text, step: step)
-                text += slice((span.upperBound - 1)..<span.upperBound)
+                // The text up to the `{`, which stands in the text for what is left out, and the `}`.
+                length += span.lowerBound + 1 - copied
+                places.append((length - 1, written.name))
+                leftOut[length - 1] = KnownLines.LeftOut(name: written.name, text: written.text, step: step)
+                length += 1
+                removed.append((span.lowerBound + 1)..<(span.upperBound - 1))
                 copied = span.upperBound
             }
             guard items != nil, item.indentation != nil || item.lineCount > 0 else { return }
@@ -200,7 +231,8 @@ extension ScenarioFileLoader {
         func finished() -> KnownLines? {
             guard !leftOut.isEmpty else { return nil }
             return KnownLines(
-                text: text + slice(copied..<part.utf8.count),
+                part: part,
+                removed: removed,
                 leftOut: leftOut,
                 items: items?.isEmpty == false ? items : nil
             )

@@ -34,7 +34,8 @@ struct ScenarioFileLoader {
     /// composed (``leavingOutKnownLines(of:)``); at most ``sharedStepsLimit``.
     var builtBySpan: [WrittenSpan: Step] = [:]
     /// The text being composed, when a node's ``YAMLNode/flowSpan`` counts its bytes (an ASCII file:
-    /// libyaml counts characters); `nil` otherwise.
+    /// libyaml counts characters); `nil` otherwise, and for a part whose scenarios are all in the plain
+    /// shape (every step line of them left out, no span of it read).
     var composedText: Substring?
     /// The arguments left out of the text being composed, by where their empty collection stands in it.
     var leftOut: [Int: KnownLines.LeftOut] = [:]
@@ -155,18 +156,20 @@ struct ScenarioFileLoader {
     /// when that text does not compose, the chunk is composed as written.
     private mutating func composeScenarios(_ chunk: ScenarioFileChunks.Chunk) -> [YAMLNode]? {
         if let known = leavingOutKnownLines(of: text[chunk.range]) {
-            // Every scenario in the plain shape: its nodes are known without composing (DECISIONS 210).
+            // Every scenario in the plain shape: its nodes are known without composing (DECISIONS 210), and
+            // every step line of it left out — built before, no text of it read again (DECISIONS 216).
             if let items = known.items {
-                composedText = known.text[...]
+                composedText = nil
                 leftOut = known.leftOut
                 return items
             }
             var composer = chunkComposer  // its alias budget is spent only by the composition kept
-            if let items = (try? composer.compose(known.text[...]))?.items,
+            let knownText = known.text
+            if let items = (try? composer.compose(knownText[...]))?.items,
                 Self.leftOutAreAllSteps(items, known.leftOut)
             {
                 chunkComposer = composer
-                composedText = known.text[...]
+                composedText = knownText[...]
                 leftOut = known.leftOut
                 return items
             }

@@ -15,7 +15,6 @@ import Synchronization
 /// ```
 package final class JUnitReporter: Sendable {
     private struct State {
-        var record = RunRecord()
         /// Finished scenarios' `testcase` elements as UTF-8, by their place in the plan: rendered as they
         /// finish so that their steps and logs need not be kept for the whole run (the counts and times are
         /// the run's tally).
@@ -32,15 +31,23 @@ package final class JUnitReporter: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The record the events are read into: its own, or one it shares (``SharedRunRecord``), which the
+    /// caller applies the events to.
+    private let source: SharedRunRecord
+    private let ownsRecord: Bool
     /// Written in every testsuite's `<properties>` (where JUnit's schema and its readers — Jenkins,
     /// GitLab — look for them); none, no `<properties>` element.
     private let properties: [JUnitProperty]
     /// `--repeat`'s count: a failure names the repetition it happened on (`Failed on repetition 7 of 15: …`).
     private let repetitions: Int
 
-    package init(properties: [JUnitProperty] = [], repetitions: Int = 1) {
+    /// `record`: one the caller applies the events to for this reporter and others (``SharedRunRecord``);
+    /// else the reporter keeps its own.
+    package init(properties: [JUnitProperty] = [], repetitions: Int = 1, record: SharedRunRecord? = nil) {
         self.properties = properties
         self.repetitions = repetitions
+        source = record ?? SharedRunRecord()
+        ownsRecord = record == nil
     }
 
     /// Consumes one event. A finished scenario's `testcase` is rendered at once, from the record as it is
@@ -48,26 +55,29 @@ package final class JUnitReporter: Sendable {
     package func handle(_ event: RunEvent) {
         // Events the record keeps nothing of: not even the lock.
         if RunRecord.keepsNothing(of: event) { return }
-        state.withLock { state in
-            state.record.apply(event)
-            switch event {
-            case .runStarted(let plan):
-                state.finished = Array(repeating: nil, count: plan.scenarios.count)
-            case .scenarioFinished(let id, _, _):
-                guard let place = state.record.place(of: id), state.finished.indices.contains(place),
-                    state.record.scenario(id)?.outcome != nil
-                else { return }
-                var xml = XMLBytes(capacity: 512)
-                let passedStepsAt = testcase(
-                    state.record.plan.scenarios[place],
-                    record: state.record,
-                    to: &xml,
-                    leavingOutPassedSteps: true
-                )
-                state.finished[place] = Rendered(bytes: xml.bytes, passedStepsAt: passedStepsAt)
-                state.record.forget(id)
-            default:
-                break
+        // The record's lock, then this reporter's: always in that order.
+        source.record.withLock { record in
+            if ownsRecord { record.apply(event) }
+            state.withLock { state in
+                switch event {
+                case .runStarted(let plan):
+                    state.finished = Array(repeating: nil, count: plan.scenarios.count)
+                case .scenarioFinished(let id, _, _):
+                    guard let place = record.place(of: id), state.finished.indices.contains(place),
+                        record.scenario(id)?.outcome != nil
+                    else { return }
+                    var xml = XMLBytes(capacity: 512)
+                    let passedStepsAt = testcase(
+                        record.plan.scenarios[place],
+                        record: record,
+                        to: &xml,
+                        leavingOutPassedSteps: true
+                    )
+                    state.finished[place] = Rendered(bytes: xml.bytes, passedStepsAt: passedStepsAt)
+                    if ownsRecord { record.forget(id) }
+                default:
+                    break
+                }
             }
         }
     }
@@ -89,7 +99,7 @@ package final class JUnitReporter: Sendable {
 
     /// The report so far: a `testsuite` per file, in the plan's order, each scenario's end read once.
     private func report() -> XMLBytes {
-        let (record, finished) = state.withLock { ($0.record, $0.finished) }
+        let (record, finished) = source.record.withLock { record in (record, state.withLock { $0.finished }) }
         struct Suite {
             var file: String
             /// Places in the plan.

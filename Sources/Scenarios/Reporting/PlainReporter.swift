@@ -22,21 +22,28 @@ package final class PlainReporter: Sendable {
     private let colors: Bool
     private let repetitions: Int
     private let write: @Sendable (String) -> Void
-    private let record = Mutex(RunRecord())
+    /// The record the events are read into: its own, or one it shares (``SharedRunRecord``), which the
+    /// caller applies the events to.
+    private let source: SharedRunRecord
+    private let ownsRecord: Bool
 
     /// `colors` turns on ANSI colours (the caller decides from isatty and `NO_COLOR`); `repetitions` is
     /// `--repeat`'s count, for `15 repetitions` and `failed on repetition 7 of 15`; `write` receives text
-    /// in pieces that end with a newline.
+    /// in pieces that end with a newline; `record`, one the caller applies the events to for this reporter
+    /// and others (``SharedRunRecord``), else the reporter keeps its own.
     package init(
         verbose: Bool = false,
         colors: Bool = false,
         repetitions: Int = 1,
+        record: SharedRunRecord? = nil,
         write: @escaping @Sendable (String) -> Void
     ) {
         self.verbose = verbose
         self.colors = colors
         self.repetitions = repetitions
         self.write = write
+        source = record ?? SharedRunRecord()
+        ownsRecord = record == nil
     }
 
     /// Consumes one event, writing what it completes.
@@ -44,14 +51,14 @@ package final class PlainReporter: Sendable {
         // Events the record keeps nothing of: not even the lock.
         if RunRecord.keepsNothing(of: event) { return }
         // The text made where the record is (no copy of it); written outside the lock.
-        let text = record.withLock { record -> String? in
-            record.apply(event)
+        let text = source.record.withLock { record -> String? in
+            if ownsRecord { record.apply(event) }
             switch event {
             case .scenarioFinished(let id, let outcome, let duration):
                 // Names, reasons and logs come from files and apps: shown, never obeyed (TerminalText).
                 let text = scenarioText(id, outcome: outcome, duration: duration, record: record)
                 // Written: forget its steps and logs, so memory stays flat however long the run.
-                record.forget(id)
+                if ownsRecord { record.forget(id) }
                 return text
             case .runFinished(let summary):
                 var text = "\n"
