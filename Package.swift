@@ -214,7 +214,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedValuesTests",
-            dependencies: ["SharedValues", "TestSupport"],
+            dependencies: ["SharedValues", "Diagnostics", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics"], swiftSettings: swiftSettings),

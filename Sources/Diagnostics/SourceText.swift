@@ -14,14 +14,16 @@ package struct SourceText: Sendable {
     package init(_ text: String) {
         self.text = text
         var text = text
-        // Over the bytes in place (a byte at a time through the view is ten times the work).
+        // Over the bytes in place, the line feeds found with `memchr` (a byte at a time, twice, was most of
+        // indexing a file: every file loaded, and every scenario a worker builds, is indexed).
         lineStarts = text.withUTF8 { bytes in
+            let bytes = UnsafeRawBufferPointer(bytes)
             // Counted first and made to size: a large file's index grown by doubling held two buffers at once.
             var lines = 1
-            for byte in bytes where byte == UInt8(ascii: "\n") { lines += 1 }
+            bytes.forEachLineFeed { _ in lines += 1 }
             var starts = [0]
             starts.reserveCapacity(lines)
-            for offset in bytes.indices where bytes[offset] == UInt8(ascii: "\n") { starts.append(offset + 1) }
+            bytes.forEachLineFeed { starts.append($0 + 1) }
             return starts
         }
     }

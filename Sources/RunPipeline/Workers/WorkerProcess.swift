@@ -1,3 +1,4 @@
+import Diagnostics
 package import Foundation
 import SharedValues
 import Synchronization

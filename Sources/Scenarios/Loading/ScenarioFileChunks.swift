@@ -1,3 +1,4 @@
+import Diagnostics
 import SharedValues
 
 /// A scenario file cut into parts that compose on their own: each top-level `key:` with its value, and

@@ -8,15 +8,20 @@ extension UnsafeRawBufferPointer {
     /// Array("a\nbc\n".utf8).withUnsafeBytes { $0.lineFeedOffsets }   // [1, 4]
     /// ```
     package var lineFeedOffsets: [Int] {
-        guard let base = baseAddress, !isEmpty else { return [] }
         var offsets: [Int] = []
+        forEachLineFeed { offsets.append($0) }
+        return offsets
+    }
+
+    /// Calls `body` with the offset of each line feed in the bytes, in order, found with `memchr`.
+    package func forEachLineFeed(_ body: (Int) -> Void) {
+        guard let base = baseAddress, !isEmpty else { return }
         var offset = 0
         while offset < count, let found = memchr(base + offset, 0x0A, count - offset) {
             let index = base.distance(to: UnsafeRawPointer(found))
-            offsets.append(index)
+            body(index)
             offset = index + 1
         }
-        return offsets
     }
 
     /// The lines of the bytes, each without its line feed; a last line without one counts when it is not
