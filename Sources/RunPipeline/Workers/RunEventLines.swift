@@ -81,6 +81,11 @@ package enum RunEventLines {
         }
     }
 
+    /// `text`'s bytes at the end of `out`, copied at once (a string's UTF-8 view is appended a byte at a time).
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
     /// Writes the event's line (as ``encode(_:)`` makes it) at the end of `out`, the scenario's identity
     /// taken from `identity` when it is the same scenario's (and kept there for the next event); `false`,
     /// and nothing written, for run-level events.
@@ -114,13 +119,16 @@ package enum RunEventLines {
         }
         // A phase's name is a plain word: nothing in it to escape.
         func field(_ phase: StepPhase) {
-            out.append(contentsOf: #",""#.utf8)
-            out.append(contentsOf: phase.rawValue.utf8)
-            out.append(UInt8(ascii: "\""))
+            switch phase {
+            case .setUp: append(#","setUp""#, to: &out)
+            case .steps: append(#","steps""#, to: &out)
+            case .tearDown: append(#","tearDown""#, to: &out)
+            case .leakCheck: append(#","leakCheck""#, to: &out)
+            }
         }
         // A passed outcome, a step's or a scenario's, as `json(_:)` writes it.
         func passed() {
-            out.append(contentsOf: #","passed""#.utf8)
+            append(#","passed""#, to: &out)
         }
         switch event {
         case .runStarted, .runFinished:
@@ -149,9 +157,9 @@ package enum RunEventLines {
         case .requests(let id, let requests):
             start(.requests, id)
             // `[["METHOD","PATH"],…]`, the bytes of the pairs as JSON values, written straight.
-            out.append(contentsOf: ",[".utf8)
+            append(",[", to: &out)
             for (index, request) in requests.enumerated() {
-                out.append(contentsOf: index == 0 ? "[".utf8 : ",[".utf8)
+                append(index == 0 ? "[" : ",[", to: &out)
                 JSONValue.appendString(request.method, to: &out)
                 out.append(UInt8(ascii: ","))
                 JSONValue.appendString(request.path, to: &out)
@@ -160,7 +168,7 @@ package enum RunEventLines {
             out.append(UInt8(ascii: "]"))
         case .requestLog(let id, let requests, let dropped):
             start(.requestLog, id)
-            out.append(contentsOf: ",[".utf8)
+            append(",[", to: &out)
             for (index, request) in requests.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 appendLogged(request, to: &out)
@@ -365,11 +373,11 @@ package enum RunEventLines {
     /// its length]` (a body `null`: not kept for the try), at the end of `out`.
     private static func appendLogged(_ request: LoggedRequest, to out: inout [UInt8]) {
         func string(_ text: String?) {
-            if let text { JSONValue.appendString(text, to: &out) } else { out.append(contentsOf: "null".utf8) }
+            if let text { JSONValue.appendString(text, to: &out) } else { append("null", to: &out) }
             out.append(UInt8(ascii: ","))
         }
         func number(_ number: Int?) {
-            if let number { TextBytes.appendDecimal(number, to: &out) } else { out.append(contentsOf: "null".utf8) }
+            if let number { TextBytes.appendDecimal(number, to: &out) } else { append("null", to: &out) }
             out.append(UInt8(ascii: ","))
         }
         out.append(UInt8(ascii: "["))
