@@ -73,6 +73,50 @@ struct EventLineWriterTests {
         #expect(Self.read(parent) == Self.scenario(Self.a))
     }
 
+    /// Every line buffered is kept on the board until it is sent (the parent reads a dead worker's there); a
+    /// line the board cannot hold beside the ones kept sends those first, and one it cannot hold at all is
+    /// sent at once.
+    @Test func whatTheBoardCannotHoldBesideIsSentFirst() throws {
+        let (parent, worker) = try Self.channel()
+        defer {
+            close(parent)
+            close(worker)
+        }
+        let board = try ProgressBoard(creatingSlots: 1)
+        let writer = EventLineWriter(
+            channel: worker,
+            board: try ProgressBoard(path: board.path, slot: 0),
+            unfinished: { 10 },
+            batchTime: .seconds(600)
+        )
+        func kept() -> [RunEvent] {
+            WorkerProcess.messages(in: board.unsent(in: 0)).messages.compactMap {
+                if case .event(let event) = $0 { event } else { nil }
+            }
+        }
+        let quarter = ProgressBoard.unsentCapacity / 4
+        let first = RunEvent.log(Self.a, String(repeating: "x", count: 2 * quarter))
+        let second = RunEvent.log(Self.a, String(repeating: "y", count: 2 * quarter))
+        let large = RunEvent.log(Self.a, String(repeating: "z", count: 5 * quarter))
+        writer.write(.scenarioStarted(Self.a))
+        writer.write(first)
+        #expect(Self.read(parent, count: 1) == [.scenarioStarted(Self.a)])
+        #expect(kept() == [first])
+        // Not beside the first: the first is sent, the second kept.
+        writer.write(second)
+        #expect(Self.read(parent, count: 1) == [first])
+        #expect(kept() == [second])
+        // Too large to keep at all: the second, then it, sent at once; nothing kept.
+        writer.write(large)
+        #expect(Self.read(parent, count: 2) == [second, large])
+        #expect(kept().isEmpty)
+        // A passed scenario's end waits with the others, kept meanwhile.
+        let finished = RunEvent.scenarioFinished(Self.a, outcome: .passed, duration: .milliseconds(1))
+        writer.write(finished)
+        #expect(kept() == [finished])
+        #expect(Self.read(parent).isEmpty)
+    }
+
     @Test func aBatchIsSentWithinItsTimeThoughNothingElseHappens() throws {
         let (parent, worker) = try Self.channel()
         defer {

@@ -18,8 +18,6 @@ package final class EventLineWriter: Sendable {
     private struct State {
         /// The lines not sent yet.
         var data: [UInt8] = []
-        /// The line being written (its room kept from one event to the next).
-        var line: [UInt8] = []
         /// The running scenario's identity as its lines write it.
         var identity: RunEventLines.Identity?
         var startedOne = false
@@ -177,26 +175,31 @@ package final class EventLineWriter: Sendable {
     /// printed a megabyte does not keep it).
     private static let keptCapacity = 64 << 10
 
-    /// Adds the event's line to what is pending, as a line is added; `false` when the parent has gone.
+    /// Adds the event's line to what is pending, written there, as a line is added; `false` when the
+    /// parent has gone.
     private func buffer(_ event: RunEvent, _ state: inout State) -> Bool {
-        state.line.removeAll(keepingCapacity: state.line.capacity <= Self.keptCapacity)
-        guard RunEventLines.append(event, to: &state.line, identity: &state.identity) else { return true }
-        let line = state.line
-        return buffer(line, &state)
+        let start = state.data.count
+        guard RunEventLines.append(event, to: &state.data, identity: &state.identity) else { return true }
+        return kept(from: start, &state)
     }
 
-    /// Adds `line` to what is pending, and its copy to the board; what the board cannot hold beside it
-    /// is sent first (and a line it cannot hold at all, at once). `false` when the parent has gone.
+    /// Adds `line` to what is pending, as the event lines are.
     private func buffer(_ line: [UInt8], _ state: inout State) -> Bool {
-        if let board, !board.keep(line) {
-            guard flush(&state) else { return false }
-            if !board.keep(line) {
-                state.data = line
-                return flush(&state)
-            }
-        }
+        let start = state.data.count
         state.data.append(contentsOf: line)
-        return true
+        return kept(from: start, &state)
+    }
+
+    /// Keeps a copy of the line pending from `start` on the board; what the board cannot hold beside it is
+    /// sent first (and a line it cannot hold at all, at once). `false` when the parent has gone.
+    private func kept(from start: Int, _ state: inout State) -> Bool {
+        guard let board, !board.keep(state.data[start...]) else { return true }
+        // The lines before it first, then the line alone.
+        let line = Array(state.data[start...])
+        state.data.removeSubrange(start...)
+        guard flush(&state) else { return false }
+        state.data = line
+        return board.keep(state.data[...]) || flush(&state)
     }
 
     /// Reads what the app printed: each whole line into the current scenario's log (or, between

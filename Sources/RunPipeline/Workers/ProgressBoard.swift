@@ -179,7 +179,7 @@ package final class ProgressBoard: @unchecked Sendable {  // the memory is writt
 
     /// Keeps a copy of `line`, which the worker buffers to send; `false` when it does not fit beside
     /// what is kept (send what is buffered, ``sending()``, and keep it then) or at all (send it at once).
-    func keep(_ line: [UInt8]) -> Bool {
+    func keep(_ line: ArraySlice<UInt8>) -> Bool {
         guard let slot else { return true }
         let kept = Int(unsentLength(slot))
         guard kept + line.count <= Self.unsentCapacity else { return false }
