@@ -129,11 +129,9 @@ struct ScenarioFileChunksTests {
         #expect(try cut == Self.load(clean, whole: true))
         #expect(cut.scenarios.count == count && cut.diagnostics.isEmpty, "\(cut.diagnostics)")
         for broken in [
-            // An unknown step late in the second half; a name of the first batch, loaded before the halves,
-            // again in the second half, and one of the first half.
+            // An unknown step late in the second half; a name of the first half again in the second.
             file(replacing: count - 3, with: "  - scenario: Late\n    steps: [succed]\n"),
             file(replacing: count - 2, with: "  - scenario: S5\n    steps: [succeed]\n"),
-            file(replacing: count - 2, with: "  - scenario: S\(count / 2)\n    steps: [succeed]\n"),
             // An outline, whose rows spend one budget for the file.
             file(
                 replacing: count - 1,

@@ -86,31 +86,17 @@ struct ScenarioFileLoader: Sendable {
 
     /// A large file's scenarios loaded in two halves at once, each by a copy of this loader on a thread of
     /// its own (the parent of a run's workers, and a run in one process, load every scenario before the
-    /// first one runs), after its first batch, loaded first as one loading would: the steps it builds stand
-    /// for the lines written the same way in both halves. `nil` — and nothing of it kept — unless loading
-    /// them one after the other could report nothing either: a file with an alias (`*`, which may name an
-    /// anchor of the other half) is loaded in one piece, and so is a file any part reports anything of,
-    /// that has an outline (whose rows spend one budget for the whole file), or that names a scenario
-    /// twice: it then reports what it always does, in its order.
+    /// first one runs), or `nil` — and nothing of it kept — unless loading them one after the other could
+    /// report nothing either: a file with an alias (`*`, which may name an anchor of the other half) is
+    /// loaded in one piece, and so is a file either half reports anything of, that has an outline (whose
+    /// rows spend one budget for the whole file), or that names a scenario in both halves: it then
+    /// reports what it always does, in its order.
     mutating func loadInTwo(_ chunks: ScenarioFileChunks, settings: FileSettings, keys: [ItemSource.Part])
         -> [Scenario]?
     {
         guard diagnostics.isEmpty, !text[...].contains(ascii: UInt8(ascii: "*")) else { return nil }
-        let original = self
-        func clean(_ loader: ScenarioFileLoader) -> Bool {
-            loader.diagnostics.isEmpty && !loader.outlineBudgetSpent && loader.outlineBudget == original.outlineBudget
-        }
-        let count = chunks.scenarios.count
-        let warmed = min(count, 1 + Self.itemsPerComposition)
-        var firstLines: [String: Int] = [:]
-        guard var scenarios = load(0..<warmed, of: chunks, settings: settings, keys: keys, firstLines: &firstLines),
-            clean(self)
-        else {
-            self = original
-            return nil
-        }
-        let middle = warmed + (count - warmed) / 2
-        let halves = [warmed..<middle, middle..<count]
+        let middle = chunks.scenarios.count / 2
+        let halves = [chunks.scenarios.startIndex..<middle, middle..<chunks.scenarios.endIndex]
         let start = self
         let results = Mutex<[(loader: ScenarioFileLoader, scenarios: [Scenario]?, firstLines: [String: Int])?]>(
             [nil, nil]
@@ -123,24 +109,21 @@ struct ScenarioFileLoader: Sendable {
                 of: chunks,
                 settings: settings,
                 keys: keys,
-                firstAlone: false,
                 firstLines: &firstLines
             )
             results.withLock { $0[half] = (loader, scenarios, firstLines) }
         }
         let loaded = results.withLock { $0 }
-        guard let first = loaded[0], let second = loaded[1], let firstHalf = first.scenarios,
-            let secondHalf = second.scenarios, clean(first.loader), clean(second.loader),
-            !first.firstLines.keys.contains(where: { firstLines[$0] != nil }),
-            !second.firstLines.keys.contains(where: { firstLines[$0] != nil || first.firstLines[$0] != nil })
-        else {
-            self = original
-            return nil
-        }
+        guard let first = loaded[0], let second = loaded[1], var scenarios = first.scenarios,
+            let more = second.scenarios, first.loader.diagnostics.isEmpty, second.loader.diagnostics.isEmpty,
+            // No outline: its rows spend one budget for the whole file.
+            first.loader.outlineBudget == start.outlineBudget, second.loader.outlineBudget == start.outlineBudget,
+            !first.loader.outlineBudgetSpent, !second.loader.outlineBudgetSpent,
+            !second.firstLines.keys.contains(where: { first.firstLines[$0] != nil })
+        else { return nil }
         // The first half's steps stand for the file's from here on, as one loading's would.
         self = first.loader
-        scenarios += firstHalf
-        scenarios += secondHalf
+        scenarios += more
         return scenarios
     }
 
@@ -151,7 +134,6 @@ struct ScenarioFileLoader: Sendable {
         of chunks: ScenarioFileChunks,
         settings: FileSettings,
         keys: [ItemSource.Part],
-        firstAlone: Bool = true,
         firstLines: inout [String: Int]
     ) -> [Scenario]? {
         // One item is one scenario but for an outline's rows: made to size, not grown by doubling (a suite
@@ -159,11 +141,10 @@ struct ScenarioFileLoader: Sendable {
         var scenarios: [Scenario] = []
         scenarios.reserveCapacity(range.count)
         // A batch of consecutive items at a time: composing has a fixed cost (a libyaml parser and its
-        // buffers) that one item per composition would pay thousands of times. The first item alone (unless
-        // earlier ones were loaded), so that the steps it builds stand for the lines written the same way in
-        // every other (``leavingOutKnownLines(of:)``) — unless the file holds an alias, which may name an
-        // anchor of it.
-        let firstAlone = firstAlone && !text[...].contains(ascii: UInt8(ascii: "*"))
+        // buffers) that one item per composition would pay thousands of times. The first item alone, so
+        // that the steps it builds stand for the lines written the same way in every other
+        // (``leavingOutKnownLines(of:)``) — unless the file holds an alias, which may name an anchor of it.
+        let firstAlone = !text[...].contains(ascii: UInt8(ascii: "*"))
         var end = range.lowerBound
         while end < range.upperBound {
             let start = end
