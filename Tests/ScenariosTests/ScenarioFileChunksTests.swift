@@ -99,54 +99,6 @@ struct ScenarioFileChunksTests {
         #expect(cut.diagnostics.count == 3, "\(cut.diagnostics)")
     }
 
-    /// A file of at least ``ScenarioFileLoader/loadedInTwoFrom`` scenarios is loaded in two halves at once:
-    /// the same scenarios as the whole document, in order. A problem in either half, a name written in both,
-    /// an outline: loaded in one piece instead, it reports the same problems as the whole document.
-    @Test func aLargeFileLoadedInTwoHalvesAgreesWithTheWholeDocument() throws {
-        let count = ScenarioFileLoader.loadedInTwoFrom + 41
-        func file(replacing index: Int? = nil, with item: String = "") -> String {
-            var text = "feature: Big\ntags: [big]\nscenarios:\n"
-            for place in 0..<count {
-                text +=
-                    place == index
-                    ? item
-                    : "  - scenario: S\(place)\n    steps:\n"
-                        + "      - stub route: { class: Review, method: POST, to: /r\(place % 3) }\n"
-                        + "      - expect response: { status: 201 }\n"
-            }
-            return text
-        }
-        func inTwo(_ text: String) throws -> Int? {
-            var loader = try Self.loader(text)
-            let chunks = try #require(ScenarioFileChunks(text))
-            let read = loader.fileSettings(chunks.keys)
-            let settings = try #require(read)
-            return loader.loadInTwo(chunks, settings: settings, keys: [])?.count
-        }
-        let clean = file()
-        #expect(try inTwo(clean) == count)
-        let cut = try Self.load(clean, whole: false)
-        #expect(try cut == Self.load(clean, whole: true))
-        #expect(cut.scenarios.count == count && cut.diagnostics.isEmpty, "\(cut.diagnostics)")
-        for broken in [
-            // An unknown step late in the second half; a name of the first half again in the second.
-            file(replacing: count - 3, with: "  - scenario: Late\n    steps: [succed]\n"),
-            file(replacing: count - 2, with: "  - scenario: S5\n    steps: [succeed]\n"),
-            // An outline, whose rows spend one budget for the file.
-            file(
-                replacing: count - 1,
-                with: "  - scenario: O ${n}\n    examples: [{ n: 1 }, { n: 2 }]\n    steps: [succeed]\n"
-            ),
-        ] {
-            #expect(try inTwo(broken) == nil)
-            #expect(try Self.load(broken, whole: false) == Self.load(broken, whole: true))
-        }
-        #expect(
-            try Self.load(file(replacing: count - 2, with: "  - scenario: S5\n    steps: [succeed]\n"), whole: false)
-                .diagnostics.count == 1
-        )
-    }
-
     @Test(arguments: LoaderCorpusTests.names)
     func cutAndWholeLoadsAgreeOnEveryMalformedFile(_ name: String) throws {
         let url = Snapshot.testsDirectory.appendingPathComponent("Malformed/\(name).yml")

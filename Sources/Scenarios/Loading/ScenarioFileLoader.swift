@@ -1,16 +1,12 @@
 import Diagnostics
 import Foundation
 import SharedValues
-import Synchronization
 import YAMLSource
 
 /// Loads one scenario file, collecting every diagnostic instead of stopping at the first.
-struct ScenarioFileLoader: Sendable {
+struct ScenarioFileLoader {
     /// How many scenarios of a large file are composed at once.
     static let itemsPerComposition = 64
-    /// From how many scenarios a file is loaded in two halves at once (``loadInTwo(_:settings:keys:)``):
-    /// below, the second thread would cost more than it saves.
-    static let loadedInTwoFrom = 256
 
     let file: String
     let source: YAMLText
@@ -75,81 +71,21 @@ struct ScenarioFileLoader: Sendable {
         guard let settings = fileSettings(chunks.keys) else { return nil }
         // For the workers a process without actions hands its scenarios to (``Scenario/itemSource``).
         let keys = keepsActions ? [] : chunks.keys.map(part)
-        if chunks.scenarios.count >= Self.loadedInTwoFrom,
-            let scenarios = loadInTwo(chunks, settings: settings, keys: keys)
-        {
-            return scenarios
-        }
-        var firstLines: [String: Int] = [:]
-        return load(chunks.scenarios.indices, of: chunks, settings: settings, keys: keys, firstLines: &firstLines)
-    }
-
-    /// A large file's scenarios loaded in two halves at once, each by a copy of this loader on a thread of
-    /// its own (the parent of a run's workers, and a run in one process, load every scenario before the
-    /// first one runs), or `nil` — and nothing of it kept — unless loading them one after the other could
-    /// report nothing either: a file with an alias (`*`, which may name an anchor of the other half) is
-    /// loaded in one piece, and so is a file either half reports anything of, that has an outline (whose
-    /// rows spend one budget for the whole file), or that names a scenario in both halves: it then
-    /// reports what it always does, in its order.
-    mutating func loadInTwo(_ chunks: ScenarioFileChunks, settings: FileSettings, keys: [ItemSource.Part])
-        -> [Scenario]?
-    {
-        guard diagnostics.isEmpty, !text[...].contains(ascii: UInt8(ascii: "*")) else { return nil }
-        let middle = chunks.scenarios.count / 2
-        let halves = [chunks.scenarios.startIndex..<middle, middle..<chunks.scenarios.endIndex]
-        let start = self
-        let results = Mutex<[(loader: ScenarioFileLoader, scenarios: [Scenario]?, firstLines: [String: Int])?]>(
-            [nil, nil]
-        )
-        DispatchQueue.concurrentPerform(iterations: halves.count) { half in
-            var loader = start
-            var firstLines: [String: Int] = [:]
-            let scenarios = loader.load(
-                halves[half],
-                of: chunks,
-                settings: settings,
-                keys: keys,
-                firstLines: &firstLines
-            )
-            results.withLock { $0[half] = (loader, scenarios, firstLines) }
-        }
-        let loaded = results.withLock { $0 }
-        guard let first = loaded[0], let second = loaded[1], var scenarios = first.scenarios,
-            let more = second.scenarios, first.loader.diagnostics.isEmpty, second.loader.diagnostics.isEmpty,
-            // No outline: its rows spend one budget for the whole file.
-            first.loader.outlineBudget == start.outlineBudget, second.loader.outlineBudget == start.outlineBudget,
-            !first.loader.outlineBudgetSpent, !second.loader.outlineBudgetSpent,
-            !second.firstLines.keys.contains(where: { first.firstLines[$0] != nil })
-        else { return nil }
-        // The first half's steps stand for the file's from here on, as one loading's would.
-        self = first.loader
-        scenarios += more
-        return scenarios
-    }
-
-    /// The scenarios of the items `range` of `chunks`, composed a batch at a time; `nil` when a batch is not
-    /// what the layout promised. `firstLines`: where each name was first written, for duplicates.
-    private mutating func load(
-        _ range: Range<Int>,
-        of chunks: ScenarioFileChunks,
-        settings: FileSettings,
-        keys: [ItemSource.Part],
-        firstLines: inout [String: Int]
-    ) -> [Scenario]? {
         // One item is one scenario but for an outline's rows: made to size, not grown by doubling (a suite
         // of 10,000 scenarios held its last two buffers, 5 MB, at the peak of the run's memory).
         var scenarios: [Scenario] = []
-        scenarios.reserveCapacity(range.count)
+        scenarios.reserveCapacity(chunks.scenarios.count)
+        var firstLines: [String: Int] = [:]
         // A batch of consecutive items at a time: composing has a fixed cost (a libyaml parser and its
         // buffers) that one item per composition would pay thousands of times. The first item alone, so
         // that the steps it builds stand for the lines written the same way in every other
         // (``leavingOutKnownLines(of:)``) — unless the file holds an alias, which may name an anchor of it.
         let firstAlone = !text[...].contains(ascii: UInt8(ascii: "*"))
-        var end = range.lowerBound
-        while end < range.upperBound {
+        var end = 0
+        while end < chunks.scenarios.count {
             let start = end
-            let count = start == range.lowerBound && firstAlone ? 1 : Self.itemsPerComposition
-            end = min(start + count, range.upperBound)
+            let count = start == 0 && firstAlone ? 1 : Self.itemsPerComposition
+            end = min(start + count, chunks.scenarios.count)
             let batch = chunks.scenarios[start..<end]
             guard let first = batch.first, let last = batch.last else { continue }
             let chunk = ScenarioFileChunks.Chunk(
