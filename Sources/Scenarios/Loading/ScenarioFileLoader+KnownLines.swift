@@ -164,6 +164,9 @@ extension ScenarioFileLoader {
             // Where each argument text left out stands in `text`, and its step's name, in the order of the lines.
             var places: [(place: Int, name: Substring)] = []
             places.reserveCapacity(item.found.count)
+            // Room for the scenario's step lines at once (a worker's part is one scenario: grown from empty one
+            // line at a time, the table was rehashed three times). A table's room grows by doubling.
+            leftOut.reserveCapacity(leftOut.count + item.found.count)
             for (name, span) in item.found {
                 let written = WrittenSpan(name: slice(name), text: slice(span))
                 guard let step = built[written] else { continue }
