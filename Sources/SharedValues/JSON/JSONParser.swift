@@ -420,8 +420,8 @@ package struct JSONElements {
         }
         var inner = JSONElements(parser: parser)
         let result = body(&inner)
-        // Read to its `]`, nothing left.
-        if inner.next() != nil { inner.state = .failed }
+        // Read to its `]`: an element left after those `body` read leaves it unended, and it is not read.
+        _ = inner.next()
         guard let result, inner.state == .ended else {
             state = .failed
             return nil
