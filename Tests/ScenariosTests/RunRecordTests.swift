@@ -5,6 +5,26 @@ import Testing
 /// What reporters remember of a run: each scenario's own steps, logs and tries, however the events of
 /// several scenarios interleave (two workers), and nothing of a scenario once it is forgotten.
 struct RunRecordTests {
+    /// A record shared by reporters keeps a scenario until they have read its end, then forgets it: memory
+    /// stays flat however long the run, as with a record of each reporter's own.
+    @Test func aSharedRecordForgetsAScenarioOnceItsEndIsHandled() {
+        let a = ScenarioID(file: "s.yml", name: "A")
+        let shared = SharedRunRecord()
+        let finished = RunEvent.scenarioFinished(a, outcome: .passed, duration: .seconds(1))
+        for event: RunEvent in [
+            .runStarted(RunPlan(scenarios: [ReporterTests.planned(a, feature: "F", line: 2, ["succeed"])])),
+            .scenarioStarted(a),
+            .log(a, "a's line"),
+            finished,
+        ] {
+            shared.apply(event)
+        }
+        #expect(shared.record.withLock { $0.scenario(a)?.logs } == ["a's line"], "kept until handled")
+        shared.handled(finished)
+        #expect(shared.record.withLock { $0.scenario(a) } == nil)
+        #expect(shared.record.withLock { $0.tally.end(at: 0)?.outcome } == .passed, "its count stays")
+    }
+
     @Test func interleavedScenariosKeepTheirOwnRecords() {
         let a = ScenarioID(file: "s.yml", name: "A")
         let b = ScenarioID(file: "s.yml", name: "B")
