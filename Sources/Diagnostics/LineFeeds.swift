@@ -29,7 +29,7 @@ extension UnsafeRawBufferPointer {
     package var lineRanges: [Range<Int>] {
         var ranges: [Range<Int>] = []
         var start = 0
-        for end in lineFeedOffsets {
+        forEachLineFeed { end in
             ranges.append(start..<end)
             start = end + 1
         }

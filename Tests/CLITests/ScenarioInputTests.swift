@@ -155,3 +155,12 @@ struct LoneWorkerChannelTests {
         #expect(result.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(result.stdout.suffix(300))")
     }
 }
+
+extension ScenarioInput {
+    /// The line that hands a worker a scenario, as the parent writes it (``append(index:id:line:source:to:)``).
+    static func line(index: Int, id: ScenarioID, line: Int, source: ItemSource? = nil) -> String {
+        var bytes: [UInt8] = []
+        append(index: index, id: id, line: line, source: source, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

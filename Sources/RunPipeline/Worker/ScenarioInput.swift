@@ -5,7 +5,7 @@ import ObjectManager
 import Scenarios
 import Synchronization
 
-/// The scenarios the parent names on the channel, one a line (``line(index:id:line:source:)``): its position in the
+/// The scenarios the parent names on the channel, one a line (``append(index:id:line:source:to:)``): its position in the
 /// run's plan (the worker's place on the board says it), the line it is written on, its file and its name, and where
 /// its item and its file's keys are written (``ItemSource``). Each is built shortly before it runs
 /// (``ScenarioBuilder``): the parent loaded and checked every file, a worker builds only what it runs, and at most
@@ -47,16 +47,9 @@ package final class ScenarioInput: Sendable {
     }
 
     /// The line that hands a worker the scenario `id`, written at `line`, at position `index` of the plan,
-    /// its item and its file's keys at `source`: `[INDEX,LINE,"FILE","NAME",[ITEM],[[KEY],…]]`, each part
-    /// `[START,END,LINE OFFSET]`.
-    static func line(index: Int, id: ScenarioID, line: Int, source: ItemSource? = nil) -> String {
-        var bytes: [UInt8] = []
-        append(index: index, id: id, line: line, source: source, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// ``line(index:id:line:source:)``'s bytes at the end of `bytes`, written straight (the parent writes
-    /// one for every scenario of a run).
+    /// its item and its file's keys at `source`, at the end of `bytes`: `[INDEX,LINE,"FILE","NAME",[ITEM],
+    /// [[KEY],…]]`, each part `[START,END,LINE OFFSET]`, written straight (the parent writes one for every
+    /// scenario of a run).
     static func append(index: Int, id: ScenarioID, line: Int, source: ItemSource?, to bytes: inout [UInt8]) {
         func part(_ part: ItemSource.Part) {
             bytes.append(UInt8(ascii: "["))

@@ -322,7 +322,7 @@ package struct WorkerPoolMachine: Sendable {
     }
 
     /// Sends scenarios to a worker, each by its position in the plan, its line and its identity
-    /// (``ScenarioInput/line(index:id:line:source:)``); closes its input as soon as it will get nothing more
+    /// (``ScenarioInput/append(index:id:line:source:to:)``); closes its input as soon as it will get nothing more
     /// (``ParallelSchedule/closeIfNothingMore(_:)``), before it has run what it holds.
     private mutating func send(_ scheduled: [Int], to slot: Int) -> [Action] {
         guard let run, slots.indices.contains(slot), slots[slot].inputOpen else { return [] }
