@@ -69,7 +69,7 @@ struct PlainShapeTests {
     ])
     func scenariosInThePlainShapeGetTheNodesComposingMakes(_ more: String) throws {
         let (known, composed) = try Self.scanned(more)
-        let items = try #require(known?.items, "in the plain shape")
+        let items = try #require(known?.plain?.map(\.node), "in the plain shape")
         let expected = try #require(composed)
         #expect(items.map(Self.rendered) == expected.map(Self.rendered))
         // And they load as the whole document does.
@@ -96,7 +96,7 @@ struct PlainShapeTests {
     ])
     func anyOtherShapeIsComposed(_ more: String) throws {
         let (known, _) = try Self.scanned(more)
-        #expect(known?.items == nil)
+        #expect(known?.plain == nil)
         let text = Self.first + more
         #expect(try ScenarioFileChunksTests.load(text, whole: false) == ScenarioFileChunksTests.load(text, whole: true))
     }
@@ -110,7 +110,81 @@ struct PlainShapeTests {
         let (loader, chunks) = try Self.loaded(text)
         let both = chunks.scenarios[1].range.lowerBound..<chunks.scenarios[2].range.upperBound
         let known = try #require(loader.leavingOutKnownLines(of: text[both]))
-        #expect(known.items == nil)
+        #expect(known.plain == nil)
         #expect(known.leftOut.count == 2)
+    }
+
+    /// A file's own keys, the same scenario name twice and steps with timeouts elsewhere: every scenario in
+    /// the plain shape is made from its scan (DECISIONS 217), and nothing tells it from one read from its
+    /// nodes — name, place, last line, feature, tags, `skip:`, set-up, steps and tear-down, and the
+    /// duplicate reported at the same place.
+    @Test func aScenarioMadeFromItsScanIsTheOneItsNodesMake() throws {
+        let text = """
+            feature: Reviews
+            tags: [reviews]
+            skip: not today
+            set up:
+              - succeed
+            tear down:
+              - succeed: done
+            scenarios:
+              - scenario: First
+                steps:
+                  - stub route: { class: Review, method: POST, to: /review }
+                  - expect response: { status: 201 }
+              - scenario: Second
+                steps:
+                  - expect response: { status: 201 }
+                  - stub route: { class: Review, method: POST, to: /review }
+              - scenario: First
+                steps:
+                  - stub route: { class: Review, method: POST, to: /review }
+              - scenario: Third
+                steps:
+                  - expect response: { status: 201 }
+                    timeout: 2
+                  - stub route: { class: Review, method: POST, to: /review }
+
+            """
+        let (loader, chunks) = try Self.loaded(text)
+        var scanning = loader
+        for index in 1..<3 {
+            #expect(scanning.leavingOutKnownLines(of: text[chunks.scenarios[index].range])?.plain?.count == 1)
+        }
+        let cut = try ScenarioFileChunksTests.load(text, whole: false)
+        #expect(cut == (try ScenarioFileChunksTests.load(text, whole: true)))
+        #expect(cut.scenarios.count == 4)
+        #expect(cut.diagnostics.count == 1)
+        #expect(
+            cut.scenarios[1] == "s.yml: Second @s.yml:13:5-16 [Reviews] [\"reviews\"] skip: not today "
+                + "succeed@s.yml:5:5 | expect response {status: 201}@s.yml:15:9 "
+                + "| stub route {class: Review, method: POST, to: /review}@s.yml:16:9 | succeed: done@s.yml:7:5"
+        )
+    }
+
+    /// A name bound by the file's own keys (a worker's file changed since its steps were built): a scenario
+    /// in the plain shape is read from its nodes, where each step reads its arguments again, as composed.
+    @Test func namesBoundBeforeMakeThePlainShapeReadItsNodes() throws {
+        let text =
+            Self.first
+            + "  - scenario: Second\n    steps:\n      - stub route: { class: Review, method: POST, to: /review }\n"
+        var (loader, chunks) = try Self.loaded(text)
+        var scanning = loader
+        #expect(scanning.leavingOutKnownLines(of: text[chunks.scenarios[1].range])?.plain?.count == 1)
+        let bound = "set up:\n  - create from factory: { factory: restaurant, as: place }\n" + Self.first
+        var other = try ScenarioFileChunksTests.loader(bound)
+        let keys = try #require(ScenarioFileChunks(bound)).keys
+        let read = other.fileSettings(keys)
+        let settings = try #require(read)
+        #expect(!settings.bindings.names.isEmpty)
+        let built = loader.builtSteps.count
+        let reported = loader.diagnostics.kept.count
+        let scenarios = loader.scenarios(of: chunks.scenarios[1], in: settings)
+        let made = try #require(scenarios)
+        // Read again under the name bound: built once more, for that name.
+        #expect(loader.builtSteps.count == built + 1)
+        #expect(made.map(\.steps.count) == [1])
+        #expect(made.first?.steps.first?.location?.line == 9)
+        #expect(loader.diagnostics.kept.count == reported)
     }
 }

@@ -60,9 +60,11 @@ struct ScenarioFileChunksTests {
         let scenarios = whole ? loader.loadWholeDocument() : loader.load()
         return Result(
             scenarios: scenarios.map { scenario in
-                "\(scenario.id) @\(scenario.location) [\(scenario.feature)] \(scenario.tags.sorted()) "
-                    + (scenario.setUp + scenario.steps).map {
+                "\(scenario.id) @\(scenario.location)-\(scenario.lastLine) "
+                    + "[\(scenario.feature)] \(scenario.tags.sorted()) skip: \(scenario.skip ?? "-") "
+                    + (scenario.setUp + scenario.steps + scenario.tearDown).map {
                         "\($0.description)@\($0.location.map(\.description) ?? "-")"
+                            + ($0.timeout.map { " within \($0)" } ?? "")
                     }
                     .joined(separator: " | ")
             },
@@ -193,7 +195,7 @@ struct ScenarioFileChunksTests {
         #expect(
             cut.scenarios[1].hasSuffix(
                 "stub route {class: Review, method: POST, to: /review}@s.yml:8:11 | expect response {status: 201}@s.yml:9:9"
-                    + " | expect response {status: 201}@s.yml:11:9"
+                    + " within 7.0 seconds | expect response {status: 201}@s.yml:11:9"
             ),
             "\(cut.scenarios[1])"
         )

@@ -109,7 +109,7 @@ package struct ObjectMapper: Sendable {
         index: inout IdentityIndex?,
         values: inout [(position: Int, value: AttributeValue)]
     ) throws(MappingError) -> ManagedObject {
-        let mapping = plan.mapping
+        // The plan's mapping is read in place: a copy of it per object retained each of its arrays.
         let entity = plan.entity
         /// A plain key is a member; only a dotted key path needs the walk.
         func source(_ keyPath: String, isPath: Bool) -> JSONValue? {
@@ -132,7 +132,9 @@ package struct ObjectMapper: Sendable {
             }
             let description = entity.attributes[position]
             do {
-                values.append((position, try source.converted(to: description.type, dateFormats: mapping.dateFormats)))
+                values.append(
+                    (position, try source.converted(to: description.type, dateFormats: plan.mapping.dateFormats))
+                )
             } catch {
                 throw .invalidValue(
                     entity: entity.name,
@@ -194,7 +196,7 @@ package struct ObjectMapper: Sendable {
             if !key.isNull { index?.objects[key] = object }
         }
 
-        for relationshipMapping in mapping.relationshipMappings {
+        for relationshipMapping in plan.mapping.relationshipMappings {
             guard let nested = source(relationshipMapping.keyPath, isPath: Plan.isPath(relationshipMapping.keyPath)),
                 !nested.isNull
             else { continue }
@@ -217,7 +219,7 @@ package struct ObjectMapper: Sendable {
                     at: relationshipMapping.keyPath,
                     through: relationship,
                     in: context,
-                    dateFormats: mapping.dateFormats
+                    dateFormats: plan.mapping.dateFormats
                 )
                 continue
             }

@@ -31,9 +31,9 @@ extension ScenarioFileLoader {
         var removed: [Range<Int>]
         /// What was left out, by the UTF-8 offset in ``text`` of the empty mapping standing for it.
         var leftOut: [Int: LeftOut]
-        /// The part's scenarios as composing ``text`` makes them, when every one is written in the plain
-        /// shape (``ItemScan/Shape``): made from the scan, without libyaml; `nil` otherwise.
-        var items: [YAMLNode]?
+        /// The part's scenarios as scanned, when every one is written in the plain shape (``ItemScan/Shape``):
+        /// made without libyaml, their steps those built before; `nil` otherwise.
+        var plain: [PlainScenario]?
 
         /// The part as composed: the arguments of known step lines left out. Made when asked for: a part
         /// whose scenarios are all in the plain shape is not composed.
@@ -47,6 +47,62 @@ extension ScenarioFileLoader {
             }
             text += ScenarioFileLoader.slice(part, copied..<part.utf8.count)
             return text
+        }
+    }
+
+    /// A scenario written in the plain shape (``ItemScan/Shape``) whose every step line was built before:
+    /// what its scan found, lines and columns from 1 within the part. Made into a ``Scenario`` directly
+    /// (``ScenarioFileLoader/scenario(_:in:firstLines:)``), or into the nodes composing its text makes
+    /// (``node``) when its steps must be read again.
+    struct PlainScenario {
+        /// A step line: the step's name as written, where it is, where its arguments start, where the empty
+        /// mapping standing for them is in ``KnownLines/text``, and the step built before from them.
+        struct Line {
+            var name: Substring
+            var line: Int
+            var column: Int
+            var argumentsColumn: Int
+            var place: Int
+            var step: Step
+        }
+
+        /// The `scenario:` line, and the column of its keys.
+        var line: Int
+        var keyColumn: Int
+        var name: String
+        var nameColumn: Int
+        /// The `steps:` line, and the column of its items.
+        var stepsLine: Int
+        var stepsColumn: Int
+        /// At least one.
+        var steps: [Line]
+
+        /// The scenario as composing ``KnownLines/text`` makes it: every scalar, line, column and flow span.
+        var node: YAMLNode {
+            let steps = steps.map { step in
+                let key = YAMLNode(
+                    content: .scalar(String(step.name), isPlain: true),
+                    line: step.line,
+                    column: step.column
+                )
+                var arguments = YAMLNode(content: .mapping([]), line: step.line, column: step.argumentsColumn)
+                arguments.flowSpan = step.place..<(step.place + 2)
+                return YAMLNode(content: .mapping([(key, arguments)]), line: step.line, column: step.column)
+            }
+            return YAMLNode(
+                content: .mapping([
+                    (
+                        YAMLNode(content: .scalar("scenario", isPlain: true), line: line, column: keyColumn),
+                        YAMLNode(content: .scalar(name, isPlain: true), line: line, column: nameColumn)
+                    ),
+                    (
+                        YAMLNode(content: .scalar("steps", isPlain: true), line: stepsLine, column: keyColumn),
+                        YAMLNode(content: .sequence(steps), line: self.steps[0].line, column: stepsColumn)
+                    ),
+                ]),
+                line: line,
+                column: keyColumn
+            )
         }
     }
 
@@ -146,8 +202,8 @@ extension ScenarioFileLoader {
         var leftOut: [Int: KnownLines.LeftOut] = [:]
         /// Bytes of the part already in the text.
         var copied = 0
-        /// The scenarios scanned so far as composed, while every one is in the plain shape.
-        var items: [YAMLNode]? = []
+        /// The scenarios scanned so far, while every one is in the plain shape.
+        var plain: [PlainScenario]? = []
 
         /// The bytes `range` of the part.
         func slice(_ range: Range<Int>) -> Substring {
@@ -158,11 +214,12 @@ extension ScenarioFileLoader {
         /// it is an outline (whose rows count its nodes).
         mutating func leaveOut(_ item: ItemScan, _ built: [WrittenSpan: Step]) {
             guard !item.isOutline else {
-                items = nil
+                plain = nil
                 return
             }
-            // Where each argument text left out stands in `text`, and its step's name, in the order of the lines.
-            var places: [(place: Int, name: Substring)] = []
+            // Where each argument text left out stands in `text`, its step's name and the step, in the order of
+            // the lines.
+            var places: [(place: Int, name: Substring, step: Step)] = []
             places.reserveCapacity(item.found.count)
             // Room for the scenario's step lines at once (a worker's part is one scenario: grown from empty one
             // line at a time, the table was rehashed three times). A table's room grows by doubling.
@@ -172,63 +229,56 @@ extension ScenarioFileLoader {
                 guard let step = built[written] else { continue }
                 // The text up to the `{`, which stands in the text for what is left out, and the `}`.
                 length += span.lowerBound + 1 - copied
-                places.append((length - 1, written.name))
+                places.append((length - 1, written.name, step))
                 leftOut[length - 1] = KnownLines.LeftOut(name: written.name, text: written.text, step: step)
                 length += 1
                 removed.append((span.lowerBound + 1)..<(span.upperBound - 1))
                 copied = span.upperBound
             }
-            guard items != nil, item.indentation != nil || item.lineCount > 0 else { return }
+            guard plain != nil, item.indentation != nil || item.lineCount > 0 else { return }
             if let shape = item.shape, shape.stepLines == item.found.count, places.count == item.found.count,
-                let node = node(item, shape, places)
+                let scenario = plainScenario(item, shape, places)
             {
-                items?.append(node)
+                plain?.append(scenario)
             } else {
-                items = nil
+                plain = nil
             }
         }
 
-        /// A scenario in the plain shape, every step line of it left out, as composing `text` makes it.
-        private func node(
+        /// A scenario in the plain shape, every step line of it left out.
+        private func plainScenario(
             _ item: ItemScan,
             _ shape: ItemScan.Shape,
-            _ places: [(place: Int, name: Substring)]
-        ) -> YAMLNode? {
+            _ places: [(place: Int, name: Substring, step: Step)]
+        ) -> PlainScenario? {
             guard let stepsLine = shape.stepsLine, let stepIndentation = shape.stepIndentation,
-                let keyIndentation = item.keyIndentation, let first = item.foundLines.first
+                let keyIndentation = item.keyIndentation, !item.foundLines.isEmpty
             else { return nil }
-            let keyColumn = keyIndentation + 1
-            var steps: [YAMLNode] = []
+            var steps: [PlainScenario.Line] = []
             steps.reserveCapacity(item.found.count)
-            for ((name, span), ((line, lineStart), (place, written))) in zip(item.found, zip(item.foundLines, places)) {
-                let nameColumn = name.lowerBound - lineStart + 1
-                let key = YAMLNode(
-                    content: .scalar(String(written), isPlain: true),
-                    line: line + 1,
-                    column: nameColumn
+            for ((name, span), ((line, lineStart), (place, written, step))) in zip(
+                item.found,
+                zip(item.foundLines, places)
+            ) {
+                steps.append(
+                    PlainScenario.Line(
+                        name: written,
+                        line: line + 1,
+                        column: name.lowerBound - lineStart + 1,
+                        argumentsColumn: span.lowerBound - lineStart + 1,
+                        place: place,
+                        step: step
+                    )
                 )
-                var arguments = YAMLNode(content: .mapping([]), line: line + 1, column: span.lowerBound - lineStart + 1)
-                arguments.flowSpan = place..<(place + 2)
-                steps.append(YAMLNode(content: .mapping([(key, arguments)]), line: line + 1, column: nameColumn))
             }
-            let line = shape.line + 1
-            return YAMLNode(
-                content: .mapping([
-                    (
-                        YAMLNode(content: .scalar("scenario", isPlain: true), line: line, column: keyColumn),
-                        YAMLNode(
-                            content: .scalar(String(slice(shape.name)), isPlain: true),
-                            line: line,
-                            column: shape.name.lowerBound - shape.lineStart + 1
-                        )
-                    ),
-                    (
-                        YAMLNode(content: .scalar("steps", isPlain: true), line: stepsLine + 1, column: keyColumn),
-                        YAMLNode(content: .sequence(steps), line: first.line + 1, column: stepIndentation + 1)
-                    ),
-                ]),
-                line: line,
-                column: keyColumn
+            return PlainScenario(
+                line: shape.line + 1,
+                keyColumn: keyIndentation + 1,
+                name: String(slice(shape.name)),
+                nameColumn: shape.name.lowerBound - shape.lineStart + 1,
+                stepsLine: stepsLine + 1,
+                stepsColumn: stepIndentation + 1,
+                steps: steps
             )
         }
 
@@ -238,7 +288,7 @@ extension ScenarioFileLoader {
                 part: part,
                 removed: removed,
                 leftOut: leftOut,
-                items: items?.isEmpty == false ? items : nil
+                plain: plain?.isEmpty == false ? plain : nil
             )
         }
     }

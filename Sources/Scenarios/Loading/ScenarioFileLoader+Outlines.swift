@@ -80,11 +80,7 @@ extension ScenarioFileLoader {
                 name += " [\(numbered[rowName, default: 0])]"
             }
             let rowLocation = location(of: row.node)
-            if let first = firstLines[name] {
-                report(.duplicateScenario(name, firstLine: first), at: rowLocation)
-                continue
-            }
-            firstLines[name] = rowLocation.line
+            guard noteFirstLine(of: name, at: rowLocation, in: &firstLines) else { continue }
             var bound = settings.bindings
             let steps = scenarioSteps(
                 steps.map { instantiate($0, row.values) },
@@ -92,17 +88,15 @@ extension ScenarioFileLoader {
                 name: name,
                 bound: &bound
             )
-            var scenario = Scenario(
-                name: name,
+            var scenario = self.scenario(
+                name,
                 tags: outline.tags,
-                location: rowLocation,
-                feature: settings.feature,
-                file: file,
-                setUp: settings.setUp,
-                steps: steps
+                skip: outline.skip,
+                at: rowLocation,
+                lastLine: lastLine,
+                steps: steps,
+                in: settings
             )
-            scenario.tearDown = settings.tearDown
-            scenario.skip = outline.skip
             if let skipParts {
                 // `skip: "${column}"` reads the row's value as a `skip:` (so `false` runs the row); a
                 // reason with placeholders inside is the row's reason.
@@ -114,7 +108,6 @@ extension ScenarioFileLoader {
                 }
             }
             scenario.example = ExampleRow(outline: outlineLocation, row: row.number)
-            scenario.lastLine = lastLine
             scenarios.append(scenario)
         }
         return scenarios

@@ -158,21 +158,93 @@ extension ScenarioFileLoader {
             )
             return rows(of: outline, valid: valid, in: settings, firstLines: &firstLines)
         }
-        if valid, let nameNode {
-            let line = location(of: nameNode).line
-            if let first = firstLines[name] {
-                report(.duplicateScenario(name, firstLine: first), at: location(of: nameNode))
-            } else {
-                firstLines[name] = line
-            }
-        }
+        if valid, let nameNode { noteFirstLine(of: name, at: location(of: nameNode), in: &firstLines) }
         var bound = settings.bindings
         let steps = scenarioSteps(stepsNode, of: node, name: name, bound: &bound)
         guard valid else { return [] }
+        return [
+            scenario(
+                name,
+                tags: tags,
+                skip: skip,
+                at: location(of: node),
+                lastLine: lastLine(of: node),
+                steps: steps,
+                in: settings
+            )
+        ]
+    }
+
+    /// The scenarios of an item of `scenarios`, as composed or as scanned in the plain shape.
+    mutating func scenarios(_ item: ScenarioItem, in settings: FileSettings, firstLines: inout [String: Int])
+        -> [Scenario]
+    {
+        switch item {
+        case .composed(let node):
+            return scenarios(node, in: settings, firstLines: &firstLines)
+        case .plain(let plain) where !settings.bindings.names.isEmpty:
+            // Names bound before its steps: each reads its arguments again (``step(_:bound:)``), from its node.
+            return scenarios(plain.node, in: settings, firstLines: &firstLines)
+        case .plain(let plain):
+            return [scenario(plain, in: settings, firstLines: &firstLines)]
+        }
+    }
+
+    /// A scenario in the plain shape, made from its scan: what reading its nodes makes (``PlainScenario/node``)
+    /// — a name that is a plain scalar, no other key, each step the one built before from the same name and
+    /// arguments, no name bound before it — without the nodes (DECISIONS 217).
+    private mutating func scenario(_ plain: PlainScenario, in settings: FileSettings, firstLines: inout [String: Int])
+        -> Scenario
+    {
+        noteFirstLine(
+            of: plain.name,
+            at: SourceLocation(file: file, line: plain.line + lineOffset, column: plain.nameColumn),
+            in: &firstLines
+        )
+        var steps: [Step] = []
+        steps.reserveCapacity(plain.steps.count)
+        for line in plain.steps {
+            let location = SourceLocation(file: file, line: line.line + lineOffset, column: line.column)
+            steps.append(line.step.placed(at: location, timeout: nil))
+        }
+        return scenario(
+            plain.name,
+            tags: settings.tags,
+            skip: settings.skip,
+            at: SourceLocation(file: file, line: plain.line + lineOffset, column: plain.keyColumn),
+            lastLine: (plain.steps.last?.line ?? plain.line) + lineOffset,
+            steps: steps,
+            in: settings
+        )
+    }
+
+    /// Keeps the line of the first scenario named `name` (`true`); a later one is reported (`false`).
+    @discardableResult
+    mutating func noteFirstLine(of name: String, at location: SourceLocation, in firstLines: inout [String: Int])
+        -> Bool
+    {
+        if let first = firstLines[name] {
+            report(.duplicateScenario(name, firstLine: first), at: location)
+            return false
+        }
+        firstLines[name] = location.line
+        return true
+    }
+
+    /// A scenario of the file, its set-up and tear-down the file's.
+    func scenario(
+        _ name: String,
+        tags: Set<String>,
+        skip: String?,
+        at location: SourceLocation,
+        lastLine: Int,
+        steps: [Step],
+        in settings: FileSettings
+    ) -> Scenario {
         var scenario = Scenario(
             name: name,
             tags: tags,
-            location: location(of: node),
+            location: location,
             feature: settings.feature,
             file: file,
             setUp: settings.setUp,
@@ -180,8 +252,8 @@ extension ScenarioFileLoader {
         )
         scenario.tearDown = settings.tearDown
         scenario.skip = skip
-        scenario.lastLine = lastLine(of: node)
-        return [scenario]
+        scenario.lastLine = lastLine
+        return scenario
     }
 
     /// The steps of a scenario's `steps` node, every problem reported.

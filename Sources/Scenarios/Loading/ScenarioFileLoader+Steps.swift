@@ -213,7 +213,7 @@ extension ScenarioFileLoader {
 extension Step {
     /// The step where it is written, with its own timeout if it has one: a step built once stands for each
     /// use.
-    fileprivate consuming func placed(at location: SourceLocation, timeout: Duration?) -> Step {
+    consuming func placed(at location: SourceLocation, timeout: Duration?) -> Step {
         var step = self
         step.location = location
         if let timeout { step.timeout = timeout }

@@ -154,14 +154,14 @@ struct ScenarioFileLoader {
     /// The scenarios of a chunk of the `scenarios:` list, or `nil` for any error. The arguments of its
     /// known step lines are left out when every one comes back as a step's (``leftOut``); otherwise, or
     /// when that text does not compose, the chunk is composed as written.
-    private mutating func composeScenarios(_ chunk: ScenarioFileChunks.Chunk) -> [YAMLNode]? {
+    private mutating func composeScenarios(_ chunk: ScenarioFileChunks.Chunk) -> [ScenarioItem]? {
         if let known = leavingOutKnownLines(of: text[chunk.range]) {
-            // Every scenario in the plain shape: its nodes are known without composing (DECISIONS 210), and
-            // every step line of it left out — built before, no text of it read again (DECISIONS 216).
-            if let items = known.items {
+            // Every scenario in the plain shape: known without composing (DECISIONS 210), and every step line
+            // of it left out — built before, no text of it read again (DECISIONS 216, 217).
+            if let plain = known.plain {
                 composedText = nil
                 leftOut = known.leftOut
-                return items
+                return plain.map { .plain($0) }
             }
             var composer = chunkComposer  // its alias budget is spent only by the composition kept
             let knownText = known.text
@@ -171,10 +171,16 @@ struct ScenarioFileLoader {
                 chunkComposer = composer
                 composedText = knownText[...]
                 leftOut = known.leftOut
-                return items
+                return items.map { .composed($0) }
             }
         }
-        return compose(chunk)?.items
+        return compose(chunk)?.items?.map { .composed($0) }
+    }
+
+    /// An item of the `scenarios:` list: its node as composed, or its scan in the plain shape.
+    enum ScenarioItem {
+        case composed(YAMLNode)
+        case plain(PlainScenario)
     }
 
     /// Composes the whole document, then reads it: the reference path, for every layout and every YAML
