@@ -68,9 +68,20 @@ package struct LoggedRequest: Sendable, Hashable, Codable {
         return String(decoding: data.prefix(end), as: UTF8.self)
     }
 
-    /// `POST /reviews?draft=1 → 422 (Fixtures/server.yml:12)`: the request log's line in plain text.
-    package var line: String {
-        let answer = status.map { "\($0)" } ?? "no answer"
-        return "\(method) \(target) → \(answer)" + (route.map { " (\($0))" } ?? " (no route)")
+    /// `POST /reviews?draft=1 → 422 (Fixtures/server.yml:12)`: the request log's line, written escaped at the end
+    /// of `xml` piece by piece (no text of the whole line made first: JUnit writes one for every request).
+    func appendLine(to xml: inout XMLBytes) {
+        xml.append(escaping: method)
+        xml.append(" ")
+        xml.append(escaping: target)
+        xml.append(" → ")
+        if let status { xml.append(status) } else { xml.append("no answer") }
+        if let route {
+            xml.append(" (")
+            xml.append(escaping: route)
+            xml.append(")")
+        } else {
+            xml.append(" (no route)")
+        }
     }
 }

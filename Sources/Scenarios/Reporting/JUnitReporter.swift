@@ -304,7 +304,7 @@ package final class JUnitReporter: Sendable {
             }
             for request in entry.requests {
                 line("request: ")
-                xml.append(escaping: request.line)
+                request.appendLine(to: &xml)
             }
             if entry.droppedRequests > 0 {
                 line("request: ")
