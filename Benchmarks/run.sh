@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks/run.sh [N ...]  — the standard workload side by side with the Python peers.
 #
-# Builds scenario-run and scenario-bench in release, linked statically at a fixed address (--static-swift-stdlib -Xlinker -no-pie), writes the workload for each N (default: 200 1000)
+# Builds scenario-run and scenario-bench in release, linked statically (--static-swift-stdlib), writes the workload for each N (default: 200 1000)
 # with generate.py, runs shared/bench/peer/bench.py N with scenario-run as an extra --cmd variant beside
 # behave, pytest, pytest-bdd and the bare loop (serially, and with --jobs 2), then measures start-up, max RSS (N=200/1000/10000) and the
 # micro-benchmarks. Everything is printed and written to Benchmarks/results/*.md.
@@ -29,14 +29,14 @@ stamp="$(date -u +%Y-%m-%dT%H:%MZ)"
 cd "$root"
 if [ -z "${SKIP_BUILD:-}" ]; then
   for product in scenario-run scenario-bench; do
-    if ! swift build -c release --static-swift-stdlib -Xlinker -no-pie --scratch-path "$scratch" --product "$product"; then
+    if ! swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"; then
       echo "run.sh: the release build of $product failed. If swift-frontend crashed in Step+Expectations.swift" >&2
       echo "(CopyPropagation), apply Benchmarks/patches/expect-response-release-crash.patch (git apply) and retry." >&2
       exit 1
     fi
   done
 fi
-bin="$(swift build -c release --static-swift-stdlib -Xlinker -no-pie --scratch-path "$scratch" --show-bin-path)"
+bin="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)"
 export SHARED_DIR="$shared"
 
 # The peers' venv, as peer/run.sh builds it.
