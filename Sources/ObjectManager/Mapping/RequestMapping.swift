@@ -35,6 +35,12 @@ public struct RequestMapping: Sendable, Hashable {
         var replaced: JSONValue?
         for mapping in attributeMappings {
             let value = object[mapping.attribute].jsonValue
+            // A plain key (most are) is set as it is: no path made of it.
+            if !mapping.keyPath.isEmpty, !mapping.keyPath.utf8.contains(UInt8(ascii: ".")) {
+                replaced = nil
+                members[mapping.keyPath] = value
+                continue
+            }
             let path = mapping.keyPath.split(ascii: UInt8(ascii: ".")).map(String.init)
             guard let key = path.first else {
                 replaced = value

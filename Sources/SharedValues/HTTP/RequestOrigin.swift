@@ -33,10 +33,33 @@ package struct RequestOrigin: Sendable, Hashable {
 
     /// Reads ``headerValue``; `nil` for anything else.
     package init?(headerValue: String) {
-        let parts = headerValue.split(ascii: UInt8(ascii: "."))
-        guard parts.count == 2, let scenarioTry = UInt64(parts[0]), let step = Int(parts[1]), step >= 0 else {
-            return nil
+        // Read as bytes: two runs of decimal digits around one dot (the stub server reads one a request).
+        var scenarioTry: UInt64 = 0
+        var step = 0
+        var digits = (before: 0, after: 0)
+        var dotSeen = false
+        for byte in headerValue.utf8 {
+            if byte == UInt8(ascii: "."), !dotSeen {
+                dotSeen = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int(byte - UInt8(ascii: "0"))
+            if dotSeen {
+                let (times, overflow) = step.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times.addingReportingOverflow(digit)
+                guard !overflow, !carry else { return nil }
+                step = sum
+                digits.after += 1
+            } else {
+                let (times, overflow) = scenarioTry.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times.addingReportingOverflow(UInt64(digit))
+                guard !overflow, !carry else { return nil }
+                scenarioTry = sum
+                digits.before += 1
+            }
         }
+        guard dotSeen, digits.before > 0, digits.after > 0 else { return nil }
         self.init(scenarioTry: scenarioTry, step: step)
     }
 
