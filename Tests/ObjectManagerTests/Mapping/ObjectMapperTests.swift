@@ -198,5 +198,10 @@ struct ObjectMapperTests {
         #expect(mixed.text == #"{"place":{"created":"2012-03-01T00:00:00Z","id":12345},"title":"Great"}"#)
         // An empty key path's value is the whole body (the keys before it replaced).
         #expect(RequestMapping(attributes: ["restaurantID": "id", "title": ""]).body(for: review) == "Great")
+        // A key after it is set among the members of that value (none here: a text), the text no longer the body.
+        #expect(
+            RequestMapping(attributes: ["createdAt": "", "title": "title"]).body(for: review).text
+                == #"{"title":"Great"}"#
+        )
     }
 }
