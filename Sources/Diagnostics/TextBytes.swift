@@ -58,6 +58,22 @@ package struct TextBytes {
         }
     }
 
+    /// The number `digits` write in decimal — only digits, at least one, as ``appendDigits(of:atLeast:to:)``
+    /// writes them; `nil` for anything else (a sign, a space, an empty text) and for a number past
+    /// `UInt64.max`.
+    package static func decimal(_ digits: Substring.UTF8View) -> UInt64? {
+        guard !digits.isEmpty else { return nil }
+        var number: UInt64 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times10, overflow) = number.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            number = sum
+        }
+        return number
+    }
+
     /// The text so far.
     package var text: String { String(decoding: bytes, as: UTF8.self) }
 }

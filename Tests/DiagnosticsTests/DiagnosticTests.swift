@@ -127,4 +127,18 @@ struct CheckedSecondsTests {
         TextBytes.appendDecimal(Int.min, to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "\(Int.min)")
     }
+
+    /// Digits read back as the number they write; anything but digits, nothing, or a number past
+    /// `UInt64.max` is none.
+    @Test func digitsReadBackAndNothingElse() {
+        for number: UInt in [0, 7, 10, 305, UInt(UInt64.max)] {
+            var bytes: [UInt8] = []
+            TextBytes.appendDigits(of: number, to: &bytes)
+            #expect(TextBytes.decimal(Substring(decoding: bytes, as: UTF8.self).utf8) == UInt64(number))
+        }
+        #expect(TextBytes.decimal("007"[...].utf8) == 7)
+        for text in ["", "+1", "-1", " 1", "1 ", "1.0", "1e3", "١", "18446744073709551616", "99999999999999999999"] {
+            #expect(TextBytes.decimal(text[...].utf8) == nil, "\(text)")
+        }
+    }
 }

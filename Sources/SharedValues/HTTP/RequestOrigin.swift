@@ -1,3 +1,4 @@
+import Diagnostics
 import Synchronization
 
 /// Which step of which try of a scenario sent a request. The scenario runner sets it while a step runs
@@ -34,32 +35,11 @@ package struct RequestOrigin: Sendable, Hashable {
     /// Reads ``headerValue``; `nil` for anything else.
     package init?(headerValue: String) {
         // Read as bytes: two runs of decimal digits around one dot (the stub server reads one a request).
-        var scenarioTry: UInt64 = 0
-        var step = 0
-        var digits = (before: 0, after: 0)
-        var dotSeen = false
-        for byte in headerValue.utf8 {
-            if byte == UInt8(ascii: "."), !dotSeen {
-                dotSeen = true
-                continue
-            }
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let digit = Int(byte - UInt8(ascii: "0"))
-            if dotSeen {
-                let (times, overflow) = step.multipliedReportingOverflow(by: 10)
-                let (sum, carry) = times.addingReportingOverflow(digit)
-                guard !overflow, !carry else { return nil }
-                step = sum
-                digits.after += 1
-            } else {
-                let (times, overflow) = scenarioTry.multipliedReportingOverflow(by: 10)
-                let (sum, carry) = times.addingReportingOverflow(UInt64(digit))
-                guard !overflow, !carry else { return nil }
-                scenarioTry = sum
-                digits.before += 1
-            }
-        }
-        guard dotSeen, digits.before > 0, digits.after > 0 else { return nil }
+        let bytes = headerValue.utf8
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
+            let scenarioTry = TextBytes.decimal(bytes[..<dot]),
+            let step = TextBytes.decimal(bytes[bytes.index(after: dot)...]).flatMap({ Int(exactly: $0) })
+        else { return nil }
         self.init(scenarioTry: scenarioTry, step: step)
     }
 
