@@ -57,6 +57,15 @@ struct StepDeclarationTests {
         #expect(!input.has(Self.delay))
     }
 
+    /// A default's text, made when the catalogue reads it: the value's own text; none for an argument that
+    /// must be written or reads as nothing when left out.
+    @Test func aDefaultReadsAsTheTextOfItsValue() {
+        #expect(Self.delay.any.defaultText == "\(Duration.seconds(1))")
+        #expect(StepArgument<Int>.optional("copies", .integer(in: 1...9), default: 3).any.defaultText == "3")
+        #expect(Self.count.any.defaultText == nil)
+        #expect(Self.mode.any.defaultText == nil)
+    }
+
     @Test func aReferenceIsConvertedWhenTheStepRunsOrFailsAtItsLocation() throws {
         let input = try load(
             #"{ count: "${size}", name: x }"#,

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -108,6 +108,20 @@ package final class NIOHTTPTransport: HTTPTransport {
                 url: url
             )
         }
+    }
+
+    /// Sends a `GET` to `url` on a transport of its own, then closes it; the status answered, `nil` for
+    /// none. A process's first exchange pays for the first use of the client's HTTP machinery — its
+    /// channel, its handlers, the runtime's first lookups of their types, about 10 M instructions — and,
+    /// against a stub server, of the server's; a worker sends this to a server of its own while its first
+    /// scenario is on the way (`StubServer.startedForWarmUp()`), so that the scenario does not pay for it.
+    /// `timeout` bounds it: the most a worker waits, where an exchange takes a few milliseconds.
+    @discardableResult
+    package static func warmUp(_ url: URL, timeout: Duration = .seconds(2)) async -> Int? {
+        let transport = NIOHTTPTransport()
+        let status = try? await transport.send(HTTPRequest(method: .get, url: url, timeout: timeout)).status
+        await transport.shutdown()
+        return status
     }
 
     /// Closes every connection; later requests fail.

@@ -1,5 +1,6 @@
 import Diagnostics
 import Foundation
+import ObjectManager
 import Scenarios
 package import Steps
 import StubServer
@@ -54,9 +55,9 @@ package enum WorkerMain {
         let afterRun: Data
         // While the run is on the way (the parent parses its command line and reads its settings): the
         // app's step registry (no app code runs: that waits for the run's folder) and a first stub server
-        // start. A registry that cannot be made fails again below.
+        // start, of a server of its own. A registry that cannot be made fails again below.
         let registry = try? BuiltInSteps.registry(adding: app.steps)
-        if !WorkerChannel.hasInput(channel) { await StubServer.warmUp() }
+        let warmUp = WorkerChannel.hasInput(channel) ? nil : await StubServer.startedForWarmUp()
         do {
             (run, afterRun) = try WorkerRun.read(from: channel)
         } catch {
@@ -86,6 +87,14 @@ package enum WorkerMain {
         )
         let server = suite.makeServer()
         _ = try await server.start()
+        if let warmUp {
+            // While the first scenario is on the way (the parent is loading the scenario files): a first
+            // request, to the warm-up server through the object manager's transport, pays for the first use
+            // of the client's HTTP machinery and of the server's request path, which the first scenario
+            // would pay (about 4 ms, release). Its server is stopped beside the run.
+            if input.read == 0 { await NIOHTTPTransport.warmUp(warmUp.url) }
+            Task { await warmUp.server.stop() }
+        }
         let runner: ScenarioRunner
         do {
             runner = try suite.makeRunner(server: server, environment: environment) {

@@ -435,9 +435,11 @@ struct ResponseFacts {
 
 extension Resolvable {
     /// `KEY VALUE` for a step's description, the value as written (`count ${n}`); `nil` for an optional
-    /// argument left out.
-    func part<Wrapped>(_ key: String) -> String? where Value == Wrapped? {
+    /// argument left out. The value's text through its own `description`: the text of an unconstrained
+    /// generic value asks the runtime which text protocols its type conforms to, a walk over every
+    /// conformance record of the program the first time, in every worker.
+    func part<Wrapped: CustomStringConvertible>(_ key: String) -> String? where Value == Wrapped? {
         if case .some(.none) = literal { return nil }
-        return key + " " + described { $0.map { "\($0)" } ?? "" }
+        return key + " " + described { $0?.description ?? "" }
     }
 }

@@ -184,16 +184,21 @@ public final class StubServer: Sendable {
         return url
     }
 
-    /// Starts and stops a server with no route and no fixture on a free port: a process's first server
-    /// start pays for the first use of the HTTP machinery (about 4 ms, release), the next costs a tenth of
-    /// it. A worker does this while its run is on the way, so that its real server starts at once.
-    package static func warmUp() async {
+    /// A server with no route and no fixture, started on a free port, and its base URL; `nil` when it
+    /// cannot start. A process's first server start pays for the first use of the HTTP machinery (about
+    /// 4 ms, release), the next costs a tenth of it, and so does a first request, on both sides: a worker
+    /// starts this one while its run is on the way, so that its real server starts at once, and sends it a
+    /// request while its first scenario is on the way (no route: a 404); then stops it.
+    package static func startedForWarmUp() async -> (server: StubServer, url: URL)? {
         let server = StubServer(
             fixtures: URL(fileURLWithPath: "/nonexistent/scenario-run-warm-up", isDirectory: true),
             routes: ServerRouteTable(routes: [])
         )
-        _ = try? await server.start()
-        await server.stop()
+        guard let url = try? await server.start() else {
+            await server.stop()
+            return nil
+        }
+        return (server, url)
     }
 
     /// Stops accepting connections, lets requests in flight finish (connections held by a `timeout` fault

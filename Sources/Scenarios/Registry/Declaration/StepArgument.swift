@@ -44,7 +44,7 @@ public struct StepArgument<Value: Sendable>: Sendable {
         _ help: String = ""
     ) -> StepArgument {
         StepArgument(
-            erased: AnyStepArgument(key: key, type: type, help: help, isRequired: false, defaultText: "\(value)"),
+            erased: AnyStepArgument(key: key, type: type, help: help, isRequired: false, defaultText: { "\(value)" }),
             absent: Resolvable(value)
         )
     }
@@ -91,7 +91,13 @@ public struct AnyStepArgument: Sendable {
     /// Whether the argument must be written.
     public let isRequired: Bool
     /// The default when left out, as text (`200`); `nil` when there is none or it reads as nothing.
-    public let defaultText: String?
+    public var defaultText: String? { describeDefault?() }
+    /// Makes ``defaultText`` when it is read (the catalogue, the schema). Made when the step is declared,
+    /// the text of a generic value asks the runtime which text protocols its type conforms to — a first
+    /// walk over every conformance record of the program for each type: about a million instructions at
+    /// each process's start for each type of default, for help that a run never shows.
+    @usableFromInline
+    let describeDefault: (@Sendable () -> String)?
     /// Whether a form that is this one value also takes a mapping or a list.
     public let takesStructure: Bool
     /// The schema once the app's names are known (see ``ArgumentType/namedSchema``).
@@ -100,15 +106,20 @@ public struct AnyStepArgument: Sendable {
     let read: @Sendable (StepArguments, StepBuildContext) throws(StepArgumentError) -> any Sendable
 
     @inlinable
-    init<Value: Sendable>(key: String, type: ArgumentType<Value>, help: String, isRequired: Bool, defaultText: String?)
-    {
+    init<Value: Sendable>(
+        key: String,
+        type: ArgumentType<Value>,
+        help: String,
+        isRequired: Bool,
+        defaultText: (@Sendable () -> String)?
+    ) {
         self.key = key
         self.typeName = type.name
         self.schema = type.schema
         self.nameKind = type.nameKind
         self.help = help
         self.isRequired = isRequired
-        self.defaultText = defaultText
+        self.describeDefault = defaultText
         self.takesStructure = type.takesStructure
         self.namedSchema = type.namedSchema
         let read = type.read
