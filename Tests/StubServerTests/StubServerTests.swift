@@ -425,16 +425,16 @@ struct StubServerTests {
         #expect(journal.entries.count == 3)
         await running.finish()
     }
-}
 
-/// A worker's warm-up while its run is on the way: a server of its own started on loopback, and one request
-/// sent to it through the object manager's transport and answered (no route: 404); a warm-up request nobody
-/// answers is no status, not an error.
-@Test func aWarmUpServerAnswersOneRequestThroughTheTransport() async throws {
-    let warmUp = try #require(await StubServer.startedForWarmUp())
-    #expect(warmUp.url.host == "127.0.0.1")
-    // A debug build among a thousand tests on two cores: its first exchange may take seconds.
-    #expect(await NIOHTTPTransport.warmUp(warmUp.url, timeout: .seconds(60)) == 404)
-    await warmUp.server.stop()
-    #expect(await NIOHTTPTransport.warmUp(URL(string: "http://127.0.0.1:1/")!) == nil)
+    /// A worker's warm-up while its run is on the way: a server of its own started on loopback, and one request
+    /// sent to it through the object manager's transport and answered (no route: 404); a warm-up request nobody
+    /// answers is no status, not an error.
+    @Test func aWarmUpServerAnswersOneRequestThroughTheTransport() async throws {
+        let warmUp = try #require(await StubServer.startedForWarmUp())
+        #expect(warmUp.url.host == "127.0.0.1")
+        // A debug build among a thousand tests on two cores: its first exchange may take seconds.
+        #expect(await NIOHTTPTransport.warmUp(warmUp.url, timeout: .seconds(60)) == 404)
+        await warmUp.server.stop()
+        #expect(await NIOHTTPTransport.warmUp(URL(string: "http://127.0.0.1:1/")!) == nil)
+    }
 }

@@ -221,7 +221,8 @@ package final class ScenarioInput: Sendable {
         queue.withLock { max(0, readCount - finishedCount) }
     }
 
-    /// How many scenarios were read from the channel (built or waiting to be): for tests.
+    /// How many scenarios were read from the channel (built or waiting to be): none yet while the first is on
+    /// the way, when the worker warms its HTTP machinery up (``WorkerMain``).
     var read: Int {
         queue.withLock { readCount }
     }

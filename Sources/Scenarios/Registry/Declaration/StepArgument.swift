@@ -30,7 +30,7 @@ public struct StepArgument<Value: Sendable>: Sendable {
     @inlinable
     public static func required(_ key: String, _ type: ArgumentType<Value>, _ help: String = "") -> StepArgument {
         StepArgument(
-            erased: AnyStepArgument(key: key, type: type, help: help, isRequired: true, defaultText: nil),
+            erased: AnyStepArgument(key: key, type: type, help: help, isRequired: true, describeDefault: nil),
             absent: nil
         )
     }
@@ -44,7 +44,13 @@ public struct StepArgument<Value: Sendable>: Sendable {
         _ help: String = ""
     ) -> StepArgument {
         StepArgument(
-            erased: AnyStepArgument(key: key, type: type, help: help, isRequired: false, defaultText: { "\(value)" }),
+            erased: AnyStepArgument(
+                key: key,
+                type: type,
+                help: help,
+                isRequired: false,
+                describeDefault: { "\(value)" }
+            ),
             absent: Resolvable(value)
         )
     }
@@ -66,7 +72,7 @@ public struct StepArgument<Value: Sendable>: Sendable {
             try read(node, build).wrapped()
         }
         return StepArgument(
-            erased: AnyStepArgument(key: key, type: optionalType, help: help, isRequired: false, defaultText: nil),
+            erased: AnyStepArgument(key: key, type: optionalType, help: help, isRequired: false, describeDefault: nil),
             absent: Resolvable(nil)
         )
     }
@@ -111,7 +117,7 @@ public struct AnyStepArgument: Sendable {
         type: ArgumentType<Value>,
         help: String,
         isRequired: Bool,
-        defaultText: (@Sendable () -> String)?
+        describeDefault: (@Sendable () -> String)?
     ) {
         self.key = key
         self.typeName = type.name
@@ -119,7 +125,7 @@ public struct AnyStepArgument: Sendable {
         self.nameKind = type.nameKind
         self.help = help
         self.isRequired = isRequired
-        self.describeDefault = defaultText
+        self.describeDefault = describeDefault
         self.takesStructure = type.takesStructure
         self.namedSchema = type.namedSchema
         let read = type.read
